@@ -1,6 +1,7 @@
 #include "csv.hpp"
 
 #include "error.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 

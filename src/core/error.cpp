@@ -1,4 +1,5 @@
 #include "error.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 

@@ -1,6 +1,7 @@
 #include "hierarchy.hpp"
 
 #include "error.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 

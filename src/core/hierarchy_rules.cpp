@@ -6,6 +6,7 @@
 
 #include "error.hpp"
 #include "hierarchy.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 namespace {

@@ -3,6 +3,7 @@
 
 #include "error.hpp"
 #include "hierarchy.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 namespace {

@@ -1,0 +1,64 @@
+#include "args.hpp"
+
+#include "error.hpp"
+
+namespace privrisk::pg {
+
+namespace {
+[[noreturn]] void null_argument(const char* what) {
+    fail(ErrorKind::InvalidParameter, std::string(what) + " must not be NULL");
+}
+}  // namespace
+
+std::string_view text_view(Datum d) {
+    text* t = pg_call([&] { return DatumGetTextPP(d); });
+    return std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+std::string_view text_arg_view(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    return text_view(PG_GETARG_DATUM(i));
+}
+
+int int4_arg_value(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    return PG_GETARG_INT32(i);
+}
+
+std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    Datum d = PG_GETARG_DATUM(i);
+    Datum* items;
+    bool* nulls;
+    int n, ndim;
+    pg_call([&] {
+        ArrayType* a = DatumGetArrayTypeP(d);
+        ndim = ARR_NDIM(a);
+        deconstruct_array(a, INT4OID, 4, true, TYPALIGN_INT, &items, &nulls, &n);
+    });
+    if (ndim > 1) fail(ErrorKind::InvalidParameter, std::string(what) + " must be a one-dimensional array");
+    std::vector<long> out;
+    for (int k = 0; k < n; ++k) {
+        if (nulls[k]) fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " +
+                                                            std::to_string(k + 1) + ")");
+        out.push_back(DatumGetInt32(items[k]));
+    }
+    return out;
+}
+
+Datum text_datum(std::string_view s) {
+    const char* p = s.data();
+    int n = static_cast<int>(s.size());
+    return pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(p, n)); });
+}
+
+void check_hierarchy_name(std::string_view name) {
+    if (name.empty()) fail(ErrorKind::InvalidParameter, "hierarchy name must not be empty");
+    if (name.size() > 200)
+        fail(ErrorKind::InvalidParameter, "hierarchy name " + quote_value(name) + " is longer than 200 bytes");
+    for (char c : name)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            fail(ErrorKind::InvalidParameter, "hierarchy name " + quote_value(name) + " contains a control character");
+}
+
+}  // namespace privrisk::pg

@@ -1,0 +1,27 @@
+// Reading SQL arguments into C++ values, with errors that name the argument.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "guard.hpp"
+
+namespace privrisk::pg {
+
+// The bytes of a text argument (detoasted; valid for the call). NULL is an
+// error naming `what`.
+std::string_view text_arg_view(FunctionCallInfo fcinfo, int i, const char* what);
+int int4_arg_value(FunctionCallInfo fcinfo, int i, const char* what);
+std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
+
+// A view of a text datum (detoasting it when needed).
+std::string_view text_view(Datum d);
+
+// A new text datum holding `s`.
+Datum text_datum(std::string_view s);
+
+// Hierarchy names are keys users type: bounded and printable.
+void check_hierarchy_name(std::string_view name);
+
+}  // namespace privrisk::pg

@@ -1,0 +1,53 @@
+// SPI from C++: every call goes through pg_call, values come back as C++ types.
+// Queries are fixed strings with $n parameters; no user value is ever spliced.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "guard.hpp"
+
+namespace privrisk::pg {
+
+struct SpiArg {
+    Oid type;
+    Datum value;
+    bool null;
+};
+
+SpiArg text_arg(std::string_view s);
+SpiArg int4_arg(int v);
+SpiArg int8_arg(long v);
+SpiArg float8_arg(double v);
+SpiArg null_arg(Oid type);
+// A one-dimensional array argument; nullopt elements are NULL.
+SpiArg text_array_arg(const std::vector<std::optional<std::string_view>>& items);
+SpiArg int4_array_arg(const std::vector<int>& items);
+SpiArg int8_array_arg(const std::vector<long>& items);
+
+// A connection to SPI for the duration of one C++ scope. On an exception the
+// transaction aborts, and PostgreSQL's abort processing closes SPI.
+class Spi {
+public:
+    Spi();
+    ~Spi() = default;
+    void finish();  // call on the success path
+
+    // Runs `sql` and returns the number of rows processed.
+    uint64 run(const char* sql, const std::vector<SpiArg>& args, bool read_only);
+
+    bool null(uint64 row, int col) const;
+    std::string string(uint64 row, int col) const;  // NULL is an error; check null() first
+    long int8(uint64 row, int col) const;
+    double float8(uint64 row, int col) const;
+    std::vector<std::string> strings(uint64 row, int col) const;
+    std::vector<long> int8_array(uint64 row, int col) const;
+
+private:
+    Datum value(uint64 row, int col) const;
+    bool open_ = false;
+};
+
+}  // namespace privrisk::pg
