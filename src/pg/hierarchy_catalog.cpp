@@ -87,7 +87,11 @@ std::unique_ptr<Hierarchy> load(std::string_view name) {
             records.push_back({spi.int8(i, 1), spi.strings(i, 2)});
             records.back().fields.push_back(root);
         }
-        h = make_tree_hierarchy(key, records);  // re-validates rows restored or edited by hand
+        try {
+            h = make_tree_hierarchy(key, records);  // re-validates rows restored or edited by hand
+        } catch (const Error& e) {
+            fail(e.kind(), "hierarchy " + quote_value(name) + " in privrisk.hierarchy_leaf is invalid: " + e.what());
+        }
     } else if (kind == "interval") {
         h = make_interval_hierarchy(key, spi.float8(0, 3), spi.float8(0, 4), spi.int8_array(0, 5));
     } else if (kind == "prefix") {
