@@ -1,0 +1,65 @@
+// Helpers for integration tests against the throwaway cluster that scripts/test
+// starts (PGHOST/PGPORT/PGUSER in the environment).
+#pragma once
+
+#include <fstream>
+#include <pqxx/pqxx>
+#include <string>
+
+namespace itest {
+
+// A fresh database with the extension, dropped again by the destructor.
+class Database {
+public:
+    explicit Database(const std::string& name, const std::string& options = "") : name_(name) {
+        pqxx::connection admin{"dbname=postgres"};
+        pqxx::nontransaction tx{admin};
+        tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_));
+        tx.exec("CREATE DATABASE " + tx.quote_name(name_) + " " + options);
+        pqxx::connection c{conninfo()};
+        pqxx::nontransaction t{c};
+        t.exec("CREATE EXTENSION privrisk");
+    }
+    ~Database() {
+        try {
+            pqxx::connection admin{"dbname=postgres"};
+            pqxx::nontransaction tx{admin};
+            tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_) + " WITH (FORCE)");
+        } catch (...) {
+        }
+    }
+    std::string conninfo() const { return "dbname=" + name_; }
+    const std::string& name() const { return name_; }
+
+private:
+    std::string name_;
+};
+
+// Private anonymous memory (the heap: palloc and the C++ allocator) of a backend, in kB,
+// read from /proc (the server runs on this machine). Shared buffers do not count.
+inline long rss_kb(int pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string key;
+    while (in >> key) {
+        if (key == "RssAnon:") {
+            long kb;
+            in >> kb;
+            return kb;
+        }
+        std::getline(in, key);
+    }
+    return -1;
+}
+
+inline int backend_pid(pqxx::connection& c) {
+    pqxx::nontransaction tx{c};
+    return tx.exec("SELECT pg_backend_pid()")[0][0].as<int>();
+}
+
+// Sum of the backend's memory contexts, in bytes (PostgreSQL's own accounting).
+inline long context_bytes(pqxx::connection& c) {
+    pqxx::nontransaction tx{c};
+    return tx.exec("SELECT sum(total_bytes)::bigint FROM pg_backend_memory_contexts")[0][0].as<long>();
+}
+
+}  // namespace itest
