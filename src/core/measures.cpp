@@ -1,0 +1,352 @@
+#include "measures.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "error.hpp"
+#include "no_postgres.hpp"
+
+namespace privrisk {
+
+uint32_t ContingencyTable::intern(Value value) {
+    if (!value) {
+        if (!bottom_id_) {
+            bottom_id_ = static_cast<uint32_t>(values_.size());
+            values_.emplace_back(std::nullopt);
+            base_.push_back(0);
+        }
+        return *bottom_id_;
+    }
+    auto [it, inserted] = ids_.try_emplace(std::string(*value), static_cast<uint32_t>(values_.size()));
+    if (inserted) {
+        values_.emplace_back(std::string(*value));
+        base_.push_back(0);
+    }
+    return it->second;
+}
+
+void ContingencyTable::add_class(std::vector<std::pair<uint32_t, int64_t>> counts, int64_t multiplicity) {
+    // Hostile histograms could make these sums overflow; refuse instead.
+    auto add = [](int64_t& into, int64_t a, int64_t times) {
+        int64_t product;
+        if (__builtin_mul_overflow(a, times, &product) || __builtin_add_overflow(into, product, &into))
+            fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+    };
+    int64_t size = 0;
+    for (auto& [id, c] : counts) {
+        add(size, c, 1);
+        add(base_[id], c, multiplicity);
+    }
+    add(rows_, size, multiplicity);
+    add(classes_, multiplicity, 1);
+    all_.push_back(Class{std::move(counts), size, multiplicity});
+}
+
+void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
+    std::vector<std::pair<uint32_t, int64_t>> counts;
+    counts.reserve(h.distinct() + 1);
+    h.for_each([&](std::string_view v, int64_t c) { counts.emplace_back(intern(v), c); });
+    if (h.bottom() > 0) counts.emplace_back(intern(std::nullopt), h.bottom());
+    add_class(std::move(counts), multiplicity);
+}
+
+void check_threshold(double threshold) {
+    if (!(threshold >= 0 && threshold <= 1))
+        fail(ErrorKind::InvalidParameter, "threshold must be between 0 and 1, got " + std::to_string(threshold));
+}
+
+void check_c(double c) {
+    if (!(c > 0) || !std::isfinite(c))
+        fail(ErrorKind::InvalidParameter, "c of recursive (c,l)-diversity must be positive and finite, got " +
+                                              std::to_string(c));
+}
+
+bool strictly_below(double a, double b) {
+    if (!(a < b)) return false;
+    return std::fabs(b - a) > 1e-12 * std::max(std::fabs(a), std::fabs(b));
+}
+
+// ---- identity ---------------------------------------------------------------
+
+std::optional<int64_t> k_anonymity(const ContingencyTable& t) {
+    if (t.all().empty()) return std::nullopt;
+    int64_t k = std::numeric_limits<int64_t>::max();
+    for (const auto& c : t.all()) k = std::min(k, c.size);
+    return k;
+}
+
+std::optional<double> prosecutor_risk(const ContingencyTable& t) {
+    auto k = k_anonymity(t);
+    if (!k) return std::nullopt;
+    return 1.0 / static_cast<double>(*k);
+}
+
+std::optional<double> average_risk(const ContingencyTable& t) {
+    if (t.rows() == 0) return std::nullopt;
+    return static_cast<double>(t.classes()) / static_cast<double>(t.rows());
+}
+
+std::optional<double> records_at_risk(const ContingencyTable& t, double threshold) {
+    check_threshold(threshold);
+    if (t.rows() == 0) return std::nullopt;
+    int64_t at_risk = 0;
+    for (const auto& c : t.all())
+        if (1.0 / static_cast<double>(c.size) > threshold) at_risk += c.size * c.multiplicity;
+    return static_cast<double>(at_risk) / static_cast<double>(t.rows());
+}
+
+// ---- ℓ-diversity ------------------------------------------------------------
+
+namespace {
+
+double entropy_of(const std::vector<int64_t>& counts, int64_t n) {
+    // H = ln n − (1/n) Σ c ln c, in nats
+    double s = 0;
+    for (int64_t c : counts)
+        if (c > 0) s += static_cast<double>(c) * std::log(static_cast<double>(c));
+    double h = std::log(static_cast<double>(n)) - s / static_cast<double>(n);
+    return h < 0 ? 0 : h;
+}
+
+std::vector<int64_t> counts_of(HistogramView h) {
+    std::vector<int64_t> counts;
+    h.for_each([&](std::string_view, int64_t c) { counts.push_back(c); });
+    if (h.bottom() > 0) counts.push_back(h.bottom());
+    return counts;
+}
+
+std::vector<int64_t> counts_of(const ContingencyTable::Class& c) {
+    std::vector<int64_t> counts;
+    for (auto& [id, n] : c.counts) counts.push_back(n);
+    return counts;
+}
+
+double recursive_level(std::vector<int64_t> r, double c) {
+    check_c(c);
+    std::sort(r.rbegin(), r.rend());
+    // tail(ℓ) = r_ℓ + … + r_m shrinks as ℓ grows, so the satisfied ℓ form a prefix.
+    double tail = static_cast<double>(std::accumulate(r.begin(), r.end(), int64_t(0)));
+    double best = 1;
+    for (std::size_t l = 2; l <= r.size(); ++l) {
+        tail -= static_cast<double>(r[l - 2]);
+        if (!strictly_below(static_cast<double>(r[0]), c * tail)) break;
+        best = static_cast<double>(l);
+    }
+    return best;
+}
+
+template <typename F>
+std::optional<double> min_over_classes(const ContingencyTable& t, F&& level) {
+    if (t.all().empty()) return std::nullopt;
+    double m = std::numeric_limits<double>::infinity();
+    for (const auto& c : t.all()) m = std::min(m, level(c));
+    return m;
+}
+
+}  // namespace
+
+double class_l_distinct(HistogramView h) { return h.distinct() + (h.bottom() > 0 ? 1 : 0); }
+
+double class_l_entropy(HistogramView h) {
+    auto counts = counts_of(h);
+    return std::exp(entropy_of(counts, h.size()));
+}
+
+double class_l_recursive(HistogramView h, double c) { return recursive_level(counts_of(h), c); }
+
+std::optional<double> l_distinct(const ContingencyTable& t) {
+    return min_over_classes(t, [](const ContingencyTable::Class& c) { return static_cast<double>(c.counts.size()); });
+}
+
+std::optional<double> l_entropy(const ContingencyTable& t) {
+    return min_over_classes(t, [](const ContingencyTable::Class& c) { return std::exp(entropy_of(counts_of(c), c.size)); });
+}
+
+std::optional<double> l_recursive(const ContingencyTable& t, double c) {
+    check_c(c);
+    return min_over_classes(t, [&](const ContingencyTable::Class& k) { return recursive_level(counts_of(k), c); });
+}
+
+// ---- t-closeness ------------------------------------------------------------
+
+namespace {
+
+template <typename F>
+std::optional<double> max_over_classes(const ContingencyTable& t, F&& distance) {
+    if (t.all().empty()) return std::nullopt;
+    double m = 0;
+    for (const auto& c : t.all()) m = std::max(m, distance(c));
+    return m;
+}
+
+// ½ Σ_s |p(T,s) − p(class,s)| over every value of the table, in O(values of the class).
+double variational(const ContingencyTable& t, const ContingencyTable::Class& c) {
+    double n = static_cast<double>(t.rows()), size = static_cast<double>(c.size);
+    double inside = 0, base_inside = 0;
+    for (auto& [id, cnt] : c.counts) {
+        double b = static_cast<double>(t.base()[id]) / n;
+        inside += std::fabs(b - static_cast<double>(cnt) / size);
+        base_inside += b;
+    }
+    double d = 0.5 * (inside + (1.0 - base_inside));
+    return d < 0 ? 0 : d;
+}
+
+// Dense difference vector p(class,·) − p(T,·) by value id.
+std::vector<double> difference(const ContingencyTable& t, const ContingencyTable::Class& c) {
+    double n = static_cast<double>(t.rows()), size = static_cast<double>(c.size);
+    std::vector<double> r(t.distinct());
+    for (uint32_t id = 0; id < t.distinct(); ++id) r[id] = -static_cast<double>(t.base()[id]) / n;
+    for (auto& [id, cnt] : c.counts) r[id] += static_cast<double>(cnt) / size;
+    return r;
+}
+
+bool parse_double(const std::string& s, double& out) {
+    auto res = std::from_chars(s.data(), s.data() + s.size(), out);
+    return res.ec == std::errc() && res.ptr == s.data() + s.size() && std::isfinite(out);
+}
+
+}  // namespace
+
+std::optional<double> t_equal(const ContingencyTable& t) {
+    return max_over_classes(t, [&](const ContingencyTable::Class& c) { return variational(t, c); });
+}
+
+std::optional<double> t_ordered(const ContingencyTable& t) {
+    // Order: numeric if every (non-⊥) value is a number, else bytewise; ⊥ last.
+    std::vector<uint32_t> order(t.distinct());
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<double> number(t.distinct(), 0);
+    bool numeric = true;
+    for (uint32_t id = 0; id < t.distinct(); ++id)
+        if (t.values()[id] && !parse_double(*t.values()[id], number[id])) numeric = false;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const auto &va = t.values()[a], &vb = t.values()[b];
+        if (!va || !vb) return va.has_value() && !vb.has_value();
+        if (numeric && number[a] != number[b]) return number[a] < number[b];
+        return *va < *vb;
+    });
+    double m = static_cast<double>(t.distinct());
+    return max_over_classes(t, [&](const ContingencyTable::Class& c) {
+        if (m < 2) return 0.0;
+        std::vector<double> r = difference(t, c);
+        double cumulative = 0, sum = 0;
+        for (uint32_t id : order) {
+            cumulative += r[id];
+            sum += std::fabs(cumulative);
+        }
+        return sum / (m - 1);
+    });
+}
+
+std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy& h) {
+    const int height = h.height();
+    // node[level][value id]: the id of the value's ancestor at levels 1..height-1, interned per level;
+    // ⊥ gets a node of its own on every level, so it meets the other values only at the root.
+    std::vector<std::vector<uint32_t>> node(height);
+    std::vector<uint32_t> nodes_at(height, 0);
+    for (int level = 1; level < height; ++level) {
+        std::unordered_map<std::string, uint32_t> ids;
+        node[level].resize(t.distinct());
+        for (uint32_t id = 0; id < t.distinct(); ++id) {
+            std::string key = "\x01";  // ⊥'s own node
+            if (t.values()[id]) {
+                const std::string& v = *t.values()[id];
+                if (level == 1 && h.level_of(v) != 0)
+                    fail(ErrorKind::InvalidParameter, "sensitive value " + quote_value(v) + " is not a leaf of hierarchy " +
+                                                          quote_value(h.name()));
+                std::string scratch;
+                Value a = h.generalize(v, level, scratch);
+                key = "\x02" + std::string(*a);
+            }
+            node[level][id] = ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second;
+        }
+        nodes_at[level] = static_cast<uint32_t>(ids.size());
+    }
+    if (height == 1)  // only leaves and the root: still check the values are in the hierarchy
+        for (uint32_t id = 0; id < t.distinct(); ++id)
+            if (t.values()[id] && h.level_of(*t.values()[id]) != 0)
+                fail(ErrorKind::InvalidParameter, "sensitive value " + quote_value(*t.values()[id]) +
+                                                      " is not a leaf of hierarchy " + quote_value(h.name()));
+    // up[level][child]: the parent at `level` of a node at level-1 (value ids at level 0).
+    std::vector<std::vector<uint32_t>> up(height + 1);
+    for (int level = 1; level <= height; ++level) {
+        uint32_t children = level == 1 ? t.distinct() : nodes_at[level - 1];
+        up[level].assign(children, 0);
+        if (level == height) continue;  // everything meets at the root
+        for (uint32_t id = 0; id < t.distinct(); ++id)
+            up[level][level == 1 ? id : node[level - 1][id]] = node[level][id];
+    }
+    return max_over_classes(t, [&](const ContingencyTable::Class& c) {
+        std::vector<double> extra = difference(t, c);  // extra of each child, starting with the leaves (Li et al. §4.3)
+        double cost = 0;
+        for (int level = 1; level <= height; ++level) {
+            // Children at level-1 (leaves first: value ids), parents at `level` (the root at height).
+            uint32_t parents = level == height ? 1 : nodes_at[level];
+            std::vector<double> pos(parents, 0), neg(parents, 0), next(parents, 0);
+            for (uint32_t child = 0; child < extra.size(); ++child) {
+                uint32_t parent = up[level][child];
+                (extra[child] > 0 ? pos : neg)[parent] += std::fabs(extra[child]);
+                next[parent] += extra[child];
+            }
+            for (uint32_t p = 0; p < parents; ++p)
+                cost += static_cast<double>(level) / height * std::min(pos[p], neg[p]);
+            extra.swap(next);
+        }
+        return cost;
+    });
+}
+
+}  // namespace privrisk
+
+// ---- Brickell-Shmatikov -----------------------------------------------------
+
+namespace privrisk {
+
+std::optional<double> delta_disclosure(const ContingencyTable& t) {
+    double n = static_cast<double>(t.rows());
+    return max_over_classes(t, [&](const ContingencyTable::Class& c) {
+        if (c.counts.size() < t.distinct()) return std::numeric_limits<double>::infinity();
+        double worst = 0, size = static_cast<double>(c.size);
+        for (auto& [id, cnt] : c.counts)  // |ln(p(class,s) / p(T,s))| as a difference of logs
+            worst = std::max(worst, std::fabs(std::log(static_cast<double>(cnt) * n) -
+                                              std::log(static_cast<double>(t.base()[id]) * size)));
+        return worst;
+    });
+}
+
+std::optional<double> a_know(const ContingencyTable& t) {
+    if (t.rows() == 0) return std::nullopt;
+    double sum = 0;
+    for (const auto& c : t.all())
+        sum += static_cast<double>(c.size) * static_cast<double>(c.multiplicity) * variational(t, c);
+    return sum / static_cast<double>(t.rows());
+}
+
+std::optional<double> a_acc(const ContingencyTable& t) {
+    if (t.rows() == 0) return std::nullopt;
+    int64_t majority = 0;
+    for (const auto& c : t.all()) {
+        int64_t m = 0;
+        for (auto& [id, cnt] : c.counts) m = std::max(m, cnt);
+        majority += m * c.multiplicity;
+    }
+    int64_t base_max = *std::max_element(t.base().begin(), t.base().end());
+    return static_cast<double>(majority - base_max) / static_cast<double>(t.rows());
+}
+
+std::optional<double> information_gain(const ContingencyTable& t) {
+    if (t.rows() == 0) return std::nullopt;
+    double n = static_cast<double>(t.rows());
+    double conditional = 0;
+    for (const auto& c : t.all())
+        conditional += static_cast<double>(c.size) * static_cast<double>(c.multiplicity) / n *
+                       entropy_of(counts_of(c), c.size);
+    double gain = entropy_of(t.base(), t.rows()) - conditional;
+    return gain < 0 ? 0 : gain;
+}
+
+}  // namespace privrisk
