@@ -1,6 +1,7 @@
 #include "class_histogram.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 #include "csv.hpp"
@@ -291,81 +292,137 @@ std::string histogram_from_text(std::string_view text) {
 
 // ---- builder ----------------------------------------------------------------
 
-HistogramBuilder::HistogramBuilder(std::pmr::memory_resource* resource) : entries_(resource), slots_(resource) {}
+namespace {
+constexpr std::size_t kEntryHeader = 12;
+void put_i64_at(char* p, int64_t v) {
+    uint64_t u = static_cast<uint64_t>(v);
+    for (int i = 7; i >= 0; --i, u >>= 8) p[i] = static_cast<char>(u & 0xff);
+}
+void put_u32_at(char* p, uint32_t v) {
+    for (int i = 3; i >= 0; --i, v >>= 8) p[i] = static_cast<char>(v & 0xff);
+}
+std::size_t slot_of(std::string_view value, uint32_t nslots) {
+    return std::hash<std::string_view>{}(value) & (nslots - 1);
+}
+}  // namespace
 
-uint32_t HistogramBuilder::find_slot(std::string_view value) const {
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = std::hash<std::string_view>{}(value) & mask;
-    while (slots_[i] != kEmpty && std::string_view(entries_[slots_[i]].value) != value) i = (i + 1) & mask;
-    return static_cast<uint32_t>(i);
+char* HistogramBuilder::find(std::string_view value) const {
+    if (slots) {
+        for (std::size_t i = slot_of(value, nslots);; i = (i + 1) & (nslots - 1)) {
+            if (slots[i] == 0) return nullptr;
+            char* e = block + (slots[i] - 1);
+            uint32_t len = HistogramView::read_u32(e + 8);
+            if (len == value.size() && std::memcmp(e + kEntryHeader, value.data(), len) == 0) return e;
+        }
+    }
+    for (char* e = block; e < block + used;) {
+        uint32_t len = HistogramView::read_u32(e + 8);
+        if (len == value.size() && std::memcmp(e + kEntryHeader, value.data(), len) == 0) return e;
+        e += kEntryHeader + len;
+    }
+    return nullptr;
 }
 
-void HistogramBuilder::rebuild_index() {
-    std::size_t want = 16;
-    while (want < entries_.size() * 2) want <<= 1;
-    slots_.assign(want, kEmpty);
-    for (uint32_t e = 0; e < entries_.size(); ++e) slots_[find_slot(entries_[e].value)] = e;
+void HistogramBuilder::grow(std::size_t need, std::pmr::memory_resource* mr) {
+    if (used + need <= capacity) return;
+    std::size_t want = std::max<std::size_t>(64, std::size_t(capacity) * 2);
+    while (want < used + need) want *= 2;
+    if (want > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class histogram is larger than 4 GB");
+    char* bigger = static_cast<char*>(mr->allocate(want, 8));
+    if (used) std::memcpy(bigger, block, used);
+    if (block) mr->deallocate(block, capacity, 8);
+    block = bigger;
+    capacity = static_cast<uint32_t>(want);
 }
 
-void HistogramBuilder::add(std::string_view value, int64_t count) {
-    if (size_ > kMaxCount - count) fail(ErrorKind::ProgramLimit, "a class has more than 2^62 - 1 rows");
-    size_ += count;
-    if (slots_.empty()) {
-        for (auto& e : entries_)
-            if (std::string_view(e.value) == value) {
-                e.count += count;
-                return;
-            }
-        entries_.push_back(Entry{std::pmr::string(value, entries_.get_allocator()), count});
-        if (entries_.size() > kLinearLimit) rebuild_index();
+void HistogramBuilder::reindex(std::pmr::memory_resource* mr) {
+    uint32_t want = 32;
+    while (want < nvalues * 2) want *= 2;
+    if (slots) mr->deallocate(slots, sizeof(uint32_t) * nslots, alignof(uint32_t));
+    slots = static_cast<uint32_t*>(mr->allocate(sizeof(uint32_t) * want, alignof(uint32_t)));
+    std::memset(slots, 0, sizeof(uint32_t) * want);
+    nslots = want;
+    for (char* e = block; e < block + used;) {
+        uint32_t len = HistogramView::read_u32(e + 8);
+        std::size_t i = slot_of(std::string_view(e + kEntryHeader, len), nslots);
+        while (slots[i] != 0) i = (i + 1) & (nslots - 1);
+        slots[i] = static_cast<uint32_t>(e - block) + 1;
+        e += kEntryHeader + len;
+    }
+}
+
+void HistogramBuilder::add(std::string_view value, int64_t count, std::pmr::memory_resource* mr) {
+    if (size > kMaxCount - count) fail(ErrorKind::ProgramLimit, "a class has more than 2^62 - 1 rows");
+    if (char* e = find(value)) {
+        put_i64_at(e, HistogramView::read_i64(e) + count);
+        size += count;
         return;
     }
-    uint32_t slot = find_slot(value);
-    if (slots_[slot] != kEmpty) {
-        entries_[slots_[slot]].count += count;
-        return;
+    grow(kEntryHeader + value.size(), mr);
+    char* e = block + used;
+    put_i64_at(e, count);
+    put_u32_at(e + 8, static_cast<uint32_t>(value.size()));
+    std::memcpy(e + kEntryHeader, value.data(), value.size());
+    used += static_cast<uint32_t>(kEntryHeader + value.size());
+    ++nvalues;
+    size += count;
+    if (nvalues > kLinearLimit && nvalues * 2 > nslots) {
+        reindex(mr);
+    } else if (slots) {
+        std::size_t i = slot_of(value, nslots);
+        while (slots[i] != 0) i = (i + 1) & (nslots - 1);
+        slots[i] = static_cast<uint32_t>(e - block) + 1;
     }
-    entries_.push_back(Entry{std::pmr::string(value, entries_.get_allocator()), count});
-    if (entries_.size() * 2 > slots_.size())
-        rebuild_index();
-    else
-        slots_[slot] = static_cast<uint32_t>(entries_.size() - 1);
 }
 
 void HistogramBuilder::add_bottom(int64_t count) {
-    if (size_ > kMaxCount - count) fail(ErrorKind::ProgramLimit, "a class has more than 2^62 - 1 rows");
-    size_ += count;
-    bottom_ += count;
+    if (size > kMaxCount - count) fail(ErrorKind::ProgramLimit, "a class has more than 2^62 - 1 rows");
+    size += count;
+    bottom += count;
 }
 
-void HistogramBuilder::add_encoded(std::string_view encoded) {
+void HistogramBuilder::add_encoded(std::string_view encoded, std::pmr::memory_resource* mr) {
     HistogramView h(encoded);
-    h.for_each([&](std::string_view value, int64_t count) { add(value, count); });
+    h.for_each([&](std::string_view value, int64_t count) { add(value, count, mr); });
     if (h.bottom() > 0) add_bottom(h.bottom());
 }
 
-void HistogramBuilder::merge(const HistogramBuilder& other) {
-    for (const auto& e : other.entries_) add(e.value, e.count);
-    if (other.bottom_ > 0) add_bottom(other.bottom_);
+void HistogramBuilder::merge(const HistogramBuilder& other, std::pmr::memory_resource* mr) {
+    for (const char* e = other.block; e < other.block + other.used;) {
+        uint32_t len = HistogramView::read_u32(e + 8);
+        add(std::string_view(e + kEntryHeader, len), HistogramView::read_i64(e), mr);
+        e += kEntryHeader + len;
+    }
+    if (other.bottom > 0) add_bottom(other.bottom);
 }
 
 std::string HistogramBuilder::encode() const {
-    std::vector<const Entry*> sorted;
-    sorted.reserve(entries_.size());
-    for (const auto& e : entries_) sorted.push_back(&e);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const Entry* a, const Entry* b) { return std::string_view(a->value) < std::string_view(b->value); });
+    std::vector<std::pair<std::string_view, int64_t>> entries;
+    entries.reserve(nvalues);
+    for (const char* e = block; e < block + used;) {
+        uint32_t len = HistogramView::read_u32(e + 8);
+        entries.emplace_back(std::string_view(e + kEntryHeader, len), HistogramView::read_i64(e));
+        e += kEntryHeader + len;
+    }
+    std::sort(entries.begin(), entries.end());
     std::string out;
+    out.reserve(kHeader + used);
     out += static_cast<char>(1);
     out += std::string(3, '\0');
-    put_u32(out, static_cast<uint32_t>(sorted.size()));
-    put_i64(out, bottom_);
-    for (const Entry* e : sorted) {
-        put_i64(out, e->count);
-        put_u32(out, static_cast<uint32_t>(e->value.size()));
-        out += e->value;
+    put_u32(out, nvalues);
+    put_i64(out, bottom);
+    for (auto& [value, count] : entries) {
+        put_i64(out, count);
+        put_u32(out, static_cast<uint32_t>(value.size()));
+        out += value;
     }
     return out;
+}
+
+void HistogramBuilder::release(std::pmr::memory_resource* mr) {
+    if (block) mr->deallocate(block, capacity, 8);
+    if (slots) mr->deallocate(slots, sizeof(uint32_t) * nslots, alignof(uint32_t));
+    *this = HistogramBuilder();
 }
 
 }  // namespace privrisk

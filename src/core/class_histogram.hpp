@@ -11,10 +11,8 @@
 
 #include <cstdint>
 #include <memory_resource>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace privrisk {
@@ -55,32 +53,32 @@ void validate_histogram(std::string_view bytes, bool utf8);
 std::string histogram_to_text(std::string_view encoded);
 std::string histogram_from_text(std::string_view text);
 
-// Counts rows of one class. Memory comes from `resource`, so the PostgreSQL
-// adapter can place it in an aggregate's memory context.
-class HistogramBuilder {
-public:
-    explicit HistogramBuilder(std::pmr::memory_resource* resource);
-    void add(std::string_view value, int64_t count = 1);
-    void add_bottom(int64_t count = 1);
-    void add_encoded(std::string_view encoded);  // merge another (validated) histogram
-    void merge(const HistogramBuilder& other);
-    int64_t size() const { return size_; }
+// Counts the rows of one class: the state of the level-1 aggregate. A plain
+// struct over one contiguous block (entries appended unsorted, plus an
+// open-addressing index once a class has many values), so thousands of groups
+// cost little. Memory comes from the resource passed to each call, so the
+// PostgreSQL adapter can place it in an aggregate's memory context, where it
+// is freed with the context; release() frees it explicitly otherwise.
+struct HistogramBuilder {
+    char* block = nullptr;     // entries: i64 count, u32 length, bytes
+    uint32_t* slots = nullptr; // index of entry offsets + 1 (0 = empty), when nvalues > kLinearLimit
+    uint32_t used = 0, capacity = 0, nvalues = 0, nslots = 0;
+    int64_t bottom = 0, size = 0;
+
+    void add(std::string_view value, int64_t count, std::pmr::memory_resource* mr);
+    void add_bottom(int64_t count);
+    void add_encoded(std::string_view encoded, std::pmr::memory_resource* mr);  // merge a validated histogram
+    void merge(const HistogramBuilder& other, std::pmr::memory_resource* mr);
     std::string encode() const;  // canonical: sorted, unique
+    void release(std::pmr::memory_resource* mr);
+
+    static constexpr uint32_t kLinearLimit = 8;  // small classes: a linear scan beats hashing
 
 private:
-    struct Entry {
-        std::pmr::string value;
-        int64_t count;
-    };
-    static constexpr std::size_t kLinearLimit = 8;  // small classes: a linear scan beats hashing
-    std::pmr::vector<Entry> entries_;
-    std::pmr::vector<uint32_t> slots_;  // open-addressing index into entries_, built past kLinearLimit
-    uint32_t find_slot(std::string_view value) const;
-    void rebuild_index();
-    int64_t bottom_ = 0;
-    int64_t size_ = 0;
+    char* find(std::string_view value) const;
+    void grow(std::size_t need, std::pmr::memory_resource* mr);
+    void reindex(std::pmr::memory_resource* mr);
 };
-
 // Encodes explicit (value, count) pairs; values need not be sorted but must be unique.
 std::string encode_histogram(std::vector<std::pair<std::string, int64_t>> values, int64_t bottom);
 

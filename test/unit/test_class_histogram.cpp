@@ -21,9 +21,10 @@ std::string error_of(const std::function<void()>& f) {
 }  // namespace
 
 TEST(Histogram, BuilderCountsAndEncodesCanonically) {
-    HistogramBuilder b(std::pmr::new_delete_resource());
-    for (const char* v : {"Sales", "Tech-support", "Sales", "Adm-clerical"}) b.add(v);
-    b.add_bottom();
+    auto* mr = std::pmr::new_delete_resource();
+    HistogramBuilder b;
+    for (const char* v : {"Sales", "Tech-support", "Sales", "Adm-clerical"}) b.add(v, 1, mr);
+    b.add_bottom(1);
     std::string enc = b.encode();
     validate_histogram(enc, true);
     EXPECT_EQ(histogram_to_text(enc), R"([["Adm-clerical", 1], ["Sales", 2], ["Tech-support", 1], [null, 1]])");
@@ -31,6 +32,7 @@ TEST(Histogram, BuilderCountsAndEncodesCanonically) {
     EXPECT_EQ(h.size(), 5);
     EXPECT_EQ(h.distinct(), 3u);
     EXPECT_EQ(h.bottom(), 1);
+    b.release(mr);
 }
 
 TEST(Histogram, TextRoundTripAndEscapes) {
@@ -85,21 +87,32 @@ TEST(Histogram, HostileBinaryIsRefused) {
 }
 
 TEST(Histogram, BuilderSwitchesToHashingForManyValues) {
-    HistogramBuilder a(std::pmr::new_delete_resource()), b(std::pmr::new_delete_resource());
+    // Counts every allocation, to check release() returns all of it.
+    struct Counting : std::pmr::memory_resource {
+        long live = 0;
+        void* do_allocate(std::size_t n, std::size_t a) override { ++live; return std::pmr::new_delete_resource()->allocate(n, a); }
+        void do_deallocate(void* p, std::size_t n, std::size_t a) override { --live; std::pmr::new_delete_resource()->deallocate(p, n, a); }
+        bool do_is_equal(const memory_resource& o) const noexcept override { return this == &o; }
+    } mr;
+    HistogramBuilder a, b;
     std::map<std::string, int64_t> truth;
     std::mt19937 rng(11);
     for (int i = 0; i < 5000; ++i) {
         std::string v = "v" + std::to_string(rng() % 300);
-        ((i % 2) ? a : b).add(v);
+        ((i % 2) ? a : b).add(v, 1, &mr);
         ++truth[v];
     }
-    a.merge(b);
+    a.merge(b, &mr);
     std::string enc = a.encode();
     validate_histogram(enc, true);
     std::map<std::string, int64_t> got;
     HistogramView(enc).for_each([&](std::string_view v, int64_t c) { got[std::string(v)] = c; });
     EXPECT_EQ(got, truth);
-    HistogramBuilder c(std::pmr::new_delete_resource());
-    c.add_encoded(enc);
+    HistogramBuilder c;
+    c.add_encoded(enc, &mr);
     EXPECT_EQ(c.encode(), enc);
+    a.release(&mr);
+    b.release(&mr);
+    c.release(&mr);
+    EXPECT_EQ(mr.live, 0);
 }

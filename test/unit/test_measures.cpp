@@ -341,3 +341,27 @@ TEST(Measures, OverflowIsRefused) {
     t.add_class(HistogramView(big));
     EXPECT_THROW(t.add_class(HistogramView(big), 3), Error);
 }
+
+#include "class_set.hpp"
+
+// The level-2 state: identical classes dedupe, merging and the transfer form keep every measure.
+TEST(ClassSet, DedupesMergesAndSerializes) {
+    std::mt19937 rng(29);
+    for (int round = 0; round < 200; ++round) {
+        Table t = random_table(rng, 1 + rng() % 12, 1 + rng() % 3, 2);  // small domains: many duplicates
+        ClassSet a(std::pmr::new_delete_resource()), b(std::pmr::new_delete_resource());
+        for (std::size_t i = 0; i < t.size(); ++i) (i % 2 ? a : b).add(encode(t[i]));
+        ClassSet restored(std::pmr::new_delete_resource());
+        restored.add_serialized(b.serialize());
+        a.merge(restored);
+        auto direct = contingency(t);
+        auto via = a.table();
+        EXPECT_LE(a.distinct_classes(), t.size());
+        EXPECT_EQ(via.classes(), direct.classes());
+        EXPECT_EQ(via.rows(), direct.rows());
+        EXPECT_NEAR(*a_know(via), *a_know(direct), 1e-12);
+        EXPECT_NEAR(*information_gain(via), *information_gain(direct), 1e-12);
+        EXPECT_NEAR(*a_acc(via), *a_acc(direct), 1e-12);
+        EXPECT_NEAR(*t_equal(via), *t_equal(direct), 1e-12);
+    }
+}
