@@ -256,8 +256,8 @@ std::string histogram_to_text(std::string_view encoded) {
     return out;
 }
 
-std::string histogram_from_text(std::string_view text) {
-    if (!valid_utf8(text)) bad_hist("invalid UTF-8");
+std::string histogram_from_text(std::string_view text, bool utf8) {
+    if (utf8 && !valid_utf8(text)) bad_hist("invalid UTF-8");
     TextReader r(text);
     std::vector<std::pair<std::string, int64_t>> values;
     int64_t bottom = 0, total = 0;

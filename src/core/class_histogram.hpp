@@ -51,7 +51,7 @@ void validate_histogram(std::string_view bytes, bool utf8);
 
 // Text form <-> encoded form.
 std::string histogram_to_text(std::string_view encoded);
-std::string histogram_from_text(std::string_view text);
+std::string histogram_from_text(std::string_view text, bool utf8 = true);  // utf8: values must be UTF-8
 
 // Counts the rows of one class: the state of the level-1 aggregate. A plain
 // struct over one contiguous block (entries appended unsorted, plus an

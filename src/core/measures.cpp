@@ -20,12 +20,14 @@ uint32_t ContingencyTable::intern(Value value) {
         }
         return *bottom_id_;
     }
-    auto [it, inserted] = ids_.try_emplace(std::string(*value), static_cast<uint32_t>(values_.size()));
-    if (inserted) {
-        values_.emplace_back(std::string(*value));
-        base_.push_back(0);
-    }
-    return it->second;
+    auto it = ids_.find(*value);
+    if (it != ids_.end()) return it->second;
+    const std::string& stored = storage_.emplace_back(*value);
+    uint32_t id = static_cast<uint32_t>(values_.size());
+    ids_.emplace(std::string_view(stored), id);
+    values_.emplace_back(stored);
+    base_.push_back(0);
+    return id;
 }
 
 void ContingencyTable::add_class(std::vector<std::pair<uint32_t, int64_t>> counts, int64_t multiplicity) {

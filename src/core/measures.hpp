@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,7 +42,8 @@ private:
     std::vector<Class> all_;
     std::vector<int64_t> base_;
     std::vector<std::optional<std::string>> values_;
-    std::unordered_map<std::string, uint32_t> ids_;
+    std::deque<std::string> storage_;                    // stable bytes for the keys below
+    std::unordered_map<std::string_view, uint32_t> ids_;  // lookups never allocate
     std::optional<uint32_t> bottom_id_;
     int64_t rows_ = 0, classes_ = 0;
 };

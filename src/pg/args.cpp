@@ -11,6 +11,10 @@ namespace {
 }  // namespace
 
 std::string_view text_view(Datum d) {
+    auto* raw = reinterpret_cast<varlena*>(DatumGetPointer(d));
+    // Inline values (short or long header) need no detoasting, hence no PostgreSQL call.
+    if (!VARATT_IS_EXTERNAL(raw) && !VARATT_IS_COMPRESSED(raw))
+        return std::string_view(VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw));
     text* t = pg_call([&] { return DatumGetTextPP(d); });
     return std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
