@@ -205,3 +205,73 @@ CREATE AGGREGATE privrisk.information_gain(privrisk.hist) (
     COMBINEFUNC = privrisk.class_set_combine, SERIALFUNC = privrisk.class_set_serialize,
     DESERIALFUNC = privrisk.class_set_deserialize, PARALLEL = SAFE
 );
+
+------------------------------------------------------------------------------
+-- audit(): every applicable measure of one release in one scan, and the log.
+------------------------------------------------------------------------------
+CREATE FUNCTION privrisk.audit_classes(source regclass, quasi_identifiers text[], sensitive text, hierarchies text[],
+                                       levels int[], risk_threshold float8, l_c float8, sensitive_hierarchy text)
+    RETURNS jsonb
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_audit_classes';
+
+-- options: risk_threshold (records_at_risk, default 0.2), l_c (recursive (c,l), default 3),
+-- sensitive_hierarchy (a hierarchy over the sensitive values: adds t_hierarchical).
+CREATE FUNCTION privrisk.audit(source regclass, quasi_identifiers text[], sensitive text DEFAULT NULL,
+                               hierarchies text[] DEFAULT NULL, levels int[] DEFAULT NULL,
+                               options jsonb DEFAULT '{}') RETURNS jsonb
+    LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    unknown text;
+BEGIN
+    IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
+        RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT string_agg(quote_literal(k), ', ') INTO unknown FROM jsonb_object_keys(options) AS k
+    WHERE k NOT IN ('risk_threshold', 'l_c', 'sensitive_hierarchy');
+    IF unknown IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown audit option(s) %', unknown
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'known options: risk_threshold, l_c, sensitive_hierarchy';
+    END IF;
+    IF options ? 'risk_threshold' AND jsonb_typeof(options->'risk_threshold') <> 'number'
+       OR options ? 'l_c' AND jsonb_typeof(options->'l_c') <> 'number'
+       OR options ? 'sensitive_hierarchy' AND jsonb_typeof(options->'sensitive_hierarchy') <> 'string' THEN
+        RAISE EXCEPTION 'audit options: risk_threshold and l_c are numbers, sensitive_hierarchy a string'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN privrisk.audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
+                                  (options->>'risk_threshold')::float8, (options->>'l_c')::float8,
+                                  options->>'sensitive_hierarchy');
+END $$;
+
+-- Who audited what, when, with which settings, and the result. Every role may
+-- record and read its own audits (row-level security); the owner sees all.
+CREATE TABLE privrisk.audit_log (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    audited_by  name NOT NULL DEFAULT current_user,
+    audited_at  timestamptz NOT NULL DEFAULT now(),
+    source      text NOT NULL,
+    settings    jsonb NOT NULL,
+    result      jsonb NOT NULL
+);
+SELECT pg_catalog.pg_extension_config_dump('privrisk.audit_log', '');
+ALTER TABLE privrisk.audit_log ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own_audits ON privrisk.audit_log USING (audited_by = current_user)
+    WITH CHECK (audited_by = current_user);
+GRANT SELECT, INSERT ON privrisk.audit_log TO PUBLIC;
+
+CREATE PROCEDURE privrisk.record_audit(source regclass, quasi_identifiers text[], sensitive text DEFAULT NULL,
+                                       hierarchies text[] DEFAULT NULL, levels int[] DEFAULT NULL,
+                                       options jsonb DEFAULT '{}')
+    LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    INSERT INTO privrisk.audit_log(source, settings, result)
+    VALUES (source::text,
+            jsonb_build_object('quasi_identifiers', quasi_identifiers, 'sensitive', sensitive,
+                               'hierarchies', hierarchies, 'levels', levels, 'options', options),
+            privrisk.audit(source, quasi_identifiers, sensitive, hierarchies, levels, options));
+END $$;

@@ -62,8 +62,9 @@ ContingencyTable ClassAggregator::finish() {
     }
     for (Counts& c : counts_) {
         table_.add_class(std::vector<std::pair<uint32_t, int64_t>>(c.begin(), c.end()));
-        Counts().swap(c);  // give the memory back as we go
+        Counts(c.get_allocator()).swap(c);  // give the memory back as we go (same resource)
     }
+    table_.canonicalize();
     return std::move(table_);
 }
 

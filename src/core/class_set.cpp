@@ -57,6 +57,7 @@ void ClassSet::add_serialized(std::string_view bytes) {
 ContingencyTable ClassSet::table() const {
     ContingencyTable t;
     for (auto& [h, times] : classes_) t.add_class(HistogramView(h), times);
+    t.canonicalize();
     return t;
 }
 

@@ -47,6 +47,42 @@ void ContingencyTable::add_class(std::vector<std::pair<uint32_t, int64_t>> count
     all_.push_back(Class{std::move(counts), size, multiplicity});
 }
 
+void ContingencyTable::canonicalize() {
+    std::vector<uint32_t> order(values_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (!values_[a] || !values_[b]) return values_[a].has_value() && !values_[b].has_value();
+        return *values_[a] < *values_[b];
+    });
+    std::vector<uint32_t> rank(values_.size());
+    for (uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+    std::vector<std::optional<std::string>> values(values_.size());
+    std::vector<int64_t> base(base_.size());
+    for (uint32_t id = 0; id < values_.size(); ++id) {
+        values[rank[id]] = std::move(values_[id]);
+        base[rank[id]] = base_[id];
+    }
+    values_.swap(values);
+    base_.swap(base);
+    ids_.clear();
+    storage_.clear();
+    bottom_id_.reset();
+    for (uint32_t id = 0; id < values_.size(); ++id) {
+        if (!values_[id]) {
+            bottom_id_ = id;
+            continue;
+        }
+        ids_.emplace(std::string_view(storage_.emplace_back(*values_[id])), id);
+    }
+    for (auto& c : all_) {
+        for (auto& [id, n] : c.counts) id = rank[id];
+        std::sort(c.counts.begin(), c.counts.end());
+    }
+    std::sort(all_.begin(), all_.end(), [](const Class& a, const Class& b) {
+        return a.counts != b.counts ? a.counts < b.counts : a.multiplicity < b.multiplicity;
+    });
+}
+
 void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
     std::vector<std::pair<uint32_t, int64_t>> counts;
     counts.reserve(h.distinct() + 1);
@@ -322,10 +358,10 @@ std::optional<double> delta_disclosure(const ContingencyTable& t) {
 
 std::optional<double> a_know(const ContingencyTable& t) {
     if (t.rows() == 0) return std::nullopt;
-    double sum = 0;
+    long double sum = 0;
     for (const auto& c : t.all())
-        sum += static_cast<double>(c.size) * static_cast<double>(c.multiplicity) * variational(t, c);
-    return sum / static_cast<double>(t.rows());
+        sum += static_cast<long double>(c.size) * static_cast<long double>(c.multiplicity) * variational(t, c);
+    return static_cast<double>(sum / static_cast<long double>(t.rows()));
 }
 
 std::optional<double> a_acc(const ContingencyTable& t) {
@@ -343,11 +379,11 @@ std::optional<double> a_acc(const ContingencyTable& t) {
 std::optional<double> information_gain(const ContingencyTable& t) {
     if (t.rows() == 0) return std::nullopt;
     double n = static_cast<double>(t.rows());
-    double conditional = 0;
+    long double conditional = 0;
     for (const auto& c : t.all())
-        conditional += static_cast<double>(c.size) * static_cast<double>(c.multiplicity) / n *
+        conditional += static_cast<long double>(c.size) * static_cast<long double>(c.multiplicity) / n *
                        entropy_of(counts_of(c), c.size);
-    double gain = entropy_of(t.base(), t.rows()) - conditional;
+    double gain = static_cast<double>(entropy_of(t.base(), t.rows()) - conditional);
     return gain < 0 ? 0 : gain;
 }
 

@@ -31,6 +31,11 @@ public:
     void add_class(std::vector<std::pair<uint32_t, int64_t>> counts, int64_t multiplicity = 1);
     void add_class(HistogramView h, int64_t multiplicity = 1);
 
+    // Sorts values (bytewise, ⊥ last) and classes into one canonical order, so
+    // every floating-point sum, hence every measure, is the same bit for bit
+    // whatever order the rows or classes arrived in (serial or parallel).
+    void canonicalize();
+
     int64_t rows() const { return rows_; }
     int64_t classes() const { return classes_; }
     const std::vector<Class>& all() const { return all_; }

@@ -1,4 +1,5 @@
-// Module entry: registers the hierarchy cache's invalidation callback.
+// Module entry: the hierarchy cache's invalidation callback and the settings.
+#include "audit.hpp"
 #include "hierarchy_catalog.hpp"
 #include "postgres.hpp"
 
@@ -6,5 +7,8 @@ extern "C" {
 PG_MODULE_MAGIC;
 
 void _PG_init(void);
-void _PG_init(void) { privrisk::pg::register_hierarchy_cache(); }
+void _PG_init(void) {
+    privrisk::pg::register_hierarchy_cache();
+    privrisk::pg::register_audit_settings();
+}
 }

@@ -1,0 +1,217 @@
+// privrisk.audit (SPEC §4.3): every applicable measure of one release in one
+// scan of the source. The rows stream into a C++ hash aggregation (class key
+// -> sensitive counts) whose memory is bounded by privrisk.audit_memory_limit;
+// past it, the audit falls back to GROUP BY with hist(), which PostgreSQL
+// spills to disk, and keeps only the distinct class histograms.
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "audit.hpp"
+#include "class_aggregator.hpp"
+#include "class_set.hpp"
+#include "error.hpp"
+#include "hierarchy_catalog.hpp"
+#include "hist_type.hpp"
+#include "measures.hpp"
+#include "memory.hpp"
+#include "row_stream.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace privrisk::pg {
+
+int audit_memory_limit_kb = 512 * 1024;
+
+void register_audit_settings() {
+    DefineCustomIntVariable("privrisk.audit_memory_limit",
+                            "Memory audit() may use for its own class aggregation before it falls back to a "
+                            "spilling GROUP BY.",
+                            nullptr, &audit_memory_limit_kb, 512 * 1024, 1024, INT_MAX, PGC_USERSET, GUC_UNIT_KB,
+                            nullptr, nullptr, nullptr);
+}
+
+}  // namespace privrisk::pg
+
+namespace {
+
+struct MemoryLimitReached {};
+
+std::vector<std::optional<std::string>> text_array(FunctionCallInfo fcinfo, int i, const char* what, bool allow_nulls) {
+    std::vector<std::optional<std::string>> out;
+    if (PG_ARGISNULL(i)) return out;
+    Datum d = PG_GETARG_DATUM(i);
+    Datum* items;
+    bool* nulls;
+    int n, ndim;
+    pg_call([&] {
+        ArrayType* a = DatumGetArrayTypeP(d);
+        ndim = ARR_NDIM(a);
+        deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &n);
+    });
+    if (ndim > 1) fail(ErrorKind::InvalidParameter, std::string(what) + " must be a one-dimensional array");
+    for (int k = 0; k < n; ++k) {
+        if (nulls[k]) {
+            if (!allow_nulls)
+                fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " +
+                                                      std::to_string(k + 1) + ")");
+            out.emplace_back(std::nullopt);
+        } else {
+            out.emplace_back(std::string(text_view(items[k])));
+        }
+    }
+    return out;
+}
+
+std::string json_number(std::optional<double> v) {
+    if (!v) return "null";
+    if (std::isinf(*v)) return *v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, *v);
+    return std::string(buf, res.ptr);
+}
+
+std::string json_integer(std::optional<int64_t> v) { return v ? std::to_string(*v) : "null"; }
+
+}  // namespace
+
+// audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
+//               risk_threshold, l_c, sensitive_hierarchy) -> jsonb
+// The SQL wrapper privrisk.audit() unpacks the options and calls this.
+PRIVRISK_FUNCTION(privrisk_audit_classes) {
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
+    Oid relid = PG_GETARG_OID(0);
+    auto qi = text_array(fcinfo, 1, "quasi_identifiers", false);
+    if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
+    std::optional<std::string> sensitive;
+    if (!PG_ARGISNULL(2)) sensitive = std::string(text_view(PG_GETARG_DATUM(2)));
+    auto hierarchies = text_array(fcinfo, 3, "hierarchies", true);
+    std::vector<long> levels;
+    if (!PG_ARGISNULL(4)) levels = int4_array_arg_values(fcinfo, 4, "levels");
+    double threshold = PG_ARGISNULL(5) ? 0.2 : PG_GETARG_FLOAT8(5);
+    double c = PG_ARGISNULL(6) ? 3.0 : PG_GETARG_FLOAT8(6);
+    std::optional<std::string> sensitive_hierarchy;
+    if (!PG_ARGISNULL(7)) sensitive_hierarchy = std::string(text_view(PG_GETARG_DATUM(7)));
+    check_threshold(threshold);
+    check_c(c);
+    if (!hierarchies.empty() && hierarchies.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " + std::to_string(hierarchies.size()));
+    if (!levels.empty() && levels.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
+
+    // The relation and its columns; names are quoted, never spliced.
+    char* relname = pg_call([&] { return get_rel_name(relid); });
+    if (!relname) fail(ErrorKind::UndefinedObject, "relation with OID " + std::to_string(relid) + " does not exist");
+    std::string relation_name(relname);
+    const char* qualified = pg_call([&] {
+        return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
+    });
+    auto check_column = [&](const std::string& column, const char* role) {
+        const char* name = column.c_str();
+        AttrNumber attnum = pg_call([&] { return get_attnum(relid, name); });
+        if (attnum <= 0)
+            fail(ErrorKind::UndefinedObject, std::string(role) + " column " + quote_value(column) +
+                                                 " does not exist in relation " + quote_value(relation_name));
+        return std::string(pg_call([&] { return quote_identifier(name); }));
+    };
+    std::string select = "SELECT ";
+    std::vector<SpiArg> args;
+    for (std::size_t i = 0; i < qi.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j)
+            if (*qi[j] == *qi[i]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " is listed twice");
+        std::string column = check_column(*qi[i], "quasi-identifier");
+        long level = levels.empty() ? 0 : levels[i];
+        bool has_hierarchy = !hierarchies.empty() && hierarchies[i];
+        if (level != 0 && !has_hierarchy)
+            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " has level " +
+                                                  std::to_string(level) + " but no hierarchy");
+        if (i) select += ", ";
+        if (has_hierarchy) {
+            args.push_back(text_arg(*hierarchies[i]));
+            args.push_back(int4_arg(static_cast<int>(level)));
+            select += "privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
+                      std::to_string(args.size()) + ")";
+        } else {
+            select += "(" + column + ")::text";
+        }
+    }
+    if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::text";
+    select += std::string(" FROM ") + qualified;
+    const std::size_t width = qi.size();
+
+    // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
+    MemoryContext memory = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES);
+    });
+    PgMemoryResource mr(memory);
+    const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
+    ContingencyTable table;
+    Spi spi;
+    bool spilled = false;
+    try {
+        ClassAggregator aggregator(&mr, width);
+        std::vector<Value> key(width);
+        uint64_t rows = 0;
+        stream_rows(select, args, [&](const Datum* values, const bool* nulls) {
+            for (std::size_t i = 0; i < width; ++i) key[i] = nulls[i] ? Value() : Value(text_view(values[i]));
+            Value s = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+            aggregator.add(key.data(), s);
+            if ((++rows & 4095) == 0 && MemoryContextMemAllocated(memory, true) > limit) throw MemoryLimitReached{};
+        });
+        table = aggregator.finish();
+    } catch (const MemoryLimitReached&) {
+        spilled = true;
+    }
+    if (spilled) {
+        pg_call([&] {
+            MemoryContextReset(memory);
+            ereport(NOTICE, (errmsg("audit: the classes need more than privrisk.audit_memory_limit; "
+                                    "grouping with a spilling GROUP BY instead")));
+        });
+        std::string keys;
+        for (std::size_t i = 0; i < width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
+        std::string grouped = std::string("SELECT privrisk.hist(") + (sensitive ? "s" : "*") + ") FROM (" + select +
+                              ") AS r(" + keys + (sensitive ? ", s" : "") + ") GROUP BY " + keys;
+        ClassSet classes(&mr);
+        stream_rows(grouped, args, [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[0])); });
+        table = classes.table();
+    }
+    spi.finish();
+
+    std::string json = "{\"rows\": " + std::to_string(table.rows()) + ", \"classes\": " + std::to_string(table.classes());
+    json += ", \"k_anonymity\": " + json_integer(k_anonymity(table));
+    json += ", \"prosecutor_risk\": " + json_number(prosecutor_risk(table));
+    json += ", \"average_risk\": " + json_number(average_risk(table));
+    json += ", \"records_at_risk\": " + json_number(records_at_risk(table, threshold));
+    if (sensitive) {
+        json += ", \"l_distinct\": " + json_number(l_distinct(table));
+        json += ", \"l_entropy\": " + json_number(l_entropy(table));
+        json += ", \"l_recursive\": " + json_number(l_recursive(table, c));
+        json += ", \"t_equal\": " + json_number(t_equal(table));
+        if (sensitive_hierarchy)
+            json += ", \"t_hierarchical\": " + json_number(t_hierarchical(table, cached_hierarchy(*sensitive_hierarchy)));
+        bool numeric = table.distinct() > 0;
+        for (const auto& v : table.values()) {
+            double x;
+            if (v && std::from_chars(v->data(), v->data() + v->size(), x).ptr != v->data() + v->size()) numeric = false;
+        }
+        if (numeric) json += ", \"t_ordered\": " + json_number(t_ordered(table));
+        json += ", \"delta_disclosure\": " + json_number(delta_disclosure(table));
+        json += ", \"a_know\": " + json_number(a_know(table));
+        json += ", \"a_acc\": " + json_number(a_acc(table));
+        json += ", \"information_gain\": " + json_number(information_gain(table));
+    }
+    json += "}";
+    pg_call([&] { MemoryContextDelete(memory); });
+    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+}

@@ -1,0 +1,20 @@
+// Runs a query through SPI and hands each result row to C++ as it is produced
+// (a DestReceiver, so nothing is materialized). The row callback may throw; the
+// scan then stops and the exception is rethrown once SPI has returned.
+#pragma once
+
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "spi.hpp"
+
+namespace privrisk::pg {
+
+// Calls on_row(values, nulls) for every row of `sql` (prepared with $n args,
+// parallel plans allowed). Must run inside an Spi scope.
+void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
+                 const std::function<void(const Datum*, const bool*)>& on_row);
+
+}  // namespace privrisk::pg
