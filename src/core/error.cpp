@@ -1,4 +1,6 @@
 #include "error.hpp"
+
+#include <charconv>
 #include "no_postgres.hpp"
 
 namespace privrisk {
@@ -23,6 +25,13 @@ std::string quote_value(const std::string_view& s) {
     out += cut < s.size() ? "...\"" : "\"";
     if (cut < s.size()) out += " (" + std::to_string(s.size()) + " bytes)";
     return out;
+}
+
+std::string number_text(double v) {
+    if (v == 0) v = 0;  // no "-0"
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
 }
 
 }  // namespace privrisk

@@ -31,4 +31,7 @@ private:
 // so a hostile or huge value cannot flood the log.
 std::string quote_value(const std::string_view& s);
 
+// Shortest decimal text that reads back as the same double ("20", "2.5", "nan").
+std::string number_text(double v);
+
 }  // namespace privrisk

@@ -11,14 +11,6 @@
 namespace privrisk {
 namespace {
 
-// Shortest decimal text that reads back as the same double ("20", "2.5").
-std::string number_text(double v) {
-    if (v == 0) v = 0;  // no "-0"
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, res.ptr);
-}
-
 bool parse_number(std::string_view s, double& out) {
     if (s.empty()) return false;
     const char* b = s.data();

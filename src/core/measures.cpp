@@ -93,13 +93,13 @@ void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
 
 void check_threshold(double threshold) {
     if (!(threshold >= 0 && threshold <= 1))
-        fail(ErrorKind::InvalidParameter, "threshold must be between 0 and 1, got " + std::to_string(threshold));
+        fail(ErrorKind::InvalidParameter, "threshold must be between 0 and 1, got " + number_text(threshold));
 }
 
 void check_c(double c) {
     if (!(c > 0) || !std::isfinite(c))
         fail(ErrorKind::InvalidParameter, "c of recursive (c,l)-diversity must be positive and finite, got " +
-                                              std::to_string(c));
+                                              number_text(c));
 }
 
 bool strictly_below(double a, double b) {

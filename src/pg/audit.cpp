@@ -200,10 +200,13 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         json += ", \"t_equal\": " + json_number(t_equal(table));
         if (sensitive_hierarchy)
             json += ", \"t_hierarchical\": " + json_number(t_hierarchical(table, cached_hierarchy(*sensitive_hierarchy)));
-        bool numeric = table.distinct() > 0;
+        // t_ordered only where the values have an order: every one a number (⊥ aside).
+        bool numeric = false;
         for (const auto& v : table.values()) {
+            if (!v) continue;
             double x;
-            if (v && std::from_chars(v->data(), v->data() + v->size(), x).ptr != v->data() + v->size()) numeric = false;
+            numeric = std::from_chars(v->data(), v->data() + v->size(), x).ptr == v->data() + v->size();
+            if (!numeric) break;
         }
         if (numeric) json += ", \"t_ordered\": " + json_number(t_ordered(table));
         json += ", \"delta_disclosure\": " + json_number(delta_disclosure(table));
