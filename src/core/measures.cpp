@@ -220,17 +220,17 @@ std::optional<double> max_over_classes(const ContingencyTable& t, F&& distance) 
     return m;
 }
 
-// ½ Σ_s |p(T,s) − p(class,s)| over every value of the table, in O(values of the class).
+// ½ Σ_s |p(T,s) − p(class,s)| over every value of the table, in O(values of the class):
+// the values outside the class contribute their table share, taken from exact counts.
 double variational(const ContingencyTable& t, const ContingencyTable::Class& c) {
     double n = static_cast<double>(t.rows()), size = static_cast<double>(c.size);
-    double inside = 0, base_inside = 0;
+    double inside = 0;
+    int64_t base_inside = 0;
     for (auto& [id, cnt] : c.counts) {
-        double b = static_cast<double>(t.base()[id]) / n;
-        inside += std::fabs(b - static_cast<double>(cnt) / size);
-        base_inside += b;
+        inside += std::fabs(static_cast<double>(t.base()[id]) / n - static_cast<double>(cnt) / size);
+        base_inside += t.base()[id];
     }
-    double d = 0.5 * (inside + (1.0 - base_inside));
-    return d < 0 ? 0 : d;
+    return 0.5 * (inside + static_cast<double>(t.rows() - base_inside) / n);
 }
 
 // Dense difference vector p(class,·) − p(T,·) by value id.
