@@ -1,6 +1,6 @@
 #include "class_aggregator.hpp"
 
-#include <cstring>
+#include <algorithm>
 
 #include "error.hpp"
 #include "no_postgres.hpp"
@@ -8,7 +8,7 @@
 namespace privrisk {
 
 ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers)
-    : qi_count_(quasi_identifiers), mr_(mr), keys_(mr), index_(mr), counts_(mr), large_(mr) {}
+    : qi_count_(quasi_identifiers), classes_(mr), heads_(mr), pairs_(mr), large_(mr) {}
 
 void ClassAggregator::add(const Value* qi, Value sensitive) {
     // Key: per quasi-identifier a tag byte (0 = ⊥) and, for a value, its length and bytes.
@@ -23,46 +23,69 @@ void ClassAggregator::add(const Value* qi, Value sensitive) {
         key_.append(reinterpret_cast<const char*>(&len), sizeof len);
         key_.append(*qi[i]);
     }
-    uint32_t position;
-    auto it = index_.find(key_);
-    if (it != index_.end()) {
-        position = it->second;
-    } else {
-        char* stored = static_cast<char*>(keys_.allocate(key_.size() ? key_.size() : 1, 1));
-        std::memcpy(stored, key_.data(), key_.size());
-        position = static_cast<uint32_t>(counts_.size());
-        counts_.emplace_back();
-        index_.emplace(std::string_view(stored, key_.size()), position);
+    bool added;
+    uint32_t id = classes_.find_or_add(key_, &added);
+    if (added) {
+        if (pairs_.size() > UINT32_MAX - kFirstChunk) fail(ErrorKind::ProgramLimit, "too many classes for audit()");
+        heads_.push_back(ClassHead{static_cast<uint32_t>(pairs_.size()), 0, kFirstChunk});
+        pairs_.resize(pairs_.size() + kFirstChunk);
     }
-    uint32_t id = table_.intern(sensitive);
-    Counts& c = counts_[position];
-    if (!c.empty() && c.front().first == kSpilled) {
-        ++large_[(uint64_t(position) << 32) | id];
+    uint32_t value = table_.intern(sensitive);
+    ClassHead& head = heads_[id];
+    if (head.size == kLarge) {
+        ++large_[(uint64_t(id) << 32) | value];
         return;
     }
-    for (auto& [value, n] : c)
-        if (value == id) {
-            ++n;
+    Pair* chunk = pairs_.data() + head.offset;
+    for (uint16_t k = 0; k < head.size; ++k)
+        if (chunk[k].value == value) {
+            if (++chunk[k].count == UINT32_MAX) {  // rare: keep exact counts in the 64-bit map
+                large_[(uint64_t(id) << 32) | value] += chunk[k].count;
+                chunk[k] = chunk[--head.size];
+            }
             return;
         }
-    if (c.size() < kLinearLimit) {
-        c.emplace_back(id, 1);
+    if (head.size == kLinearLimit) {
+        for (uint16_t k = 0; k < head.size; ++k) large_[(uint64_t(id) << 32) | chunk[k].value] += chunk[k].count;
+        ++large_[(uint64_t(id) << 32) | value];
+        head.size = kLarge;
         return;
     }
-    for (auto& [value, n] : c) large_[(uint64_t(position) << 32) | value] = n;
-    large_[(uint64_t(position) << 32) | id] = 1;
-    c.assign(1, {kSpilled, 0});
+    if (head.size == head.capacity) {  // move the class to a chunk twice as large at the end of the pool
+        if (pairs_.size() > UINT32_MAX - 2u * head.capacity) fail(ErrorKind::ProgramLimit, "too many classes for audit()");
+        uint32_t offset = static_cast<uint32_t>(pairs_.size());
+        pairs_.resize(pairs_.size() + 2u * head.capacity);
+        std::copy(pairs_.begin() + head.offset, pairs_.begin() + head.offset + head.size, pairs_.begin() + offset);
+        head.offset = offset;
+        head.capacity = static_cast<uint16_t>(2 * head.capacity);
+        chunk = pairs_.data() + offset;
+    }
+    chunk[head.size++] = Pair{value, 1};
 }
 
 ContingencyTable ClassAggregator::finish() {
-    for (auto& [key, n] : large_) {
-        Counts& c = counts_[key >> 32];
-        if (!c.empty() && c.front().first == kSpilled) c.clear();
-        c.emplace_back(static_cast<uint32_t>(key & 0xffffffffu), n);
-    }
-    for (Counts& c : counts_) {
-        table_.add_class(std::vector<std::pair<uint32_t, int64_t>>(c.begin(), c.end()));
-        Counts(c.get_allocator()).swap(c);  // give the memory back as we go (same resource)
+    std::vector<std::vector<std::pair<uint32_t, int64_t>>> spilled(large_.empty() ? 0 : heads_.size());
+    for (auto& [key, n] : large_) spilled[key >> 32].emplace_back(static_cast<uint32_t>(key & 0xffffffffu), n);
+    for (uint32_t id = 0; id < heads_.size(); ++id) {
+        std::vector<std::pair<uint32_t, int64_t>> counts;
+        if (heads_[id].size == kLarge) {
+            counts.swap(spilled[id]);
+        } else {
+            const ClassHead& head = heads_[id];
+            counts.reserve(head.size);
+            for (uint16_t k = 0; k < head.size; ++k)
+                counts.emplace_back(pairs_[head.offset + k].value, pairs_[head.offset + k].count);
+        }
+        if (!large_.empty() && heads_[id].size != kLarge) {
+            // a class may have spilled single huge counts only
+            for (auto& [v, n] : spilled[id]) {
+                bool merged = false;
+                for (auto& [cv, cn] : counts)
+                    if (cv == v) cn += n, merged = true;
+                if (!merged) counts.emplace_back(v, n);
+            }
+        }
+        table_.add_class(std::move(counts));
     }
     table_.canonicalize();
     return std::move(table_);

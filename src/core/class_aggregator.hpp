@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "flat_index.hpp"
 #include "measures.hpp"
 
 namespace privrisk {
@@ -18,23 +19,33 @@ public:
 
     // qi[i] is the released value of quasi-identifier i (nullopt: ⊥).
     void add(const Value* qi, Value sensitive);
-    std::size_t classes() const { return counts_.size(); }
-    // The release's contingency table; the aggregator is spent afterwards.
+    std::size_t classes() const { return classes_.size(); }
+    // The release's contingency table, in canonical order; the aggregator is spent afterwards.
     ContingencyTable finish();
 
 private:
-    using Counts = std::pmr::vector<std::pair<uint32_t, int64_t>>;
+    // A class's counts: its (value id, count) pairs lie contiguously in one pool
+    // chunk (one or two cache lines per lookup), doubled and moved when full;
+    // past kLinearLimit values the class moves to `large_`.
+    struct Pair {
+        uint32_t value;
+        uint32_t count;  // moved to `large_` before it could overflow
+    };
+    struct ClassHead {
+        uint32_t offset;    // of the chunk in pairs_
+        uint16_t size;      // pairs in use; kLarge once moved to large_
+        uint16_t capacity;  // pairs in the chunk
+    };
+    static constexpr uint16_t kLarge = UINT16_MAX;
+    static constexpr uint16_t kLinearLimit = 16;
+    static constexpr uint16_t kFirstChunk = 2;
+
     std::size_t qi_count_;
-    std::pmr::memory_resource* mr_;
-    std::pmr::monotonic_buffer_resource keys_;
-    std::pmr::unordered_map<std::string_view, uint32_t> index_;  // class key -> position
-    std::pmr::vector<Counts> counts_;  // small classes: (value id, count) pairs, scanned linearly
-    // Classes with many values move here, keyed by (position << 32 | value id);
-    // their Counts then hold the single marker pair (kSpilled, 0).
-    std::pmr::unordered_map<uint64_t, int64_t> large_;
-    static constexpr uint32_t kSpilled = UINT32_MAX;
-    static constexpr std::size_t kLinearLimit = 16;
-    std::string key_;  // scratch for the current row's key
+    FlatIndex classes_;                  // class key -> class id
+    std::pmr::vector<ClassHead> heads_;  // by class id
+    std::pmr::vector<Pair> pairs_;
+    std::pmr::unordered_map<uint64_t, int64_t> large_;  // (class id << 32 | value id) -> count
+    std::string key_;                                   // scratch for the current row's key
     ContingencyTable table_;
 };
 

@@ -162,6 +162,13 @@ std::vector<int64_t> counts_of(const ContingencyTable::Class& c) {
     return counts;
 }
 
+double class_entropy(const ContingencyTable::Class& c) {
+    double s = 0;
+    for (auto& [id, n] : c.counts) s += static_cast<double>(n) * std::log(static_cast<double>(n));
+    double h = std::log(static_cast<double>(c.size)) - s / static_cast<double>(c.size);
+    return h < 0 ? 0 : h;
+}
+
 double recursive_level(std::vector<int64_t> r, double c) {
     check_c(c);
     std::sort(r.rbegin(), r.rend());
@@ -200,7 +207,7 @@ std::optional<double> l_distinct(const ContingencyTable& t) {
 }
 
 std::optional<double> l_entropy(const ContingencyTable& t) {
-    return min_over_classes(t, [](const ContingencyTable::Class& c) { return std::exp(entropy_of(counts_of(c), c.size)); });
+    return min_over_classes(t, [](const ContingencyTable::Class& c) { return std::exp(class_entropy(c)); });
 }
 
 std::optional<double> l_recursive(const ContingencyTable& t, double c) {
@@ -382,7 +389,7 @@ std::optional<double> information_gain(const ContingencyTable& t) {
     long double conditional = 0;
     for (const auto& c : t.all())
         conditional += static_cast<long double>(c.size) * static_cast<long double>(c.multiplicity) / n *
-                       entropy_of(counts_of(c), c.size);
+                       class_entropy(c);
     double gain = static_cast<double>(entropy_of(t.base(), t.rows()) - conditional);
     return gain < 0 ? 0 : gain;
 }

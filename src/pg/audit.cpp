@@ -3,7 +3,11 @@
 // -> sensitive counts) whose memory is bounded by privrisk.audit_memory_limit;
 // past it, the audit falls back to GROUP BY with hist(), which PostgreSQL
 // spills to disk, and keeps only the distinct class histograms.
+#include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -44,6 +48,62 @@ void register_audit_settings() {
 namespace {
 
 struct MemoryLimitReached {};
+
+// How a quasi-identifier's value becomes the bytes of its class key: the binary
+// form where equal bytes mean the same displayed value (by-value types, the
+// string types), else the type's text output. Only class identity matters here.
+struct ValueReader {
+    enum Kind { kByValue, kString, kPaddedString, kOutput } kind;
+    int16 length;
+    FmgrInfo output;
+
+    static ValueReader for_type(Oid type) {
+        ValueReader r{};
+        bool byval;
+        pg_call([&] { get_typlenbyval(type, &r.length, &byval); });
+        if (type == TEXTOID || type == VARCHAROID || type == NAMEOID) {
+            r.kind = type == NAMEOID ? kOutput : kString;
+        } else if (type == BPCHAROID) {
+            r.kind = kPaddedString;
+        } else if (byval && r.length > 0 && r.length <= static_cast<int16>(sizeof(Datum))) {
+            r.kind = kByValue;
+        } else {
+            r.kind = kOutput;
+        }
+        if (r.kind == kOutput)
+            pg_call([&] {
+                Oid output;
+                bool varlena;
+                getTypeOutputInfo(type, &output, &varlena);
+                fmgr_info(output, &r.output);
+            });
+        return r;
+    }
+
+    std::string_view read(Datum d, char* scratch, MemoryContext row_context) {
+        switch (kind) {
+            case kByValue:
+                std::memcpy(scratch, &d, sizeof d);
+                return std::string_view(scratch, sizeof d);
+            case kString:
+                return text_view(d);
+            case kPaddedString: {
+                std::string_view v = text_view(d);
+                while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+                return v;
+            }
+            case kOutput:
+                break;
+        }
+        char* text = pg_call([&] {
+            MemoryContext old = MemoryContextSwitchTo(row_context);
+            char* t = OutputFunctionCall(&output, d);
+            MemoryContextSwitchTo(old);
+            return t;
+        });
+        return std::string_view(text, std::strlen(text));
+    }
+};
 
 std::vector<std::optional<std::string>> text_array(FunctionCallInfo fcinfo, int i, const char* what, bool allow_nulls) {
     std::vector<std::optional<std::string>> out;
@@ -116,14 +176,17 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     const char* qualified = pg_call([&] {
         return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
     });
+    Oid column_type = InvalidOid;  // of the last column checked
     auto check_column = [&](const std::string& column, const char* role) {
         const char* name = column.c_str();
         AttrNumber attnum = pg_call([&] { return get_attnum(relid, name); });
         if (attnum <= 0)
             fail(ErrorKind::UndefinedObject, std::string(role) + " column " + quote_value(column) +
                                                  " does not exist in relation " + quote_value(relation_name));
+        column_type = pg_call([&] { return get_atttype(relid, attnum); });
         return std::string(pg_call([&] { return quote_identifier(name); }));
     };
+    std::vector<ValueReader> readers;
     std::string select = "SELECT ";
     std::vector<SpiArg> args;
     for (std::size_t i = 0; i < qi.size(); ++i) {
@@ -141,8 +204,10 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
             args.push_back(int4_arg(static_cast<int>(level)));
             select += "privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
                       std::to_string(args.size()) + ")";
+            readers.push_back(ValueReader::for_type(TEXTOID));
         } else {
-            select += "(" + column + ")::text";
+            select += column;  // read in its binary form where that identifies the displayed value
+            readers.push_back(ValueReader::for_type(column_type));
         }
     }
     if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::text";
@@ -153,28 +218,41 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     MemoryContext memory = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES);
     });
+    MemoryContext row_context = pg_call([&] {
+        return AllocSetContextCreate(memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES);
+    });
     PgMemoryResource mr(memory);
+    Size peak = 0;
     const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
     ContingencyTable table;
     Spi spi;
     bool spilled = false;
+    auto started = std::chrono::steady_clock::now();
+    auto streamed = started;
     try {
         ClassAggregator aggregator(&mr, width);
         std::vector<Value> key(width);
+        std::vector<std::array<char, sizeof(Datum)>> scratch(width);
         uint64_t rows = 0;
         stream_rows(select, args, [&](const Datum* values, const bool* nulls) {
-            for (std::size_t i = 0; i < width; ++i) key[i] = nulls[i] ? Value() : Value(text_view(values[i]));
+            for (std::size_t i = 0; i < width; ++i)
+                key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
             Value s = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
             aggregator.add(key.data(), s);
-            if ((++rows & 4095) == 0 && MemoryContextMemAllocated(memory, true) > limit) throw MemoryLimitReached{};
+            if ((++rows & 4095) == 0) {
+                pg_call([&] { MemoryContextReset(row_context); });
+                peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+                if (peak > limit) throw MemoryLimitReached{};
+            }
         });
+        streamed = std::chrono::steady_clock::now();
         table = aggregator.finish();
     } catch (const MemoryLimitReached&) {
         spilled = true;
     }
     if (spilled) {
         pg_call([&] {
-            MemoryContextReset(memory);
+            MemoryContextReset(row_context);
             ereport(NOTICE, (errmsg("audit: the classes need more than privrisk.audit_memory_limit; "
                                     "grouping with a spilling GROUP BY instead")));
         });
@@ -187,6 +265,8 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         table = classes.table();
     }
     spi.finish();
+    auto scanned = std::chrono::steady_clock::now();
+    peak = std::max(peak, MemoryContextMemAllocated(memory, true));
 
     std::string json = "{\"rows\": " + std::to_string(table.rows()) + ", \"classes\": " + std::to_string(table.classes());
     json += ", \"k_anonymity\": " + json_integer(k_anonymity(table));
@@ -215,6 +295,15 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         json += ", \"information_gain\": " + json_number(information_gain(table));
     }
     json += "}";
-    pg_call([&] { MemoryContextDelete(memory); });
+    auto measured = std::chrono::steady_clock::now();
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    double scan_ms = ms(started, streamed), finish_ms = ms(streamed, scanned), measure_ms = ms(scanned, measured);
+    long long rows = table.rows(), classes = table.classes();
+    pg_call([&] {
+        elog(DEBUG1, "audit: %lld rows into %lld classes: scan %.1f ms (%s, %zu kB), table %.1f ms, measures %.1f ms",
+             rows, classes, scan_ms, spilled ? "spilling GROUP BY" : "in-memory aggregation", peak / 1024, finish_ms,
+             measure_ms);
+        MemoryContextDelete(memory);
+    });
     return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
 }
