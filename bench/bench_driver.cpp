@@ -15,9 +15,11 @@
 namespace {
 
 struct Options {
-    long rows = 1000000;
+    long rows = 1000000;                     // for the generalize suite
+    std::vector<long> sizes = {1000000, 10000000};  // census tables for the measures suite
     int repeat = 5;
     std::string shared = "../shared";
+    std::string root = ".";                 // the repository, for demo/generate.sql
 };
 
 double run_ms(pqxx::connection& c, const std::string& sql) {
@@ -37,6 +39,31 @@ std::string scalar(pqxx::connection& c, const std::string& sql) {
     auto r = tx.exec(sql);
     return r[0][0].is_null() ? "NULL" : r[0][0].as<std::string>();
 }
+
+// Peak resident memory of a backend (VmHWM), in kB.
+long peak_rss_kb(int pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string key;
+    while (in >> key) {
+        if (key == "VmHWM:") {
+            long kb;
+            in >> kb;
+            return kb;
+        }
+        std::getline(in, key);
+    }
+    return -1;
+}
+
+// Collects the server's DEBUG/NOTICE lines (audit() reports its phases and memory there).
+struct Notices : pqxx::errorhandler {
+    explicit Notices(pqxx::connection_base& c) : pqxx::errorhandler(c) {}
+    bool operator()(const char msg[]) noexcept override {
+        lines.emplace_back(msg);
+        return true;
+    }
+    std::vector<std::string> lines;
+};
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -94,6 +121,65 @@ void bench_generalize(pqxx::connection& c, const Options& o) {
             "SELECT count(privrisk.gen(age, 'bench_age', 2)) FROM bench_people", join, 1.0);
 }
 
+// A census-like table of `rows` rows, from the demo's seeded generator.
+std::string census_table(pqxx::connection& c, const Options& o, long rows) {
+    std::string name = "bench_census_" + std::to_string(rows);
+    std::string exists = scalar(c, "SELECT count(*) FROM pg_class WHERE relname = " + c.quote(name));
+    if (exists != "0") return name;
+    std::string sql = read_file(o.root + "/demo/generate.sql");
+    for (auto [var, value] : {std::pair<std::string, std::string>{":rows", std::to_string(rows)}, {":seed", "0.42"}}) {
+        for (std::size_t at; (at = sql.find(var)) != std::string::npos;) sql.replace(at, var.size(), value);
+    }
+    pqxx::nontransaction tx{c};
+    tx.exec("DROP TABLE IF EXISTS census");
+    tx.exec(sql);
+    tx.exec("ALTER TABLE census RENAME TO " + tx.quote_name(name));
+    tx.exec("VACUUM ANALYZE " + tx.quote_name(name));
+    return name;
+}
+
+void bench_measures(pqxx::connection& c, const Options& o) {
+    const std::string qi = "age, sex, race, zip";
+    for (long rows : o.sizes) {
+        std::string t = census_table(c, o, rows);
+        std::string n = std::to_string(rows / 1000000) + "M";
+        std::string classes = scalar(c, "SELECT count(*) FROM (SELECT 1 FROM " + t + " GROUP BY " + qi + ") AS g");
+        std::printf("-- %s rows, %s classes of (%s), default work_mem\n", n.c_str(), classes.c_str(), qi.c_str());
+        compare(c, o, "hist(occupation) GROUP BY 4 QIs vs count(*) GROUP BY, " + n,
+                "SELECT count(*) FROM (SELECT privrisk.hist(occupation) FROM " + t + " GROUP BY " + qi + ") AS c",
+                "SELECT count(*) FROM (SELECT count(*) FROM " + t + " GROUP BY " + qi + ") AS c", 1.3);
+        const std::string audit = "SELECT privrisk.audit('" + t + "', ARRAY['age', 'sex', 'race', 'zip'], 'occupation')";
+        compare(c, o, "audit() (every measure) vs min(count(*)) GROUP BY (k only), " + n, audit,
+                "SELECT min(c) FROM (SELECT count(*) AS c FROM " + t + " GROUP BY " + qi + ") AS k", 0.7);
+        compare(c, o, "audit() vs SELECT count(*) (the scan alone), " + n, audit, "SELECT count(*) FROM " + t, 1e9);
+    }
+    // Millions of classes: memory stays bounded by privrisk.audit_memory_limit; past it audit()
+    // falls back to a spilling GROUP BY. Reported in a fresh backend so VmHWM is audit()'s own.
+    std::string t = census_table(c, o, o.sizes.back());
+    for (const char* limit : {"512MB", "64MB"}) {
+        pqxx::connection fresh{""};
+        Notices notices(fresh);
+        int pid = std::stoi(scalar(fresh, "SELECT pg_backend_pid()"));
+        scalar(fresh, "SELECT count(*) FROM " + t);  // touch the table's shared buffers first:
+        long before = peak_rss_kb(pid);               // VmHWM counts them, audit() does not own them
+        {
+            pqxx::nontransaction tx{fresh};
+            tx.exec(std::string("SET privrisk.audit_memory_limit = '") + limit + "'");
+            tx.exec("SET client_min_messages = debug1");
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        std::string classes = scalar(fresh, "SELECT privrisk.audit('" + t + "', ARRAY['id'], 'occupation')->>'classes'");
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::string phase;
+        for (auto& l : notices.lines)
+            if (l.find("audit:") != std::string::npos) phase = l.substr(l.find("audit:"));
+        while (!phase.empty() && (phase.back() == '\n' || phase.back() == ' ')) phase.pop_back();
+        std::printf("audit() of %s classes with privrisk.audit_memory_limit = %s: %.0f ms, backend peak RSS +%ld MB "
+                    "over a plain scan\n   %s\n",
+                    classes.c_str(), limit, ms, (peak_rss_kb(pid) - before) / 1024, phase.c_str());
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,8 +190,15 @@ int main(int argc, char** argv) {
         if (a == "--rows" && i + 1 < argc) o.rows = std::stol(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) o.repeat = std::stoi(argv[++i]);
         else if (a == "--shared" && i + 1 < argc) o.shared = argv[++i];
+        else if (a == "--root" && i + 1 < argc) o.root = argv[++i];
+        else if (a == "--sizes" && i + 1 < argc) {
+            o.sizes.clear();
+            std::stringstream list(argv[++i]);
+            for (std::string item; std::getline(list, item, ',');) o.sizes.push_back(std::stol(item));
+        }
         else if (a == "--help") {
-            std::printf("bench_driver [--rows N] [--repeat R] [--shared DIR] [generalize]\n");
+            std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
+                        "[generalize] [measures]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -118,7 +211,7 @@ int main(int argc, char** argv) {
         std::printf("privrisk benchmarks: %ld rows, median of %d interleaved runs; ratio = privrisk / PostgreSQL baseline\n",
                     o.rows, o.repeat);
         std::vector<std::pair<std::string, std::function<void(pqxx::connection&, const Options&)>>> all = {
-            {"generalize", bench_generalize}};
+            {"generalize", bench_generalize}, {"measures", bench_measures}};
         for (auto& [name, fn] : all)
             if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) fn(c, o);
     } catch (const std::exception& e) {

@@ -64,28 +64,23 @@ void ClassAggregator::add(const Value* qi, Value sensitive) {
 }
 
 ContingencyTable ClassAggregator::finish() {
-    std::vector<std::vector<std::pair<uint32_t, int64_t>>> spilled(large_.empty() ? 0 : heads_.size());
+    std::vector<std::vector<ContingencyTable::Pair>> spilled(large_.empty() ? 0 : heads_.size());
     for (auto& [key, n] : large_) spilled[key >> 32].emplace_back(static_cast<uint32_t>(key & 0xffffffffu), n);
+    std::vector<ContingencyTable::Pair> counts;
     for (uint32_t id = 0; id < heads_.size(); ++id) {
-        std::vector<std::pair<uint32_t, int64_t>> counts;
-        if (heads_[id].size == kLarge) {
-            counts.swap(spilled[id]);
-        } else {
-            const ClassHead& head = heads_[id];
-            counts.reserve(head.size);
+        const ClassHead& head = heads_[id];
+        counts.clear();
+        if (head.size != kLarge)
             for (uint16_t k = 0; k < head.size; ++k)
                 counts.emplace_back(pairs_[head.offset + k].value, pairs_[head.offset + k].count);
-        }
-        if (!large_.empty() && heads_[id].size != kLarge) {
-            // a class may have spilled single huge counts only
+        if (!spilled.empty())  // a class moved to large_, or single counts that outgrew 32 bits
             for (auto& [v, n] : spilled[id]) {
                 bool merged = false;
                 for (auto& [cv, cn] : counts)
                     if (cv == v) cn += n, merged = true;
                 if (!merged) counts.emplace_back(v, n);
             }
-        }
-        table_.add_class(std::move(counts));
+        table_.add_class(counts);
     }
     table_.canonicalize();
     return std::move(table_);

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "error.hpp"
+#include "flat_index.hpp"
 #include "no_postgres.hpp"
 
 namespace privrisk {
@@ -30,7 +31,7 @@ uint32_t ContingencyTable::intern(Value value) {
     return id;
 }
 
-void ContingencyTable::add_class(std::vector<std::pair<uint32_t, int64_t>> counts, int64_t multiplicity) {
+void ContingencyTable::add_class(const Pair* pairs, std::size_t n, int64_t multiplicity) {
     // Hostile histograms could make these sums overflow; refuse instead.
     auto add = [](int64_t& into, int64_t a, int64_t times) {
         int64_t product;
@@ -38,13 +39,14 @@ void ContingencyTable::add_class(std::vector<std::pair<uint32_t, int64_t>> count
             fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
     };
     int64_t size = 0;
-    for (auto& [id, c] : counts) {
-        add(size, c, 1);
-        add(base_[id], c, multiplicity);
+    for (std::size_t i = 0; i < n; ++i) {
+        add(size, pairs[i].second, 1);
+        add(base_[pairs[i].first], pairs[i].second, multiplicity);
     }
     add(rows_, size, multiplicity);
     add(classes_, multiplicity, 1);
-    all_.push_back(Class{std::move(counts), size, multiplicity});
+    all_.push_back(Class{pairs_.size(), static_cast<uint32_t>(n), size, multiplicity});
+    pairs_.insert(pairs_.end(), pairs, pairs + n);
 }
 
 void ContingencyTable::canonicalize() {
@@ -74,17 +76,46 @@ void ContingencyTable::canonicalize() {
         }
         ids_.emplace(std::string_view(storage_.emplace_back(*values_[id])), id);
     }
-    for (auto& c : all_) {
-        for (auto& [id, n] : c.counts) id = rank[id];
-        std::sort(c.counts.begin(), c.counts.end());
+    for (auto& p : pairs_) p.first = rank[p.first];
+    for (auto& c : all_) std::sort(pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
+    // Identical classes become one class with their multiplicities summed: many
+    // releases have far fewer distinct class histograms than classes.
+    {
+        FlatIndex seen(std::pmr::new_delete_resource());
+        std::vector<Class> distinct;
+        std::string key;  // the pairs packed without padding
+        for (const Class& c : all_) {
+            key.clear();
+            for (auto& [id, n] : counts(c)) {
+                key.append(reinterpret_cast<const char*>(&id), sizeof id);
+                key.append(reinterpret_cast<const char*>(&n), sizeof n);
+            }
+            bool added;
+            uint32_t id = seen.find_or_add(key, &added);
+            if (added) distinct.push_back(c);
+            else distinct[id].multiplicity += c.multiplicity;  // bounded by classes_, already checked
+        }
+        all_.swap(distinct);
     }
-    std::sort(all_.begin(), all_.end(), [](const Class& a, const Class& b) {
-        return a.counts != b.counts ? a.counts < b.counts : a.multiplicity < b.multiplicity;
+    std::sort(all_.begin(), all_.end(), [&](const Class& a, const Class& b) {
+        auto ca = counts(a), cb = counts(b);
+        if (std::lexicographical_compare(ca.begin(), ca.end(), cb.begin(), cb.end())) return true;
+        if (std::lexicographical_compare(cb.begin(), cb.end(), ca.begin(), ca.end())) return false;
+        return a.multiplicity < b.multiplicity;
     });
+    // Lay the pairs out in class order, so the measures read them sequentially.
+    std::vector<Pair> ordered;
+    ordered.reserve(pairs_.size());
+    for (auto& c : all_) {
+        uint64_t offset = ordered.size();
+        ordered.insert(ordered.end(), pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
+        c.offset = offset;
+    }
+    pairs_.swap(ordered);
 }
 
 void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
-    std::vector<std::pair<uint32_t, int64_t>> counts;
+    std::vector<Pair> counts;
     counts.reserve(h.distinct() + 1);
     h.for_each([&](std::string_view v, int64_t c) { counts.emplace_back(intern(v), c); });
     if (h.bottom() > 0) counts.emplace_back(intern(std::nullopt), h.bottom());
@@ -156,15 +187,15 @@ std::vector<int64_t> counts_of(HistogramView h) {
     return counts;
 }
 
-std::vector<int64_t> counts_of(const ContingencyTable::Class& c) {
+std::vector<int64_t> counts_of(const ContingencyTable& t, const ContingencyTable::Class& c) {
     std::vector<int64_t> counts;
-    for (auto& [id, n] : c.counts) counts.push_back(n);
+    for (auto& [id, n] : t.counts(c)) counts.push_back(n);
     return counts;
 }
 
-double class_entropy(const ContingencyTable::Class& c) {
+double class_entropy(const ContingencyTable& t, const ContingencyTable::Class& c) {
     double s = 0;
-    for (auto& [id, n] : c.counts) s += static_cast<double>(n) * std::log(static_cast<double>(n));
+    for (auto& [id, n] : t.counts(c)) s += static_cast<double>(n) * std::log(static_cast<double>(n));
     double h = std::log(static_cast<double>(c.size)) - s / static_cast<double>(c.size);
     return h < 0 ? 0 : h;
 }
@@ -203,16 +234,16 @@ double class_l_entropy(HistogramView h) {
 double class_l_recursive(HistogramView h, double c) { return recursive_level(counts_of(h), c); }
 
 std::optional<double> l_distinct(const ContingencyTable& t) {
-    return min_over_classes(t, [](const ContingencyTable::Class& c) { return static_cast<double>(c.counts.size()); });
+    return min_over_classes(t, [&](const ContingencyTable::Class& c) { return static_cast<double>(c.distinct); });
 }
 
 std::optional<double> l_entropy(const ContingencyTable& t) {
-    return min_over_classes(t, [](const ContingencyTable::Class& c) { return std::exp(class_entropy(c)); });
+    return min_over_classes(t, [&](const ContingencyTable::Class& c) { return std::exp(class_entropy(t, c)); });
 }
 
 std::optional<double> l_recursive(const ContingencyTable& t, double c) {
     check_c(c);
-    return min_over_classes(t, [&](const ContingencyTable::Class& k) { return recursive_level(counts_of(k), c); });
+    return min_over_classes(t, [&](const ContingencyTable::Class& k) { return recursive_level(counts_of(t, k), c); });
 }
 
 // ---- t-closeness ------------------------------------------------------------
@@ -233,7 +264,7 @@ double variational(const ContingencyTable& t, const ContingencyTable::Class& c) 
     double n = static_cast<double>(t.rows()), size = static_cast<double>(c.size);
     double inside = 0;
     int64_t base_inside = 0;
-    for (auto& [id, cnt] : c.counts) {
+    for (auto& [id, cnt] : t.counts(c)) {
         inside += std::fabs(static_cast<double>(t.base()[id]) / n - static_cast<double>(cnt) / size);
         base_inside += t.base()[id];
     }
@@ -245,7 +276,7 @@ std::vector<double> difference(const ContingencyTable& t, const ContingencyTable
     double n = static_cast<double>(t.rows()), size = static_cast<double>(c.size);
     std::vector<double> r(t.distinct());
     for (uint32_t id = 0; id < t.distinct(); ++id) r[id] = -static_cast<double>(t.base()[id]) / n;
-    for (auto& [id, cnt] : c.counts) r[id] += static_cast<double>(cnt) / size;
+    for (auto& [id, cnt] : t.counts(c)) r[id] += static_cast<double>(cnt) / size;
     return r;
 }
 
@@ -354,9 +385,9 @@ namespace privrisk {
 std::optional<double> delta_disclosure(const ContingencyTable& t) {
     double n = static_cast<double>(t.rows());
     return max_over_classes(t, [&](const ContingencyTable::Class& c) {
-        if (c.counts.size() < t.distinct()) return std::numeric_limits<double>::infinity();
+        if (c.distinct < t.distinct()) return std::numeric_limits<double>::infinity();
         double worst = 0, size = static_cast<double>(c.size);
-        for (auto& [id, cnt] : c.counts)  // |ln(p(class,s) / p(T,s))| as a difference of logs
+        for (auto& [id, cnt] : t.counts(c))  // |ln(p(class,s) / p(T,s))| as a difference of logs
             worst = std::max(worst, std::fabs(std::log(static_cast<double>(cnt) * n) -
                                               std::log(static_cast<double>(t.base()[id]) * size)));
         return worst;
@@ -376,7 +407,7 @@ std::optional<double> a_acc(const ContingencyTable& t) {
     int64_t majority = 0;
     for (const auto& c : t.all()) {
         int64_t m = 0;
-        for (auto& [id, cnt] : c.counts) m = std::max(m, cnt);
+        for (auto& [id, cnt] : t.counts(c)) m = std::max(m, cnt);
         majority += m * c.multiplicity;
     }
     int64_t base_max = *std::max_element(t.base().begin(), t.base().end());
@@ -389,7 +420,7 @@ std::optional<double> information_gain(const ContingencyTable& t) {
     long double conditional = 0;
     for (const auto& c : t.all())
         conditional += static_cast<long double>(c.size) * static_cast<long double>(c.multiplicity) / n *
-                       class_entropy(c);
+                       class_entropy(t, c);
     double gain = static_cast<double>(entropy_of(t.base(), t.rows()) - conditional);
     return gain < 0 ? 0 : gain;
 }

@@ -21,17 +21,29 @@ namespace privrisk {
 // of digest 001 §3.1. Sensitive values are interned to ids; ⊥ is a value too.
 class ContingencyTable {
 public:
+    using Pair = std::pair<uint32_t, int64_t>;  // (value id, count), count > 0
     struct Class {
-        std::vector<std::pair<uint32_t, int64_t>> counts;  // (value id, count), counts > 0
+        uint64_t offset;       // of the class's pairs in the table's pair array
+        uint32_t distinct;     // number of pairs
         int64_t size;
         int64_t multiplicity;  // identical classes are stored once
     };
+    struct Counts {  // the pairs of one class, sorted by value id once canonical
+        const Pair* first;
+        const Pair* last;
+        const Pair* begin() const { return first; }
+        const Pair* end() const { return last; }
+        std::size_t size() const { return static_cast<std::size_t>(last - first); }
+    };
 
     uint32_t intern(Value value);
-    void add_class(std::vector<std::pair<uint32_t, int64_t>> counts, int64_t multiplicity = 1);
+    void add_class(const Pair* pairs, std::size_t n, int64_t multiplicity = 1);
+    void add_class(const std::vector<Pair>& pairs, int64_t multiplicity = 1) {
+        add_class(pairs.data(), pairs.size(), multiplicity);
+    }
     void add_class(HistogramView h, int64_t multiplicity = 1);
 
-    // Sorts values (bytewise, ⊥ last) and classes into one canonical order, so
+    // Merges identical classes, and sorts values (bytewise, ⊥ last) and classes into one canonical order, so
     // every floating-point sum, hence every measure, is the same bit for bit
     // whatever order the rows or classes arrived in (serial or parallel).
     void canonicalize();
@@ -39,12 +51,15 @@ public:
     int64_t rows() const { return rows_; }
     int64_t classes() const { return classes_; }
     const std::vector<Class>& all() const { return all_; }
+    Counts counts(const Class& c) const { return Counts{pairs_.data() + c.offset, pairs_.data() + c.offset + c.distinct}; }
     const std::vector<int64_t>& base() const { return base_; }       // table count per value id
     const std::vector<std::optional<std::string>>& values() const { return values_; }
     uint32_t distinct() const { return static_cast<uint32_t>(values_.size()); }
 
 private:
+    // Compact storage: one array of pairs, classes as (offset, length) into it.
     std::vector<Class> all_;
+    std::vector<Pair> pairs_;
     std::vector<int64_t> base_;
     std::vector<std::optional<std::string>> values_;
     std::deque<std::string> storage_;                    // stable bytes for the keys below

@@ -262,6 +262,8 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
                               ") AS r(" + keys + (sensitive ? ", s" : "") + ") GROUP BY " + keys;
         ClassSet classes(&mr);
         stream_rows(grouped, args, [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[0])); });
+        streamed = std::chrono::steady_clock::now();
+        peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         table = classes.table();
     }
     spi.finish();
