@@ -1,23 +1,7 @@
--- The first audit: for a few quasi-identifier sets at a few generalization
--- levels, how many equivalence classes the release has and how small the
--- smallest is (k-anonymity). Hierarchies are named after their columns.
+-- The demo's report: the table, its hierarchies, privrisk.audit() of a few
+-- candidate releases, the measures as aggregates, and hide/gen on a few rows.
+-- Hierarchies are named after their columns.
 \pset footer off
-CREATE FUNCTION pg_temp.class_stats(qi text[], levels int[],
-    OUT rows bigint, OUT classes bigint, OUT smallest_class bigint, OUT rows_in_classes_under_5 bigint)
-LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    keys text := '';
-BEGIN
-    -- Column and hierarchy names are quoted (%I, %L), never spliced.
-    FOR i IN 1 .. array_length(qi, 1) LOOP
-        keys := keys || CASE WHEN i > 1 THEN ', ' ELSE '' END
-                     || format('privrisk.gen(%I, %L, %s)', qi[i], qi[i], levels[i]);
-    END LOOP;
-    EXECUTE format('SELECT sum(c)::bigint, count(*), min(c), coalesce(sum(c) FILTER (WHERE c < 5), 0)::bigint '
-                   'FROM (SELECT count(*) AS c FROM census GROUP BY %s) AS classes', keys)
-        INTO rows, classes, smallest_class, rows_in_classes_under_5;
-END $$;
-
 \echo
 \echo '== Census table'
 SELECT count(*) AS rows, count(DISTINCT zip_or_country) AS places, round(avg(age), 1) AS mean_age,
@@ -29,9 +13,14 @@ FROM (SELECT age, salary_class, :place AS zip_or_country FROM census) AS c;
 SELECT name, kind, height, leaves FROM privrisk.hierarchies ORDER BY name;
 
 \echo
-\echo '== Equivalence classes by quasi-identifiers and generalization levels'
-\echo '   (level 0 = original value; smallest_class is the k of k-anonymity)'
-SELECT array_to_string(q.qi, ', ') AS quasi_identifiers, array_to_string(q.levels, ',') AS levels, s.*
+\echo '== privrisk.audit(): risk of releasing occupation with a few quasi-identifier sets and levels'
+\echo '   (level 0 = original value; k = smallest class; at_risk = share of rows in classes under 5;'
+\echo '    l = distinct occupations in the poorest class; t = largest variational distance; delta and gains in nats)'
+SELECT array_to_string(q.qi, ', ') AS quasi_identifiers, array_to_string(q.levels, ',') AS levels,
+       r->'classes' AS classes, r->'k_anonymity' AS k, round((r->>'records_at_risk')::numeric, 3) AS at_risk,
+       r->'l_distinct' AS l, round((r->>'t_equal')::numeric, 3) AS t,
+       CASE WHEN r->>'delta_disclosure' = 'Infinity' THEN 'inf' ELSE round((r->>'delta_disclosure')::numeric, 3)::text END AS delta,
+       round((r->>'a_know')::numeric, 4) AS a_know, round((r->>'a_acc')::numeric, 4) AS a_acc
 FROM (VALUES
         (1, ARRAY['age', 'sex', :'place_name'], ARRAY[0, 0, 0]),
         (2, ARRAY['age', 'sex', :'place_name'], ARRAY[1, 0, 1]),
@@ -40,11 +29,25 @@ FROM (VALUES
         (5, ARRAY['age', 'sex', 'race', 'marital_status'], ARRAY[0, 0, 0, 0]),
         (6, ARRAY['age', 'sex', 'race', 'marital_status'], ARRAY[1, 0, 1, 1]),
         (7, ARRAY['age', 'sex', 'race', 'marital_status'], ARRAY[2, 0, 1, 1]),
-        (8, ARRAY['age', 'sex', 'race', 'education', 'occupation'], ARRAY[0, 0, 0, 0, 0]),
-        (9, ARRAY['age', 'sex', 'race', 'education', 'occupation'], ARRAY[2, 0, 1, 2, 1])
+        (8, ARRAY['age', 'sex', 'race', 'education'], ARRAY[0, 0, 0, 0]),
+        (9, ARRAY['age', 'sex', 'race', 'education'], ARRAY[2, 0, 1, 2])
      ) AS q(n, qi, levels),
-     LATERAL pg_temp.class_stats(q.qi, q.levels) AS s
+     LATERAL (SELECT privrisk.audit('census', q.qi, 'occupation', q.qi, q.levels) AS r) AS a
 ORDER BY q.n;
+
+\echo
+\echo '== The same measures as SQL aggregates: hist() per class, then a measure over classes'
+SELECT privrisk.k_anonymity(h) AS k, round(privrisk.a_know(h)::numeric, 4) AS a_know,
+       round(privrisk.information_gain(h)::numeric, 4) AS gain_nats, privrisk.l_diversity(h, 'recursive', 3) AS l_c3
+FROM (SELECT privrisk.hist(occupation) AS h FROM census
+      GROUP BY privrisk.gen(age, 'age', 2), sex, privrisk.gen(race, 'race', 1)) AS classes;
+
+\echo
+\echo '== Recorded for the auditors (privrisk.audit_log)'
+CALL privrisk.record_audit('census', ARRAY['age', 'sex', 'race'], 'occupation', ARRAY['age', 'sex', 'race'], ARRAY[2, 0, 1]);
+SELECT id, audited_by, source, settings->'levels' AS levels, result->'k_anonymity' AS k,
+       round((result->>'a_know')::numeric, 4) AS a_know
+FROM privrisk.audit_log ORDER BY id;
 
 \echo
 \echo '== hide/gen: the disclosure operators on a few rows'
