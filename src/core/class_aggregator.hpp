@@ -1,12 +1,20 @@
 // One pass over (quasi-identifier values, sensitive value) rows building the
 // classes of a release and their sensitive counts: the specialized hash
-// aggregation behind audit(). All of its memory comes from one resource, so
-// the caller can bound it (and fall back to a spilling GROUP BY).
+// aggregation behind audit().
+//
+// A row is dictionary-encoded (one small table per quasi-identifier column,
+// which stays in cache) and appended, as fixed-width codes, to one of 256
+// partitions chosen by the hash of its class. finish() then aggregates one
+// partition at a time: its class table is small enough to stay in cache, so
+// a class costs a few cache misses in all instead of two per row (classes of
+// a release often have a dozen rows or fewer, too few for a single big table
+// to be reused). All memory comes from one resource, so the caller can bound
+// it and fall back to a spilling GROUP BY.
 #pragma once
 
 #include <memory_resource>
-#include <string>
 #include <string_view>
+#include <vector>
 
 #include "flat_index.hpp"
 #include "measures.hpp"
@@ -19,34 +27,33 @@ public:
 
     // qi[i] is the released value of quasi-identifier i (nullopt: ⊥).
     void add(const Value* qi, Value sensitive);
-    std::size_t classes() const { return classes_.size(); }
+    uint64_t rows() const { return rows_; }
     // The release's contingency table, in canonical order; the aggregator is spent afterwards.
     ContingencyTable finish();
 
 private:
-    // A class's counts: its (value id, count) pairs lie contiguously in one pool
-    // chunk (one or two cache lines per lookup), doubled and moved when full;
-    // past kLinearLimit values the class moves to `large_`.
-    struct Pair {
-        uint32_t value;
-        uint32_t count;  // moved to `large_` before it could overflow
-    };
-    struct ClassHead {
-        uint32_t offset;    // of the chunk in pairs_
-        uint16_t size;      // pairs in use; kLarge once moved to large_
-        uint16_t capacity;  // pairs in the chunk
-    };
-    static constexpr uint16_t kLarge = UINT16_MAX;
-    static constexpr uint16_t kLinearLimit = 16;
-    static constexpr uint16_t kFirstChunk = 2;
+    static constexpr std::size_t kPartitionBits = 8;
+    static constexpr std::size_t kPartitions = std::size_t(1) << kPartitionBits;
+    static constexpr std::size_t kBlockWords = 16 * 1024;  // partitions grow by 64 kB blocks: no copying
 
+    // A partition's encoded rows: (k codes, value id) per row, in blocks.
+    struct Partition {
+        std::pmr::vector<uint32_t*> blocks;
+        std::size_t used = 0;  // words used in the last block
+        explicit Partition(std::pmr::memory_resource* mr) : blocks(mr) {}
+    };
+
+    void aggregate(Partition& p, ContingencyTable& table);
+    static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
+
+    std::pmr::memory_resource* mr_;
     std::size_t qi_count_;
-    FlatIndex classes_;                  // class key -> class id
-    std::pmr::vector<ClassHead> heads_;  // by class id
-    std::pmr::vector<Pair> pairs_;
-    std::pmr::unordered_map<uint64_t, int64_t> large_;  // (class id << 32 | value id) -> count
-    std::string key_;                                   // scratch for the current row's key
-    ContingencyTable table_;
+    std::size_t record_words_;  // k codes + the value id
+    std::pmr::vector<FlatIndex> dictionaries_;  // one per quasi-identifier
+    std::pmr::vector<Partition> partitions_;
+    std::vector<uint32_t> record_;  // scratch: the current row
+    uint64_t rows_ = 0;
+    ContingencyTable table_;  // interns the sensitive values
 };
 
 }  // namespace privrisk

@@ -7,7 +7,6 @@
 #include <numeric>
 
 #include "error.hpp"
-#include "flat_index.hpp"
 #include "no_postgres.hpp"
 
 namespace privrisk {
@@ -77,41 +76,52 @@ void ContingencyTable::canonicalize() {
         ids_.emplace(std::string_view(storage_.emplace_back(*values_[id])), id);
     }
     for (auto& p : pairs_) p.first = rank[p.first];
-    for (auto& c : all_) std::sort(pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
-    // Identical classes become one class with their multiplicities summed: many
-    // releases have far fewer distinct class histograms than classes.
-    {
-        FlatIndex seen(std::pmr::new_delete_resource());
-        std::vector<Class> distinct;
-        std::string key;  // the pairs packed without padding
-        for (const Class& c : all_) {
-            key.clear();
-            for (auto& [id, n] : counts(c)) {
-                key.append(reinterpret_cast<const char*>(&id), sizeof id);
-                key.append(reinterpret_cast<const char*>(&n), sizeof n);
-            }
-            bool added;
-            uint32_t id = seen.find_or_add(key, &added);
-            if (added) distinct.push_back(c);
-            else distinct[id].multiplicity += c.multiplicity;  // bounded by classes_, already checked
+    // Classes in order of a hash of their content (ties: by content), identical
+    // classes merged: an order that depends on nothing but the classes, found by
+    // sorting integers rather than comparing scattered class contents.
+    auto content_hash = [&](const Class& c) {
+        uint64_t h = 0x9e3779b97f4a7c15ull ^ c.distinct;
+        for (auto& [id, n] : counts(c)) {
+            h ^= id;
+            h *= 0xbf58476d1ce4e5b9ull;
+            h ^= static_cast<uint64_t>(n);
+            h *= 0x94d049bb133111ebull;
+            h ^= h >> 29;
         }
-        all_.swap(distinct);
+        return h;
+    };
+    std::vector<std::pair<uint64_t, uint32_t>> by_content;  // (hash, class index)
+    by_content.reserve(all_.size());
+    for (uint32_t i = 0; i < all_.size(); ++i) {
+        Class& c = all_[i];
+        std::sort(pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
+        by_content.emplace_back(content_hash(c), i);
     }
-    std::sort(all_.begin(), all_.end(), [&](const Class& a, const Class& b) {
+    auto same = [&](const Class& a, const Class& b) {
         auto ca = counts(a), cb = counts(b);
-        if (std::lexicographical_compare(ca.begin(), ca.end(), cb.begin(), cb.end())) return true;
-        if (std::lexicographical_compare(cb.begin(), cb.end(), ca.begin(), ca.end())) return false;
-        return a.multiplicity < b.multiplicity;
+        return ca.size() == cb.size() && std::equal(ca.begin(), ca.end(), cb.begin());
+    };
+    std::sort(by_content.begin(), by_content.end(), [&](const auto& x, const auto& y) {
+        if (x.first != y.first) return x.first < y.first;
+        auto cx = counts(all_[x.second]), cy = counts(all_[y.second]);
+        return std::lexicographical_compare(cx.begin(), cx.end(), cy.begin(), cy.end());
     });
-    // Lay the pairs out in class order, so the measures read them sequentially.
-    std::vector<Pair> ordered;
-    ordered.reserve(pairs_.size());
-    for (auto& c : all_) {
-        uint64_t offset = ordered.size();
-        ordered.insert(ordered.end(), pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
-        c.offset = offset;
+    std::vector<Class> classes;
+    std::vector<Pair> pairs;
+    classes.reserve(by_content.size());
+    pairs.reserve(pairs_.size());
+    for (std::size_t k = 0; k < by_content.size(); ++k) {
+        const Class& c = all_[by_content[k].second];
+        if (!classes.empty() && by_content[k].first == by_content[k - 1].first && same(c, all_[by_content[k - 1].second])) {
+            classes.back().multiplicity += c.multiplicity;  // bounded by classes_, already checked
+            continue;
+        }
+        classes.push_back(Class{pairs.size(), c.distinct, c.size, c.multiplicity});
+        auto span = counts(c);
+        pairs.insert(pairs.end(), span.begin(), span.end());
     }
-    pairs_.swap(ordered);
+    all_.swap(classes);
+    pairs_.swap(pairs);
 }
 
 void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
