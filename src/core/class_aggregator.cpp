@@ -9,13 +9,15 @@
 
 namespace privrisk {
 
-ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers)
+ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers,
+                                 std::size_t buffer_rows)
     : mr_(mr),
       qi_count_(quasi_identifiers),
       record_words_(quasi_identifiers + 1),
       dictionaries_(mr),
       partitions_(mr),
-      record_(quasi_identifiers + 1) {
+      record_(quasi_identifiers + 1),
+      buffer_rows_(buffer_rows ? buffer_rows : 1) {
     if (record_words_ > kBlockWords) fail(ErrorKind::ProgramLimit, "too many quasi-identifiers");
     for (std::size_t i = 0; i < quasi_identifiers; ++i) dictionaries_.emplace_back(mr);
     for (std::size_t p = 0; p < kPartitions; ++p) partitions_.emplace_back(mr);
@@ -47,76 +49,82 @@ void ClassAggregator::add(const Value* qi, Value sensitive) {
     record_[qi_count_] = table_.intern(sensitive);
     Partition& p = partitions_[hash_codes(record_.data(), qi_count_) >> (64 - kPartitionBits)];
     if (p.blocks.empty() || p.used + record_words_ > kBlockWords) {
-        p.blocks.push_back(static_cast<uint32_t*>(mr_->allocate(kBlockWords * sizeof(uint32_t), alignof(uint32_t))));
-        p.used = 0;
+        if (!p.blocks.empty()) ++p.full_blocks, p.used = 0;
+        if (p.full_blocks == p.blocks.size())
+            p.blocks.push_back(static_cast<uint32_t*>(mr_->allocate(kBlockWords * sizeof(uint32_t), alignof(uint32_t))));
     }
-    std::memcpy(p.blocks.back() + p.used, record_.data(), record_words_ * sizeof(uint32_t));
+    uint32_t* to = p.blocks[p.full_blocks] + p.used;  // a few words: a loop, not a library call
+    for (std::size_t w = 0; w < record_words_; ++w) to[w] = record_[w];
     p.used += record_words_;
     ++rows_;
+    if (++buffered_ == buffer_rows_) fold_all();
 }
 
-// Aggregates one partition's rows into classes (codes -> (value, count) pairs)
-// with a table sized for the partition, then hands the classes to `table`.
-void ClassAggregator::aggregate(Partition& p, ContingencyTable& table) {
-    const std::size_t k = qi_count_, words = record_words_;
-    std::size_t rows = p.blocks.empty() ? 0 : (p.blocks.size() - 1) * (kBlockWords / words) + p.used / words;
-    if (rows == 0) return;
-    // Slots: class id + 1 (0 = empty); classes: their first row's codes, and counts.
-    std::size_t nslots = 16;
-    while (nslots < 2 * rows && nslots < (std::size_t(1) << 31)) nslots <<= 1;
-    std::pmr::vector<uint32_t> slots(nslots, 0, mr_);
-    std::pmr::vector<const uint32_t*> keys(mr_);          // by class id: its codes
-    std::pmr::vector<uint32_t> first(mr_);                 // by class id: head of its pair list
-    struct Cell {
-        uint32_t value, next;
-        int64_t count;
-    };
-    std::pmr::vector<Cell> cells(mr_);
-    std::size_t mask = nslots - 1;
-    auto each_row = [&](auto&& f) {
-        for (std::size_t b = 0; b < p.blocks.size(); ++b) {
-            std::size_t end = b + 1 == p.blocks.size() ? p.used : (kBlockWords / words) * words;
-            for (std::size_t w = 0; w < end; w += words) f(p.blocks[b] + w);
+void ClassAggregator::add_class_row(Partition& p, const uint32_t* row) {
+    const std::size_t k = qi_count_;
+    if (2 * (p.first.size() + 1) > p.slots.size()) {  // keep the load under one half
+        std::size_t n = std::max<std::size_t>(64, 2 * p.slots.size());
+        p.slots.assign(n, 0);
+        for (uint32_t id = 0; id < p.first.size(); ++id) {
+            std::size_t i = hash_codes(p.keys.data() + std::size_t(id) * k, k) & (n - 1);
+            while (p.slots[i] != 0) i = (i + 1) & (n - 1);
+            p.slots[i] = id + 1;
         }
-    };
-    each_row([&](const uint32_t* row) {
-        std::size_t i = hash_codes(row, k) & mask;
-        uint32_t id;
-        for (;; i = (i + 1) & mask) {
-            if (slots[i] == 0) {
-                id = static_cast<uint32_t>(keys.size());
-                slots[i] = id + 1;
-                keys.push_back(row);
-                first.push_back(UINT32_MAX);
-                break;
-            }
-            if (std::memcmp(keys[slots[i] - 1], row, k * sizeof(uint32_t)) == 0) {
-                id = slots[i] - 1;
-                break;
-            }
-        }
-        uint32_t value = row[k];
-        for (uint32_t c = first[id]; c != UINT32_MAX; c = cells[c].next)
-            if (cells[c].value == value) {
-                ++cells[c].count;
-                return;
-            }
-        cells.push_back(Cell{value, first[id], 1});
-        first[id] = static_cast<uint32_t>(cells.size() - 1);
-    });
-    std::vector<ContingencyTable::Pair> counts;
-    for (uint32_t id = 0; id < keys.size(); ++id) {
-        counts.clear();
-        for (uint32_t c = first[id]; c != UINT32_MAX; c = cells[c].next) counts.emplace_back(cells[c].value, cells[c].count);
-        table.add_class(counts);
     }
+    std::size_t mask = p.slots.size() - 1;
+    uint32_t id;
+    for (std::size_t i = hash_codes(row, k) & mask;; i = (i + 1) & mask) {
+        if (p.slots[i] == 0) {
+            id = static_cast<uint32_t>(p.first.size());
+            p.slots[i] = id + 1;
+            p.keys.insert(p.keys.end(), row, row + k);
+            p.first.push_back(UINT32_MAX);
+            break;
+        }
+        if (std::equal(row, row + k, p.keys.data() + std::size_t(p.slots[i] - 1) * k)) {
+            id = p.slots[i] - 1;
+            break;
+        }
+    }
+    uint32_t value = row[k];
+    for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next)
+        if (p.cells[c].value == value) {
+            ++p.cells[c].count;
+            return;
+        }
+    if (p.cells.size() >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "too many classes for audit()");
+    p.cells.push_back(Cell{value, p.first[id], 1});
+    p.first[id] = static_cast<uint32_t>(p.cells.size() - 1);
+}
+
+void ClassAggregator::fold(Partition& p) {
+    if (p.blocks.empty()) return;
+    const std::size_t words = record_words_, per_block = (kBlockWords / words) * words;
+    for (std::size_t b = 0; b <= p.full_blocks && b < p.blocks.size(); ++b) {
+        std::size_t end = b == p.full_blocks ? p.used : per_block;
+        for (std::size_t w = 0; w < end; w += words) add_class_row(p, p.blocks[b] + w);
+    }
+    p.full_blocks = 0;  // the blocks stay, for the next rows
+    p.used = 0;
+}
+
+void ClassAggregator::fold_all() {
+    for (Partition& p : partitions_) fold(p);
+    buffered_ = 0;
 }
 
 ContingencyTable ClassAggregator::finish() {
+    fold_all();
+    std::vector<ContingencyTable::Pair> counts;
     for (Partition& p : partitions_) {
-        aggregate(p, table_);
+        for (uint32_t id = 0; id < p.first.size(); ++id) {
+            counts.clear();
+            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next)
+                counts.emplace_back(p.cells[c].value, p.cells[c].count);
+            table_.add_class(counts);
+        }
         for (uint32_t* block : p.blocks) mr_->deallocate(block, kBlockWords * sizeof(uint32_t), alignof(uint32_t));
-        p.blocks.clear();
+        p = Partition(mr_);  // give the partition's memory back as we go
     }
     table_.canonicalize();
     return std::move(table_);
