@@ -115,6 +115,9 @@ void ClassAggregator::fold_all() {
 
 ContingencyTable ClassAggregator::finish() {
     fold_all();
+    std::size_t classes = 0, pairs = 0;
+    for (const Partition& p : partitions_) classes += p.first.size(), pairs += p.cells.size();
+    table_.reserve(classes, pairs);
     std::vector<ContingencyTable::Pair> counts;
     for (Partition& p : partitions_) {
         for (uint32_t id = 0; id < p.first.size(); ++id) {

@@ -33,7 +33,7 @@ public:
                 if (2 * std::size_t(size_) > slots_.size()) grow();
                 return size_ - 1;
             }
-            if (s.tag == tag && key_at(s.offset) == key) {
+            if (s.tag == tag && same(key_at(s.offset), key)) {
                 if (added) *added = false;
                 return s.id;
             }
@@ -61,6 +61,14 @@ public:
     }
 
 private:
+    // Keys are short labels: a byte loop beats a call to memcmp.
+    static bool same(std::string_view a, std::string_view b) {
+        if (a.size() != b.size()) return false;
+        if (a.size() > 32) return a == b;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i] != b[i]) return false;
+        return true;
+    }
     struct Slot {
         uint32_t tag;  // high half of the hash, low bit set
         uint32_t id;

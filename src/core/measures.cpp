@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "error.hpp"
+#include "exact_sum.hpp"
 #include "no_postgres.hpp"
 
 namespace privrisk {
@@ -76,52 +77,9 @@ void ContingencyTable::canonicalize() {
         ids_.emplace(std::string_view(storage_.emplace_back(*values_[id])), id);
     }
     for (auto& p : pairs_) p.first = rank[p.first];
-    // Classes in order of a hash of their content (ties: by content), identical
-    // classes merged: an order that depends on nothing but the classes, found by
-    // sorting integers rather than comparing scattered class contents.
-    auto content_hash = [&](const Class& c) {
-        uint64_t h = 0x9e3779b97f4a7c15ull ^ c.distinct;
-        for (auto& [id, n] : counts(c)) {
-            h ^= id;
-            h *= 0xbf58476d1ce4e5b9ull;
-            h ^= static_cast<uint64_t>(n);
-            h *= 0x94d049bb133111ebull;
-            h ^= h >> 29;
-        }
-        return h;
-    };
-    std::vector<std::pair<uint64_t, uint32_t>> by_content;  // (hash, class index)
-    by_content.reserve(all_.size());
-    for (uint32_t i = 0; i < all_.size(); ++i) {
-        Class& c = all_[i];
-        std::sort(pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
-        by_content.emplace_back(content_hash(c), i);
-    }
-    auto same = [&](const Class& a, const Class& b) {
-        auto ca = counts(a), cb = counts(b);
-        return ca.size() == cb.size() && std::equal(ca.begin(), ca.end(), cb.begin());
-    };
-    std::sort(by_content.begin(), by_content.end(), [&](const auto& x, const auto& y) {
-        if (x.first != y.first) return x.first < y.first;
-        auto cx = counts(all_[x.second]), cy = counts(all_[y.second]);
-        return std::lexicographical_compare(cx.begin(), cx.end(), cy.begin(), cy.end());
-    });
-    std::vector<Class> classes;
-    std::vector<Pair> pairs;
-    classes.reserve(by_content.size());
-    pairs.reserve(pairs_.size());
-    for (std::size_t k = 0; k < by_content.size(); ++k) {
-        const Class& c = all_[by_content[k].second];
-        if (!classes.empty() && by_content[k].first == by_content[k - 1].first && same(c, all_[by_content[k - 1].second])) {
-            classes.back().multiplicity += c.multiplicity;  // bounded by classes_, already checked
-            continue;
-        }
-        classes.push_back(Class{pairs.size(), c.distinct, c.size, c.multiplicity});
-        auto span = counts(c);
-        pairs.insert(pairs.end(), span.begin(), span.end());
-    }
-    all_.swap(classes);
-    pairs_.swap(pairs);
+    // Within a class, pairs by value: every per-class sum runs in value order.
+    // Sums over classes are exact (ExactSum), so the classes' order does not matter.
+    for (auto& c : all_) std::sort(pairs_.begin() + c.offset, pairs_.begin() + c.offset + c.distinct);
 }
 
 void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
@@ -406,10 +364,9 @@ std::optional<double> delta_disclosure(const ContingencyTable& t) {
 
 std::optional<double> a_know(const ContingencyTable& t) {
     if (t.rows() == 0) return std::nullopt;
-    long double sum = 0;
-    for (const auto& c : t.all())
-        sum += static_cast<long double>(c.size) * static_cast<long double>(c.multiplicity) * variational(t, c);
-    return static_cast<double>(sum / static_cast<long double>(t.rows()));
+    ExactSum<64> sum;  // Σ |q| · distance ≤ n < 2^63
+    for (const auto& c : t.all()) sum.add(static_cast<double>(c.size) * variational(t, c), c.multiplicity);
+    return static_cast<double>(sum.value() / static_cast<long double>(t.rows()));
 }
 
 std::optional<double> a_acc(const ContingencyTable& t) {
@@ -427,11 +384,9 @@ std::optional<double> a_acc(const ContingencyTable& t) {
 std::optional<double> information_gain(const ContingencyTable& t) {
     if (t.rows() == 0) return std::nullopt;
     double n = static_cast<double>(t.rows());
-    long double conditional = 0;
-    for (const auto& c : t.all())
-        conditional += static_cast<long double>(c.size) * static_cast<long double>(c.multiplicity) / n *
-                       class_entropy(t, c);
-    double gain = static_cast<double>(entropy_of(t.base(), t.rows()) - conditional);
+    ExactSum<56> conditional;  // Σ |q| · H(q) ≤ n ln n < 2^69
+    for (const auto& c : t.all()) conditional.add(static_cast<double>(c.size) * class_entropy(t, c), c.multiplicity);
+    double gain = static_cast<double>(entropy_of(t.base(), t.rows()) - conditional.value() / static_cast<long double>(n));
     return gain < 0 ? 0 : gain;
 }
 

@@ -37,15 +37,20 @@ public:
     };
 
     uint32_t intern(Value value);
+    void reserve(std::size_t classes, std::size_t pairs) {
+        all_.reserve(classes);
+        pairs_.reserve(pairs);
+    }
     void add_class(const Pair* pairs, std::size_t n, int64_t multiplicity = 1);
     void add_class(const std::vector<Pair>& pairs, int64_t multiplicity = 1) {
         add_class(pairs.data(), pairs.size(), multiplicity);
     }
     void add_class(HistogramView h, int64_t multiplicity = 1);
 
-    // Merges identical classes, and sorts values (bytewise, ⊥ last) and classes into one canonical order, so
-    // every floating-point sum, hence every measure, is the same bit for bit
-    // whatever order the rows or classes arrived in (serial or parallel).
+    // Puts values in one canonical order (bytewise, ⊥ last) and each class's
+    // pairs in value order. With sums over classes kept exact, every measure is
+    // then the same bit for bit whatever order the rows or classes arrived in
+    // (serial or parallel plans).
     void canonicalize();
 
     int64_t rows() const { return rows_; }

@@ -226,6 +226,13 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
     ContingencyTable table;
     Spi spi;
+    // The internal query is a plain projection: compiling it with JIT only costs time.
+    // The setting is scoped to this call (an error unwinds it with the transaction).
+    int guc_level = pg_call([] {
+        int level = NewGUCNestLevel();
+        set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        return level;
+    });
     bool spilled = false;
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
@@ -266,6 +273,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         table = classes.table();
     }
+    pg_call([&] { AtEOXact_GUC(true, guc_level); });
     spi.finish();
     auto scanned = std::chrono::steady_clock::now();
     peak = std::max(peak, MemoryContextMemAllocated(memory, true));
