@@ -73,7 +73,7 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
-// Times `op` against `baseline` (same result checked first by `check`).
+// Times `op` against `baseline`, interleaved; a target <= 0 means the ratio is only informative.
 void compare(pqxx::connection& c, const Options& o, const std::string& label, const std::string& op,
              const std::string& baseline, double target) {
     run_ms(c, op);  // warm caches
@@ -84,8 +84,11 @@ void compare(pqxx::connection& c, const Options& o, const std::string& label, co
         b.push_back(run_ms(c, baseline));
     }
     double ma = median(a), mb = median(b), ratio = ma / mb;
-    std::printf("%-58s %6.2fx  (%8.1f ms vs %8.1f ms)  target <= %.2fx  %s\n", label.c_str(), ratio, ma, mb, target,
-                ratio <= target ? "met" : "NOT MET");
+    std::printf("%-62s %6.2fx  (%8.1f ms vs %8.1f ms)", label.c_str(), ratio, ma, mb);
+    if (target > 0)
+        std::printf("  target <= %.2fx  %s\n", target, ratio <= target ? "met" : "NOT MET");
+    else
+        std::printf("  (no target)\n");
     std::fflush(stdout);
 }
 
@@ -151,7 +154,7 @@ void bench_measures(pqxx::connection& c, const Options& o) {
         const std::string audit = "SELECT privrisk.audit('" + t + "', ARRAY['age', 'sex', 'race', 'zip'], 'occupation')";
         compare(c, o, "audit() (every measure) vs min(count(*)) GROUP BY (k only), " + n, audit,
                 "SELECT min(c) FROM (SELECT count(*) AS c FROM " + t + " GROUP BY " + qi + ") AS k", 0.7);
-        compare(c, o, "audit() vs SELECT count(*) (the scan alone), " + n, audit, "SELECT count(*) FROM " + t, 1e9);
+        compare(c, o, "audit() vs SELECT count(*) (the scan alone), " + n, audit, "SELECT count(*) FROM " + t, 0);
     }
     // Millions of classes: memory stays bounded by privrisk.audit_memory_limit; past it audit()
     // falls back to a spilling GROUP BY. Reported in a fresh backend so VmHWM is audit()'s own.

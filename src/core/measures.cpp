@@ -21,12 +21,12 @@ uint32_t ContingencyTable::intern(Value value) {
         }
         return *bottom_id_;
     }
-    auto it = ids_.find(*value);
-    if (it != ids_.end()) return it->second;
-    const std::string& stored = storage_.emplace_back(*value);
+    bool added;
+    uint32_t key = ids_.find_or_add(*value, &added);
+    if (!added) return id_of_[key];
     uint32_t id = static_cast<uint32_t>(values_.size());
-    ids_.emplace(std::string_view(stored), id);
-    values_.emplace_back(stored);
+    id_of_.push_back(id);
+    values_.emplace_back(std::string(*value));
     base_.push_back(0);
     return id;
 }
@@ -66,15 +66,16 @@ void ContingencyTable::canonicalize() {
     }
     values_.swap(values);
     base_.swap(base);
-    ids_.clear();
-    storage_.clear();
+    ids_ = FlatIndex(std::pmr::new_delete_resource());
+    id_of_.clear();
     bottom_id_.reset();
     for (uint32_t id = 0; id < values_.size(); ++id) {
         if (!values_[id]) {
             bottom_id_ = id;
             continue;
         }
-        ids_.emplace(std::string_view(storage_.emplace_back(*values_[id])), id);
+        ids_.find_or_add(*values_[id]);
+        id_of_.push_back(id);
     }
     for (auto& p : pairs_) p.first = rank[p.first];
     // Within a class, pairs by value: every per-class sum runs in value order.

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "class_histogram.hpp"
+#include "flat_index.hpp"
 #include "hierarchy.hpp"
 
 namespace privrisk {
@@ -67,8 +67,8 @@ private:
     std::vector<Pair> pairs_;
     std::vector<int64_t> base_;
     std::vector<std::optional<std::string>> values_;
-    std::deque<std::string> storage_;                    // stable bytes for the keys below
-    std::unordered_map<std::string_view, uint32_t> ids_;  // lookups never allocate
+    FlatIndex ids_{std::pmr::new_delete_resource()};  // value bytes -> index into id_of_
+    std::vector<uint32_t> id_of_;                     // -> value id (⊥ takes an id but no key)
     std::optional<uint32_t> bottom_id_;
     int64_t rows_ = 0, classes_ = 0;
 };
