@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "../test/common/proc_status.hpp"
+
 namespace {
 
 struct Options {
@@ -41,19 +43,7 @@ std::string scalar(pqxx::connection& c, const std::string& sql) {
 }
 
 // Peak resident memory of a backend (VmHWM), in kB.
-long peak_rss_kb(int pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string key;
-    while (in >> key) {
-        if (key == "VmHWM:") {
-            long kb;
-            in >> kb;
-            return kb;
-        }
-        std::getline(in, key);
-    }
-    return -1;
-}
+long peak_rss_kb(int pid) { return privrisk_test::proc_status_kb(pid, "VmHWM"); }
 
 // Collects the server's DEBUG/NOTICE lines (audit() reports its phases and memory there).
 struct Notices : pqxx::errorhandler {

@@ -29,8 +29,12 @@ int int4_arg_value(FunctionCallInfo fcinfo, int i, const char* what) {
     return PG_GETARG_INT32(i);
 }
 
-std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
-    if (PG_ARGISNULL(i)) null_argument(what);
+namespace {
+
+// The elements of a one-dimensional array argument; a NULL element is an error
+// naming `what` unless allow_nulls.
+std::vector<std::optional<Datum>> array_elements(FunctionCallInfo fcinfo, int i, const char* what, Oid type, int16 len,
+                                                 bool byval, char align, bool allow_nulls) {
     Datum d = PG_GETARG_DATUM(i);
     Datum* items;
     bool* nulls;
@@ -38,15 +42,34 @@ std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const ch
     pg_call([&] {
         ArrayType* a = DatumGetArrayTypeP(d);
         ndim = ARR_NDIM(a);
-        deconstruct_array(a, INT4OID, 4, true, TYPALIGN_INT, &items, &nulls, &n);
+        deconstruct_array(a, type, len, byval, align, &items, &nulls, &n);
     });
     if (ndim > 1) fail(ErrorKind::InvalidParameter, std::string(what) + " must be a one-dimensional array");
-    std::vector<long> out;
+    std::vector<std::optional<Datum>> out;
     for (int k = 0; k < n; ++k) {
-        if (nulls[k]) fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " +
-                                                            std::to_string(k + 1) + ")");
-        out.push_back(DatumGetInt32(items[k]));
+        if (nulls[k] && !allow_nulls)
+            fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " +
+                                                  std::to_string(k + 1) + ")");
+        out.push_back(nulls[k] ? std::nullopt : std::optional<Datum>(items[k]));
     }
+    return out;
+}
+
+}  // namespace
+
+std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    std::vector<long> out;
+    for (auto& e : array_elements(fcinfo, i, what, INT4OID, 4, true, TYPALIGN_INT, false)) out.push_back(DatumGetInt32(*e));
+    return out;
+}
+
+std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what,
+                                                              bool allow_nulls) {
+    std::vector<std::optional<std::string>> out;
+    if (PG_ARGISNULL(i)) return out;
+    for (auto& e : array_elements(fcinfo, i, what, TEXTOID, -1, false, TYPALIGN_INT, allow_nulls))
+        out.push_back(e ? std::optional<std::string>(std::string(text_view(*e))) : std::nullopt);
     return out;
 }
 

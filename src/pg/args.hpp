@@ -1,6 +1,7 @@
 // Reading SQL arguments into C++ values, with errors that name the argument.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ namespace privrisk::pg {
 std::string_view text_arg_view(FunctionCallInfo fcinfo, int i, const char* what);
 int int4_arg_value(FunctionCallInfo fcinfo, int i, const char* what);
 std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
+// A text[] argument; NULL gives an empty vector, a NULL element is an error unless allow_nulls.
+std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what,
+                                                              bool allow_nulls);
 
 // A view of a text datum (detoasting it when needed).
 std::string_view text_view(Datum d);

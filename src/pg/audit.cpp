@@ -105,32 +105,6 @@ struct ValueReader {
     }
 };
 
-std::vector<std::optional<std::string>> text_array(FunctionCallInfo fcinfo, int i, const char* what, bool allow_nulls) {
-    std::vector<std::optional<std::string>> out;
-    if (PG_ARGISNULL(i)) return out;
-    Datum d = PG_GETARG_DATUM(i);
-    Datum* items;
-    bool* nulls;
-    int n, ndim;
-    pg_call([&] {
-        ArrayType* a = DatumGetArrayTypeP(d);
-        ndim = ARR_NDIM(a);
-        deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &n);
-    });
-    if (ndim > 1) fail(ErrorKind::InvalidParameter, std::string(what) + " must be a one-dimensional array");
-    for (int k = 0; k < n; ++k) {
-        if (nulls[k]) {
-            if (!allow_nulls)
-                fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " +
-                                                      std::to_string(k + 1) + ")");
-            out.emplace_back(std::nullopt);
-        } else {
-            out.emplace_back(std::string(text_view(items[k])));
-        }
-    }
-    return out;
-}
-
 std::string json_number(std::optional<double> v) {
     if (!v) return "null";
     if (std::isinf(*v)) return *v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
@@ -149,11 +123,11 @@ std::string json_integer(std::optional<int64_t> v) { return v ? std::to_string(*
 PRIVRISK_FUNCTION(privrisk_audit_classes) {
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
     Oid relid = PG_GETARG_OID(0);
-    auto qi = text_array(fcinfo, 1, "quasi_identifiers", false);
+    auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
     if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
     std::optional<std::string> sensitive;
     if (!PG_ARGISNULL(2)) sensitive = std::string(text_view(PG_GETARG_DATUM(2)));
-    auto hierarchies = text_array(fcinfo, 3, "hierarchies", true);
+    auto hierarchies = text_array_arg_values(fcinfo, 3, "hierarchies", true);
     std::vector<long> levels;
     if (!PG_ARGISNULL(4)) levels = int4_array_arg_values(fcinfo, 4, "levels");
     double threshold = PG_ARGISNULL(5) ? 0.2 : PG_GETARG_FLOAT8(5);

@@ -2,9 +2,10 @@
 // starts (PGHOST/PGPORT/PGUSER in the environment).
 #pragma once
 
-#include <fstream>
 #include <pqxx/pqxx>
 #include <string>
+
+#include "../common/proc_status.hpp"
 
 namespace itest {
 
@@ -35,21 +36,9 @@ private:
     std::string name_;
 };
 
-// Private anonymous memory (the heap: palloc and the C++ allocator) of a backend, in kB,
-// read from /proc (the server runs on this machine). Shared buffers do not count.
-inline long rss_kb(int pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string key;
-    while (in >> key) {
-        if (key == "RssAnon:") {
-            long kb;
-            in >> kb;
-            return kb;
-        }
-        std::getline(in, key);
-    }
-    return -1;
-}
+// Private anonymous memory (the heap: palloc and the C++ allocator) of a backend, in kB.
+// Shared buffers do not count.
+inline long rss_kb(int pid) { return privrisk_test::proc_status_kb(pid, "RssAnon"); }
 
 inline int backend_pid(pqxx::connection& c) {
     pqxx::nontransaction tx{c};

@@ -6,19 +6,10 @@
 
 #include "class_histogram.hpp"
 #include "error.hpp"
+#include "test_support.hpp"
 
 using namespace privrisk;
-
-namespace {
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
-}  // namespace
+using privrisk_test::error_of;
 
 TEST(Histogram, BuilderCountsAndEncodesCanonically) {
     auto* mr = std::pmr::new_delete_resource();

@@ -8,9 +8,11 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "test_support.hpp"
 #include "hierarchy.hpp"
 
 using namespace privrisk;
+using privrisk_test::error_of;
 
 namespace {
 
@@ -28,15 +30,6 @@ std::string gen(const Hierarchy& h, const std::string& v, int level) {
     std::string scratch;
     Value r = h.generalize(v, level, scratch);
     return r ? std::string(*r) : "⊥";
-}
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
 }
 
 }  // namespace
