@@ -1,0 +1,85 @@
+// (c,k)-safety: disclosure against an attacker who knows k simple implications
+// (Martin, Kifer, Machanavajjhala, Gehrke, Halpern, ICDE 2007; digest 004).
+// A bucket is the sensitive histogram of one class; everything depends only on
+// each bucket's size and its counts sorted in descending order.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace privrisk {
+
+// Largest k accepted: the per-bucket dynamic program costs O(k^3) and the
+// knapsack state O(k).
+constexpr int kMaxCkK = 200;
+void check_ck_k(long k);
+
+// A bucket as the algorithms see it: its size and its counts, descending.
+struct BucketCounts {
+    int64_t size;
+    std::vector<int64_t> sorted;  // descending; values beyond are zero
+};
+
+// f_b(h) = Minimize1(b, 0, h, h) for h = 0..hmax (digest 004 §3.3, corrected):
+// the least probability that h atoms about members of b are all false.
+std::vector<double> minimize1_curve(const BucketCounts& b, int hmax);
+
+// The shape that reaches f_b(h): how many atoms each distinct member gets.
+std::vector<int> minimize1_shape(const BucketCounts& b, int h);
+
+// The across-bucket two-state knapsack (digest 004 §3.5). T0[h]: least product
+// over the buckets seen with h antecedent atoms and the target not yet placed;
+// T1[h]: the same with the target placed. MD_h = 1 / (1 + T1[h]).
+class CkKnapsack {
+public:
+    explicit CkKnapsack(int kmax);
+    void add_bucket(const std::vector<double>& f, double top_ratio);  // f = minimize1_curve(b, kmax+1); ratio n_b / n_b(s^0)
+    void add_bucket(const BucketCounts& b);
+    void merge(const CkKnapsack& other);  // buckets of two disjoint parts of a release
+    int kmax() const { return kmax_; }
+    bool empty() const { return buckets_ == 0; }
+    std::vector<double> curve() const;  // MD_0 .. MD_kmax
+    // Raw state, for the SQL aggregate's float8[] state.
+    const std::vector<double>& t0() const { return t0_; }
+    const std::vector<double>& t1() const { return t1_; }
+    static CkKnapsack from_state(int kmax, std::vector<double> t0, std::vector<double> t1, int64_t buckets);
+    int64_t buckets() const { return buckets_; }
+
+private:
+    int kmax_;
+    std::vector<double> t0_, t1_;
+    int64_t buckets_ = 0;
+};
+
+// Memoized f_b by bucket signature (many classes share one).
+class Minimize1Cache {
+public:
+    explicit Minimize1Cache(int hmax) : hmax_(hmax) {}
+    const std::vector<double>& curve(const BucketCounts& b);
+
+private:
+    int hmax_;
+    std::map<std::vector<int64_t>, std::vector<double>> cache_;  // key: size, then top hmax counts
+};
+
+// The negated-atom attacker (ℓ-diversity's): MDneg_k = max_b n_b(s^0) / (n_b − Σ_{j=1..k} n_b(s^j)) (§3.7).
+std::vector<double> neg_disclosure_curve(const std::vector<BucketCounts>& buckets, int kmax);
+std::vector<double> neg_bucket_curve(const BucketCounts& b, int kmax);
+
+// The worst k implications: which buckets hold the target and the antecedents.
+struct CkWitness {
+    double max_disclosure;
+    double r_min;
+    std::size_t target_bucket;  // index into the buckets given
+    struct Atom {
+        std::size_t bucket;
+        int member;   // ordinal of the person inside the bucket, 0-based
+        int value;    // rank of the value in the bucket, 0 = most frequent
+    };
+    Atom target;
+    std::vector<Atom> antecedents;  // k atoms; each gives "antecedent → target"
+};
+CkWitness ck_worst_case(const std::vector<BucketCounts>& buckets, int k);
+
+}  // namespace privrisk
