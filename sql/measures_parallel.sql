@@ -14,7 +14,8 @@ SELECT count(*) AS classes, privrisk.k_anonymity(h) AS k, privrisk.prosecutor_ri
        privrisk.l_diversity(h) AS l_distinct, privrisk.l_diversity(h, 'entropy') AS l_entropy,
        privrisk.l_diversity(h, 'recursive', 3) AS l_recursive, privrisk.t_closeness(h) AS t_equal,
        privrisk.delta_disclosure(h) AS delta, privrisk.a_know(h) AS a_know, privrisk.a_acc(h) AS a_acc,
-       privrisk.information_gain(h) AS gain
+       privrisk.information_gain(h) AS gain, privrisk.ck_disclosure_curve(h, 5) AS ck_curve,
+       privrisk.neg_disclosure_curve(h, 5) AS neg_curve, privrisk.ck_worst_case(h, 2) AS ck_witness
 FROM (SELECT privrisk.hist(occupation) AS h FROM people GROUP BY age, sex, race, zip) AS c;
 
 SET max_parallel_workers_per_gather = 0;
@@ -37,13 +38,18 @@ CREATE TABLE classes AS SELECT privrisk.hist(occupation) AS h FROM people GROUP 
 ANALYZE classes;
 EXPLAIN (COSTS OFF) SELECT privrisk.a_know(h), privrisk.k_anonymity(h), privrisk.average_risk(h),
                            privrisk.l_diversity(h) FROM classes;
+EXPLAIN (COSTS OFF) SELECT privrisk.ck_disclosure_curve(h, 13) FROM classes;
 CREATE TEMP TABLE parallel_level2 AS
 SELECT privrisk.a_know(h), privrisk.information_gain(h), privrisk.k_anonymity(h), privrisk.average_risk(h),
-       privrisk.l_diversity(h, 'entropy'), privrisk.t_closeness(h), privrisk.delta_disclosure(h) FROM classes;
+       privrisk.l_diversity(h, 'entropy'), privrisk.t_closeness(h), privrisk.delta_disclosure(h),
+       privrisk.ck_disclosure_curve(h, 13), privrisk.neg_disclosure_curve(h, 13), privrisk.ck_safe(h, 0.9, 3),
+       privrisk.ck_worst_case(h, 3) FROM classes;
 RESET ALL;
 CREATE TEMP TABLE serial_level2 AS
 SELECT privrisk.a_know(h), privrisk.information_gain(h), privrisk.k_anonymity(h), privrisk.average_risk(h),
-       privrisk.l_diversity(h, 'entropy'), privrisk.t_closeness(h), privrisk.delta_disclosure(h) FROM classes;
+       privrisk.l_diversity(h, 'entropy'), privrisk.t_closeness(h), privrisk.delta_disclosure(h),
+       privrisk.ck_disclosure_curve(h, 13), privrisk.neg_disclosure_curve(h, 13), privrisk.ck_safe(h, 0.9, 3),
+       privrisk.ck_worst_case(h, 3) FROM classes;
 
 -- Identical, not merely close.
 SELECT (SELECT count(*) FROM (SELECT * FROM serial EXCEPT SELECT * FROM parallel) AS d) AS level1_differences,
@@ -53,6 +59,10 @@ SELECT (SELECT count(*) FROM (SELECT * FROM serial EXCEPT SELECT * FROM parallel
            AS audit_matches_aggregates;
 SELECT classes, k, l_distinct, l_recursive, round(a_know::numeric, 6) AS a_know, round(gain::numeric, 6) AS gain
 FROM serial;
+SELECT (SELECT ck_curve FROM serial) =
+       (ARRAY(SELECT jsonb_array_elements_text((SELECT result->'ck_disclosure_curve' FROM serial_audit))::float8))[1:6]
+           AS audit_curve_identical,
+       array_length((SELECT ck_curve FROM serial), 1) AS curve_length;
 
 DROP VIEW measures;
 DROP TABLE people, classes;

@@ -85,9 +85,27 @@ std::vector<double> minimize1_curve(const BucketCounts& b, int hmax) {
 
 std::vector<int> minimize1_shape(const BucketCounts& b, int h) { return Minimize1(b, h).shape(h); }
 
-CkKnapsack::CkKnapsack(int kmax) : kmax_(kmax), t0_(kmax + 1, kInf), t1_(kmax + 1, kInf) { t0_[0] = 1.0; }
+namespace {
+constexpr double kScale = 70368744177664.0;  // 2^46
+using Log = CkKnapsack::Log;
 
-CkKnapsack CkKnapsack::from_state(int kmax, std::vector<double> t0, std::vector<double> t1, int64_t buckets) {
+// The product of two values, in the log domain.
+inline Log log_times(Log a, Log b) {
+    if (a == CkKnapsack::kInfeasible || b == CkKnapsack::kInfeasible) return CkKnapsack::kInfeasible;
+    if (a == CkKnapsack::kZero || b == CkKnapsack::kZero) return CkKnapsack::kZero;
+    return a + b;  // |a|, |b| < 2^61 by the bounds on k and counts
+}
+}  // namespace
+
+CkKnapsack::Log CkKnapsack::to_log(double v) {
+    if (std::isinf(v)) return kInfeasible;
+    if (v <= 0) return kZero;
+    return std::llround(-std::log(v) * kScale);
+}
+
+CkKnapsack::CkKnapsack(int kmax) : kmax_(kmax), t0_(kmax + 1, kInfeasible), t1_(kmax + 1, kInfeasible) { t0_[0] = 0; }
+
+CkKnapsack CkKnapsack::from_state(int kmax, std::vector<Log> t0, std::vector<Log> t1, int64_t buckets) {
     CkKnapsack k(kmax);
     k.t0_ = std::move(t0);
     k.t1_ = std::move(t1);
@@ -95,17 +113,23 @@ CkKnapsack CkKnapsack::from_state(int kmax, std::vector<double> t0, std::vector<
     return k;
 }
 
-void CkKnapsack::add_bucket(const std::vector<double>& f, double top_ratio) {
-    std::vector<double> n0(kmax_ + 1, kInf), n1(kmax_ + 1, kInf);
-    for (int h = 0; h <= kmax_; ++h)
-        for (int t = 0; t <= h; ++t) {
-            double ft = f[t], gt = f[t + 1] * top_ratio;  // A and t antecedents in this bucket
-            n0[h] = std::min(n0[h], times(t0_[h - t], ft));
-            n1[h] = std::min({n1[h], times(t1_[h - t], ft), times(t0_[h - t], gt)});
-        }
-    t0_.swap(n0);
-    t1_.swap(n1);
-    ++buckets_;
+void CkKnapsack::add_bucket(const std::vector<double>& f, double top_ratio, int64_t times) {
+    std::vector<Log> lf(kmax_ + 2), lg(kmax_ + 1);
+    for (int t = 0; t <= kmax_ + 1; ++t) lf[t] = to_log(f[t]);
+    Log lr = to_log(top_ratio);
+    for (int t = 0; t <= kmax_; ++t) lg[t] = log_times(lf[t + 1], lr);  // A and t antecedents in this bucket
+    // More than kmax+1 identical buckets cannot all receive atoms: the rest change nothing.
+    for (int64_t copy = 0; copy < std::min<int64_t>(times, kmax_ + 1); ++copy) {
+        std::vector<Log> n0(kmax_ + 1, kInfeasible), n1(kmax_ + 1, kInfeasible);
+        for (int h = 0; h <= kmax_; ++h)
+            for (int t = 0; t <= h; ++t) {
+                n0[h] = std::max(n0[h], log_times(t0_[h - t], lf[t]));
+                n1[h] = std::max({n1[h], log_times(t1_[h - t], lf[t]), log_times(t0_[h - t], lg[t])});
+            }
+        t0_.swap(n0);
+        t1_.swap(n1);
+    }
+    buckets_ += times;
 }
 
 void CkKnapsack::add_bucket(const BucketCounts& b) {
@@ -114,11 +138,11 @@ void CkKnapsack::add_bucket(const BucketCounts& b) {
 
 void CkKnapsack::merge(const CkKnapsack& other) {
     if (other.kmax_ != kmax_) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
-    std::vector<double> n0(kmax_ + 1, kInf), n1(kmax_ + 1, kInf);
+    std::vector<Log> n0(kmax_ + 1, kInfeasible), n1(kmax_ + 1, kInfeasible);
     for (int h = 0; h <= kmax_; ++h)
         for (int a = 0; a <= h; ++a) {
-            n0[h] = std::min(n0[h], times(t0_[a], other.t0_[h - a]));
-            n1[h] = std::min({n1[h], times(t1_[a], other.t0_[h - a]), times(t0_[a], other.t1_[h - a])});
+            n0[h] = std::max(n0[h], log_times(t0_[a], other.t0_[h - a]));
+            n1[h] = std::max({n1[h], log_times(t1_[a], other.t0_[h - a]), log_times(t0_[a], other.t1_[h - a])});
         }
     t0_.swap(n0);
     t1_.swap(n1);
@@ -130,7 +154,9 @@ std::vector<double> CkKnapsack::curve() const {
     std::vector<double> md(kmax_ + 1);
     double running = 0;
     for (int h = 0; h <= kmax_; ++h) {
-        double v = std::isinf(t1_[h]) ? 0.0 : 1.0 / (1.0 + t1_[h]);
+        double v = t1_[h] == kInfeasible ? 0.0
+                   : t1_[h] == kZero     ? 1.0
+                                         : 1.0 / (1.0 + std::exp(-static_cast<double>(t1_[h]) / kScale));
         running = std::max(running, v);
         md[h] = running;
     }

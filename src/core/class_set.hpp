@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "measures.hpp"
 
@@ -26,6 +27,10 @@ public:
     void add_serialized(std::string_view bytes);  // trusted input from serialize()
     ContingencyTable table() const;
     std::size_t distinct_classes() const { return classes_.size(); }
+    // The distinct histograms (encoded) with how many classes have each.
+    std::vector<std::pair<std::string, int64_t>> entries() const {
+        return std::vector<std::pair<std::string, int64_t>>(classes_.begin(), classes_.end());
+    }
 
 private:
     std::pmr::monotonic_buffer_resource arena_;

@@ -15,6 +15,7 @@
 #include "args.hpp"
 #include "audit.hpp"
 #include "class_aggregator.hpp"
+#include "ck_safety.hpp"
 #include "class_set.hpp"
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
@@ -118,7 +119,7 @@ std::string json_integer(std::optional<int64_t> v) { return v ? std::to_string(*
 }  // namespace
 
 // audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
-//               risk_threshold, l_c, sensitive_hierarchy) -> jsonb
+//               risk_threshold, l_c, sensitive_hierarchy, kmax) -> jsonb
 // The SQL wrapper privrisk.audit() unpacks the options and calls this.
 PRIVRISK_FUNCTION(privrisk_audit_classes) {
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
@@ -134,8 +135,10 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     double c = PG_ARGISNULL(6) ? 3.0 : PG_GETARG_FLOAT8(6);
     std::optional<std::string> sensitive_hierarchy;
     if (!PG_ARGISNULL(7)) sensitive_hierarchy = std::string(text_view(PG_GETARG_DATUM(7)));
+    int kmax = PG_NARGS() > 8 && !PG_ARGISNULL(8) ? PG_GETARG_INT32(8) : 10;
     check_threshold(threshold);
     check_c(c);
+    check_ck_k(kmax);
     if (!hierarchies.empty() && hierarchies.size() != qi.size())
         fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
                                               std::to_string(qi.size()) + "), got " + std::to_string(hierarchies.size()));
@@ -277,6 +280,20 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         json += ", \"a_know\": " + json_number(a_know(table));
         json += ", \"a_acc\": " + json_number(a_acc(table));
         json += ", \"information_gain\": " + json_number(information_gain(table));
+        if (table.rows() > 0) {
+            CkKnapsack knapsack(kmax);
+            Minimize1Cache cache(kmax + 1);
+            for (const auto& cls : table.all()) {
+                BucketCounts b{cls.size, {}};
+                for (auto& [id, n] : table.counts(cls)) b.sorted.push_back(n);
+                std::sort(b.sorted.rbegin(), b.sorted.rend());
+                knapsack.add_bucket(cache.curve(b), static_cast<double>(b.size) / static_cast<double>(b.sorted[0]),
+                                    cls.multiplicity);
+            }
+            std::string curve;
+            for (double md : knapsack.curve()) curve += (curve.empty() ? "" : ", ") + json_number(md);
+            json += ", \"ck_disclosure_curve\": [" + curve + "]";
+        }
     }
     json += "}";
     auto measured = std::chrono::steady_clock::now();

@@ -1,0 +1,361 @@
+// (c,k)-safety aggregates over one privrisk.hist per class (SPEC §4.4). The
+// state of the curve aggregates is the O(k) two-state knapsack of digest 004
+// §3.5 as a float8[] (kmax, buckets, T0[0..kmax], T1[0..kmax]), updated in place
+// and merged by the combine function, so they run in parallel plans and across
+// servers.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "args.hpp"
+#include "ck_safety.hpp"
+#include "class_set.hpp"
+#include "error.hpp"
+#include "hist_type.hpp"
+#include "measures.hpp"
+#include "memory.hpp"
+
+extern "C" {
+#include "utils/jsonb.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+// A bucket's values ranked by count, descending; ties by value, ⊥ last.
+struct RankedBucket {
+    BucketCounts counts;
+    std::vector<std::optional<std::string>> values;  // by rank
+};
+
+RankedBucket ranked(std::string_view encoded, bool with_values) {
+    HistogramView h(encoded);
+    std::vector<std::pair<int64_t, std::optional<std::string_view>>> entries;
+    h.for_each([&](std::string_view v, int64_t c) { entries.emplace_back(c, v); });
+    if (h.bottom() > 0) entries.emplace_back(h.bottom(), std::nullopt);
+    std::stable_sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    RankedBucket r;
+    r.counts.size = 0;
+    for (auto& [c, v] : entries) {
+        r.counts.sorted.push_back(c);
+        r.counts.size += c;
+        if (with_values) r.values.emplace_back(v ? std::optional<std::string>(std::string(*v)) : std::nullopt);
+    }
+    return r;
+}
+
+// Memo of f_b per call site, destroyed with the call site's memory context.
+struct CurveCache {
+    int hmax;
+    Minimize1Cache cache;
+    explicit CurveCache(int h) : hmax(h), cache(h) {}
+};
+
+void destroy_cache(void* arg) { static_cast<CurveCache*>(arg)->~CurveCache(); }
+
+Minimize1Cache& curve_cache(FunctionCallInfo fcinfo, int hmax) {
+    auto* c = static_cast<CurveCache*>(fcinfo->flinfo->fn_extra);
+    if (c && c->hmax == hmax) return c->cache;
+    MemoryContext context = fcinfo->flinfo->fn_mcxt;
+    c = construct_in<CurveCache>(context, hmax);
+    auto* callback =
+        static_cast<MemoryContextCallback*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(MemoryContextCallback)); }));
+    callback->func = destroy_cache;
+    callback->arg = c;
+    pg_call([&] { MemoryContextRegisterResetCallback(context, callback); });
+    fcinfo->flinfo->fn_extra = c;
+    return c->cache;
+}
+
+// State: int8[] = {kmax, buckets, bits of c (a float8; NaN unless ck_safe), T0[0..kmax], T1[0..kmax]},
+// T as CkKnapsack's fixed-point logarithms.
+constexpr int kHeader = 3;
+
+int64* state_data(ArrayType* a, int* kmax) {
+    int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
+    if (ARR_NDIM(a) != 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID || n < kHeader + 2)
+        fail(ErrorKind::InvalidParameter, "expected a (c,k) knapsack state");
+    int64* d = reinterpret_cast<int64*>(ARR_DATA_PTR(a));
+    *kmax = static_cast<int>(d[0]);
+    if (d[0] != *kmax || *kmax < 0 || *kmax > kMaxCkK || n != kHeader + 2 * (*kmax + 1))
+        fail(ErrorKind::InvalidParameter, "malformed (c,k) knapsack state");
+    return d;
+}
+
+double state_c(ArrayType* a) {
+    double c;
+    std::memcpy(&c, reinterpret_cast<int64*>(ARR_DATA_PTR(a)) + 2, sizeof c);
+    return c;
+}
+
+CkKnapsack knapsack_of(ArrayType* a) {
+    int kmax;
+    int64* d = state_data(a, &kmax);
+    std::vector<int64_t> t0(d + kHeader, d + kHeader + kmax + 1), t1(d + kHeader + kmax + 1, d + kHeader + 2 * (kmax + 1));
+    return CkKnapsack::from_state(kmax, t0, t1, d[1]);
+}
+
+Datum int8_array(const std::vector<int64_t>& v) {
+    Datum* items = static_cast<Datum*>(pg_call([&] { return palloc(sizeof(Datum) * (v.size() ? v.size() : 1)); }));
+    for (std::size_t i = 0; i < v.size(); ++i) items[i] = Int64GetDatum(v[i]);
+    int n = static_cast<int>(v.size());
+    return pg_call([&] { return PointerGetDatum(construct_array(items, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)); });
+}
+
+Datum state_datum(const CkKnapsack& k, double c) {
+    std::vector<int64_t> v{k.kmax(), k.buckets(), 0};
+    std::memcpy(&v[2], &c, sizeof c);
+    v.insert(v.end(), k.t0().begin(), k.t0().end());
+    v.insert(v.end(), k.t1().begin(), k.t1().end());
+    return int8_array(v);
+}
+
+// Writes k's state into the existing array a (same kmax), in place.
+void store(ArrayType* a, const CkKnapsack& k) {
+    int kmax;
+    int64* d = state_data(a, &kmax);
+    d[1] = k.buckets();
+    std::copy(k.t0().begin(), k.t0().end(), d + kHeader);
+    std::copy(k.t1().begin(), k.t1().end(), d + kHeader + kmax + 1);
+}
+
+int k_argument(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) fail(ErrorKind::InvalidParameter, std::string(what) + " must not be NULL");
+    int k = PG_GETARG_INT32(i);
+    check_ck_k(k);
+    return k;
+}
+
+Datum float8_array(const std::vector<double>& v) {
+    Datum* items = static_cast<Datum*>(pg_call([&] { return palloc(sizeof(Datum) * (v.size() ? v.size() : 1)); }));
+    for (std::size_t i = 0; i < v.size(); ++i) items[i] = Float8GetDatum(v[i]);
+    int n = static_cast<int>(v.size());
+    return pg_call([&] { return PointerGetDatum(construct_array(items, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)); });
+}
+
+}  // namespace
+
+namespace {
+
+// Adds the bucket of argument 1 to the knapsack state of argument 0.
+Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
+    if (!AggCheckCallContext(fcinfo, nullptr)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+    RankedBucket b = ranked(hist_bytes(PG_GETARG_DATUM(1)), false);
+    const std::vector<double>& f = curve_cache(fcinfo, kmax + 1).curve(b.counts);
+    double ratio = static_cast<double>(b.counts.size) / static_cast<double>(b.counts.sorted[0]);
+    if (PG_ARGISNULL(0)) {
+        CkKnapsack k(kmax);
+        k.add_bucket(f, ratio);
+        return state_datum(k, c);  // PostgreSQL copies it into the aggregate context
+    }
+    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+    CkKnapsack k = knapsack_of(a);
+    if (k.kmax() != kmax) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
+    k.add_bucket(f, ratio);
+    store(a, k);
+    PG_RETURN_ARRAYTYPE_P(a);
+}
+
+}  // namespace
+
+// ck_max_disclosure(hist, k), ck_disclosure_curve(hist, kmax).
+PRIVRISK_FUNCTION(privrisk_ck_transition) { return ck_add(fcinfo, k_argument(fcinfo, 2, "k"), NAN); }
+
+// ck_safe(hist, c, k): c is kept in the state for the final function.
+PRIVRISK_FUNCTION(privrisk_ck_safe_transition) {
+    if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "c must not be NULL");
+    double c = PG_GETARG_FLOAT8(2);
+    if (!(c > 0 && c <= 1)) fail(ErrorKind::InvalidParameter, "c must be in (0, 1], got " + number_text(c));
+    return ck_add(fcinfo, k_argument(fcinfo, 3, "k"), c);
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_combine) {
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+    if (PG_ARGISNULL(0)) PG_RETURN_DATUM(PG_GETARG_DATUM(1));  // copied into the aggregate context by PostgreSQL
+    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+    ArrayType* b = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(1); });
+    CkKnapsack k = knapsack_of(a);
+    k.merge(knapsack_of(b));
+    store(a, k);
+    reinterpret_cast<int64*>(ARR_DATA_PTR(a))[2] = reinterpret_cast<int64*>(ARR_DATA_PTR(b))[2];  // c, if any
+    PG_RETURN_ARRAYTYPE_P(a);
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_curve_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    return float8_array(knapsack_of(pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); })).curve());
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_max_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(knapsack_of(pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); })).curve().back());
+}
+
+// ck_safe(hist, c, k): strictly below c; a value within 1e-12 (relative) of c is unsafe.
+PRIVRISK_FUNCTION(privrisk_ck_safe_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+    double md = knapsack_of(a).curve().back();
+    PG_RETURN_BOOL(strictly_below(md, state_c(a)));
+}
+
+// neg_disclosure_curve: state float8[] = {kmax, MDneg_0 .. MDneg_kmax}, combined by maximum.
+PRIVRISK_FUNCTION(privrisk_neg_transition) {
+    if (!AggCheckCallContext(fcinfo, nullptr)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    int kmax = k_argument(fcinfo, 2, "kmax");
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+    std::vector<double> c = neg_bucket_curve(ranked(hist_bytes(PG_GETARG_DATUM(1)), false).counts, kmax);
+    if (PG_ARGISNULL(0)) {
+        c.insert(c.begin(), static_cast<double>(kmax));
+        return float8_array(c);
+    }
+    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+    double* d = reinterpret_cast<double*>(ARR_DATA_PTR(a));
+    if (ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) != kmax + 2 || d[0] != kmax)
+        fail(ErrorKind::InvalidParameter, "kmax must be the same on every row");
+    for (int k = 0; k <= kmax; ++k) d[k + 1] = std::max(d[k + 1], c[k]);
+    PG_RETURN_ARRAYTYPE_P(a);
+}
+
+PRIVRISK_FUNCTION(privrisk_neg_combine) {
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    }
+    if (PG_ARGISNULL(0)) PG_RETURN_DATUM(PG_GETARG_DATUM(1));
+    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+    ArrayType* b = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(1); });
+    int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
+    if (n != ArrayGetNItems(ARR_NDIM(b), ARR_DIMS(b))) fail(ErrorKind::InvalidParameter, "kmax must be the same on every row");
+    double *x = reinterpret_cast<double*>(ARR_DATA_PTR(a)), *y = reinterpret_cast<double*>(ARR_DATA_PTR(b));
+    for (int i = 1; i < n; ++i) x[i] = std::max(x[i], y[i]);
+    PG_RETURN_ARRAYTYPE_P(a);
+}
+
+PRIVRISK_FUNCTION(privrisk_neg_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+    double* d = reinterpret_cast<double*>(ARR_DATA_PTR(a));
+    int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
+    return float8_array(std::vector<double>(d + 1, d + n));
+}
+
+// ck_worst_case(hist, k): the class multiset (internal, as the other set measures),
+// then the knapsack with back-pointers over the distinct buckets.
+namespace {
+
+struct WorstCaseState {
+    PgMemoryResource mr;
+    ClassSet set;
+    int k;
+    explicit WorstCaseState(MemoryContext context) : mr(context), set(&mr), k(-1) {}
+};
+
+std::string json_string(const std::optional<std::string>& v) {
+    if (!v) return "null";
+    std::string out = "\"";
+    for (char c : *v) {
+        unsigned char u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out += buf;
+        } else out += c;
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
+PRIVRISK_FUNCTION(privrisk_ck_worst_case_transition) {
+    MemoryContext context;
+    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    int k = k_argument(fcinfo, 2, "k");
+    auto* s = PG_ARGISNULL(0) ? construct_in<WorstCaseState>(context, context)
+                              : reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
+    if (s->k >= 0 && s->k != k) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
+    s->k = k;
+    if (!PG_ARGISNULL(1)) s->set.add(hist_bytes(PG_GETARG_DATUM(1)));
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_worst_case_combine) {
+    MemoryContext context;
+    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
+    auto* s = PG_ARGISNULL(0) ? construct_in<WorstCaseState>(context, context)
+                              : reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
+    auto* other = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(1));
+    if (s->k >= 0 && other->k >= 0 && s->k != other->k) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
+    if (other->k >= 0) s->k = other->k;
+    s->set.merge(other->set);
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_worst_case_serialize) {
+    auto* s = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
+    std::string out(reinterpret_cast<const char*>(&s->k), sizeof s->k);
+    out += s->set.serialize();
+    return text_datum(out);
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_worst_case_deserialize) {
+    MemoryContext context;
+    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    std::string_view bytes = text_view(PG_GETARG_DATUM(0));
+    if (bytes.size() < sizeof(int)) fail(ErrorKind::Internal, "truncated worst-case state");
+    auto* s = construct_in<WorstCaseState>(context, context);
+    std::memcpy(&s->k, bytes.data(), sizeof s->k);
+    s->set.add_serialized(bytes.substr(sizeof s->k));
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_ck_worst_case_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    auto* s = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
+    if (s->set.distinct_classes() == 0) PG_RETURN_NULL();
+    // Distinct buckets, each at most k+1 times (more copies cannot receive atoms), in a canonical order.
+    std::vector<std::pair<std::string, int64_t>> classes = s->set.entries();
+    std::sort(classes.begin(), classes.end());
+    std::vector<RankedBucket> buckets;
+    std::vector<BucketCounts> counts;
+    for (auto& [encoded, times] : classes)
+        for (int64_t i = 0; i < std::min<int64_t>(times, s->k + 1); ++i) {
+            buckets.push_back(ranked(encoded, true));
+            counts.push_back(buckets.back().counts);
+        }
+    CkWitness w = ck_worst_case(counts, s->k);
+    std::string json = "{\"k\": " + std::to_string(s->k) + ", \"max_disclosure\": " + number_text(w.max_disclosure) +
+                       ", \"r_min\": " + number_text(w.r_min);
+    auto describe = [&](const CkWitness::Atom& a) {
+        const RankedBucket& b = buckets[a.bucket];
+        std::string hist = "[";
+        for (std::size_t r = 0; r < b.values.size(); ++r)
+            hist += (r ? ", [" : "[") + json_string(b.values[r]) + ", " + std::to_string(b.counts.sorted[r]) + "]";
+        hist += "]";
+        bool absent = a.value >= static_cast<int>(b.values.size());
+        return "{\"bucket\": " + hist + ", \"member\": " + std::to_string(a.member) + ", \"value\": " +
+               (absent ? std::string("null") : json_string(b.values[a.value])) + "}";
+    };
+    json += ", \"target\": " + describe(w.target) + ", \"implications\": [";
+    for (std::size_t i = 0; i < w.antecedents.size(); ++i)
+        json += std::string(i ? ", " : "") + "{\"if\": " + describe(w.antecedents[i]) + ", \"then\": \"target\"}";
+    json += "]}";
+    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+}
