@@ -100,3 +100,13 @@ BEGIN
                                   (options->>'risk_threshold')::float8, (options->>'l_c')::float8,
                                   options->>'sensitive_hierarchy', (options->>'kmax')::int);
 END $$;
+
+-- hist_merge(hist): the histogram of a union of classes, to roll classes up to a coarser release
+-- without reading the rows again.
+CREATE FUNCTION privrisk.hist_merge_transition(internal, privrisk.hist) RETURNS internal
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_merge_transition';
+CREATE AGGREGATE privrisk.hist_merge(privrisk.hist) (
+    SFUNC = privrisk.hist_merge_transition, STYPE = internal, FINALFUNC = privrisk.hist_final,
+    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
+    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+);

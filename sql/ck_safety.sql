@@ -78,6 +78,12 @@ FROM (VALUES (1.0, 0), (0.5, 0), (1.0, 1), (0.7, 1), (1.0, 2)) AS q(c, k),
                                   AND m.z <= l.z AND m.a <= l.a AND m.s <= l.s)) AS n
 GROUP BY c, k ORDER BY k, c DESC;
 
+-- hist_merge rolls classes up: the Figure 3 buckets merged give Figure 1 as one bucket.
+SELECT privrisk.hist_merge(h), privrisk.hist_merge(h)::text = (SELECT privrisk.hist(disease) FROM fig1)::text AS same
+FROM (SELECT privrisk.hist(disease) AS h FROM fig1 GROUP BY sex) AS b;
+SELECT round_curve(privrisk.ck_disclosure_curve(m, 3)) AS md_rolled_up
+FROM (SELECT privrisk.hist_merge(h) AS m FROM (SELECT privrisk.hist(disease) AS h FROM fig1 GROUP BY sex) AS b) AS r;
+
 -- audit() reports the curve (option kmax, default 10).
 SELECT round_curve(ARRAY(SELECT jsonb_array_elements_text(
            privrisk.audit('fig1', ARRAY['sex'], 'disease', options => '{"kmax": 3}')->'ck_disclosure_curve')::float8)) AS audit_curve;

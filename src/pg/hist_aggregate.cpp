@@ -74,3 +74,12 @@ PRIVRISK_FUNCTION(privrisk_hist_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     return hist_datum(reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0))->encode());
 }
+
+// hist_merge(hist): the histogram of a union of classes (rolling classes up to a coarser release).
+PRIVRISK_FUNCTION(privrisk_hist_merge_transition) {
+    MemoryContext context = aggregate_context(fcinfo);
+    PgMemoryResource mr(context);
+    HistogramBuilder* b = state(fcinfo, context);
+    if (!PG_ARGISNULL(1)) b->add_encoded(hist_bytes(PG_GETARG_DATUM(1)), &mr);
+    PG_RETURN_POINTER(b);
+}
