@@ -16,18 +16,28 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Product where an infeasible state (∞) stays infeasible, even times 0.
 inline double times(double a, double b) { return (std::isinf(a) || std::isinf(b)) ? kInf : a * b; }
 
-// Corrected Minimize1 (digest 004 §3.3) for one bucket, memoized on (i, kcap, krem).
+// Corrected Minimize1 (digest 004 §3.3) for one bucket, memoized on (i, kcap, krem):
+// in a flat array for the usual small k (reused across buckets, reset by a
+// generation stamp), in a hash map past kFlatLimit.
 class Minimize1 {
 public:
-    Minimize1(const BucketCounts& b, int hmax) : n_(b.size), prefix_(hmax + 2, 0) {
+    static constexpr int kFlatLimit = 40;
+
+    Minimize1(const BucketCounts& b, int hmax) : n_(b.size), hmax_(hmax), prefix_(hmax + 2, 0) {
         for (int m = 1; m <= hmax + 1; ++m)
             prefix_[m] = prefix_[m - 1] + (m - 1 < static_cast<int>(b.sorted.size()) ? b.sorted[m - 1] : 0);
+        if (hmax <= kFlatLimit) {
+            Flat& f = flat();
+            std::size_t states = std::size_t(hmax + 1) * (hmax + 1) * (hmax + 1);
+            if (f.stamp.size() < states) f.stamp.assign(states, 0), f.value.resize(states), f.arg.resize(states);
+            if (++f.generation == 0) std::fill(f.stamp.begin(), f.stamp.end(), 0), f.generation = 1;
+        }
     }
     double value(int64_t i, int kcap, int krem) {
         if (krem == 0 || i >= n_) return 1.0;  // remaining atoms can only repeat earlier ones: factor 1
-        uint64_t key = (uint64_t(i) << 32) | (uint64_t(kcap) << 16) | uint64_t(krem);
-        auto it = memo_.find(key);
-        if (it != memo_.end()) return it->second.first;
+        double* cached_value;
+        int* cached_arg;
+        if (!lookup(i, kcap, krem, &cached_value, &cached_arg)) return *cached_value;
         double best = 1.0;
         int best_k = 0;
         for (int ki = 1; ki <= std::min(kcap, krem); ++ki) {
@@ -40,7 +50,9 @@ public:
             double p = static_cast<double>(num) / static_cast<double>(n_ - i) * value(i + 1, ki, krem - ki);
             if (p < best) best = p, best_k = ki;
         }
-        memo_.emplace(key, std::make_pair(best, best_k));
+        lookup(i, kcap, krem, &cached_value, &cached_arg);  // the slot may have moved (hash map)
+        *cached_value = best;
+        *cached_arg = best_k;
         return best;
     }
     // The argmin shape of value(0, h, h): atoms per distinct person.
@@ -50,20 +62,49 @@ public:
         int64_t i = 0;
         int kcap = h, krem = h;
         while (krem > 0 && i < n_) {
-            auto it = memo_.find((uint64_t(i) << 32) | (uint64_t(kcap) << 16) | uint64_t(krem));
-            int ki = it->second.second;
-            if (ki == 0) break;
-            out.push_back(ki);
-            if (static_cast<int64_t>(prefix_[ki]) >= n_ - i) break;  // a zero factor ends the product
-            kcap = ki;
-            krem -= ki;
+            double* v;
+            int* ki;
+            lookup(i, kcap, krem, &v, &ki);
+            if (*ki == 0) break;
+            out.push_back(*ki);
+            if (prefix_[*ki] >= n_ - i) break;  // a zero factor ends the product
+            kcap = *ki;
+            krem -= *ki;
             ++i;
         }
         return out;
     }
 
 private:
+    struct Flat {
+        std::vector<uint32_t> stamp;
+        std::vector<double> value;
+        std::vector<int> arg;
+        uint32_t generation = 0;
+    };
+    static Flat& flat() {
+        static thread_local Flat f;
+        return f;
+    }
+    // Points at the memo slot of a state; returns true when it was not filled yet.
+    bool lookup(int64_t i, int kcap, int krem, double** v, int** arg) {
+        if (hmax_ <= kFlatLimit) {
+            Flat& f = flat();
+            std::size_t at = (std::size_t(i) * (hmax_ + 1) + kcap) * (hmax_ + 1) + krem;
+            *v = &f.value[at];
+            *arg = &f.arg[at];
+            if (f.stamp[at] == f.generation) return false;
+            f.stamp[at] = f.generation;
+            return true;
+        }
+        auto [it, inserted] = memo_.try_emplace((uint64_t(i) << 32) | (uint64_t(kcap) << 16) | uint64_t(krem), 0.0, 0);
+        *v = &it->second.first;
+        *arg = &it->second.second;
+        return inserted;
+    }
+
     int64_t n_;
+    int hmax_;
     std::vector<int64_t> prefix_;  // prefix_[m] = Σ_{j<m} n_b(s^j)
     std::unordered_map<uint64_t, std::pair<double, int>> memo_;
 };
@@ -114,21 +155,13 @@ CkKnapsack CkKnapsack::from_state(int kmax, std::vector<Log> t0, std::vector<Log
 }
 
 void CkKnapsack::add_bucket(const std::vector<double>& f, double top_ratio, int64_t times) {
-    std::vector<Log> lf(kmax_ + 2), lg(kmax_ + 1);
-    for (int t = 0; t <= kmax_ + 1; ++t) lf[t] = to_log(f[t]);
+    Minimize1Cache::Entry e;
     Log lr = to_log(top_ratio);
-    for (int t = 0; t <= kmax_; ++t) lg[t] = log_times(lf[t + 1], lr);  // A and t antecedents in this bucket
+    for (int t = 0; t <= kmax_ + 1; ++t) e.lf.push_back(to_log(f[t]));
+    for (int t = 0; t <= kmax_; ++t) e.lg.push_back(log_times(e.lf[t + 1], lr));  // A and t antecedents here
     // More than kmax+1 identical buckets cannot all receive atoms: the rest change nothing.
-    for (int64_t copy = 0; copy < std::min<int64_t>(times, kmax_ + 1); ++copy) {
-        std::vector<Log> n0(kmax_ + 1, kInfeasible), n1(kmax_ + 1, kInfeasible);
-        for (int h = 0; h <= kmax_; ++h)
-            for (int t = 0; t <= h; ++t) {
-                n0[h] = std::max(n0[h], log_times(t0_[h - t], lf[t]));
-                n1[h] = std::max({n1[h], log_times(t1_[h - t], lf[t]), log_times(t0_[h - t], lg[t])});
-            }
-        t0_.swap(n0);
-        t1_.swap(n1);
-    }
+    for (int64_t copy = 0; copy < std::min<int64_t>(times, kmax_ + 1); ++copy)
+        if (!ck_step(t0_.data(), t1_.data(), kmax_, e)) break;
     buckets_ += times;
 }
 
@@ -163,14 +196,49 @@ std::vector<double> CkKnapsack::curve() const {
     return md;
 }
 
-const std::vector<double>& Minimize1Cache::curve(const BucketCounts& b) {
-    std::vector<int64_t> key;
-    key.reserve(hmax_ + 1);
-    key.push_back(b.size);
-    for (int j = 0; j < hmax_ && j < static_cast<int>(b.sorted.size()); ++j) key.push_back(b.sorted[j]);
-    auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(std::move(key), minimize1_curve(b, hmax_)).first;
-    return it->second;
+std::size_t Minimize1Cache::KeyHash::operator()(const std::vector<int64_t>& k) const {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int64_t x : k) {
+        h ^= static_cast<uint64_t>(x);
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    return static_cast<std::size_t>(h);
+}
+
+const Minimize1Cache::Entry& Minimize1Cache::entry(const BucketCounts& b) {
+    key_.clear();
+    key_.push_back(b.size);
+    for (int j = 0; j < hmax_ && j < static_cast<int>(b.sorted.size()); ++j) key_.push_back(b.sorted[j]);
+    auto it = cache_.find(key_);
+    if (it != cache_.end()) return it->second;
+    Entry e;
+    e.f = minimize1_curve(b, hmax_);
+    Log lr = CkKnapsack::to_log(static_cast<double>(b.size) / static_cast<double>(b.sorted.at(0)));
+    for (int t = 0; t <= hmax_; ++t) e.lf.push_back(CkKnapsack::to_log(e.f[t]));
+    for (int t = 0; t < hmax_; ++t) e.lg.push_back(log_times(e.lf[t + 1], lr));
+    return cache_.emplace(key_, std::move(e)).first->second;
+}
+
+bool ck_saturated(const CkKnapsack::Log* t1, int kmax) {
+    for (int h = 0; h <= kmax; ++h)
+        if (t1[h] != CkKnapsack::kZero) return false;
+    return true;
+}
+
+bool ck_step(CkKnapsack::Log* t0, CkKnapsack::Log* t1, int kmax, const Minimize1Cache::Entry& e) {
+    if (ck_saturated(t1, kmax)) return false;
+    // Downward in h, so t0[h − t] and t1[h − t] still hold the previous values (t ≥ 1), and t = 0 uses f(0) = 1.
+    for (int h = kmax; h >= 0; --h) {
+        Log n0 = CkKnapsack::kInfeasible, n1 = CkKnapsack::kInfeasible;
+        for (int t = 0; t <= h; ++t) {
+            n0 = std::max(n0, log_times(t0[h - t], e.lf[t]));
+            n1 = std::max({n1, log_times(t1[h - t], e.lf[t]), log_times(t0[h - t], e.lg[t])});
+        }
+        t0[h] = n0;
+        t1[h] = n1;
+    }
+    return true;
 }
 
 std::vector<double> neg_bucket_curve(const BucketCounts& b, int kmax) {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace privrisk {
@@ -62,16 +62,33 @@ private:
     int64_t buckets_ = 0;
 };
 
-// Memoized f_b by bucket signature (many classes share one).
+// Memoized f_b by bucket signature (many classes share one), with its
+// log-domain form ready for the knapsack.
 class Minimize1Cache {
 public:
+    struct Entry {
+        std::vector<double> f;            // f_b(0..hmax)
+        std::vector<CkKnapsack::Log> lf;  // L(f_b(t)), t = 0..hmax
+        std::vector<CkKnapsack::Log> lg;  // L(f_b(t+1) · n_b / n_b(s^0)), t = 0..hmax−1
+    };
     explicit Minimize1Cache(int hmax) : hmax_(hmax) {}
-    const std::vector<double>& curve(const BucketCounts& b);
+    const std::vector<double>& curve(const BucketCounts& b) { return entry(b).f; }
+    const Entry& entry(const BucketCounts& b);
 
 private:
+    struct KeyHash {
+        std::size_t operator()(const std::vector<int64_t>& k) const;
+    };
     int hmax_;
-    std::map<std::vector<int64_t>, std::vector<double>> cache_;  // key: size, then top hmax counts
+    std::unordered_map<std::vector<int64_t>, Entry, KeyHash> cache_;  // key: size, then the top hmax counts
+    std::vector<int64_t> key_;                                         // scratch
 };
+
+// One knapsack step on a raw state (t0, t1 of kmax+1 entries each), in place:
+// what CkKnapsack::add_bucket does, without copies. Returns false when nothing
+// can change any more (every T1 entry is 0: disclosure 1 at every k).
+bool ck_step(CkKnapsack::Log* t0, CkKnapsack::Log* t1, int kmax, const Minimize1Cache::Entry& e);
+bool ck_saturated(const CkKnapsack::Log* t1, int kmax);
 
 // The negated-atom attacker (ℓ-diversity's): MDneg_k = max_b n_b(s^0) / (n_b − Σ_{j=1..k} n_b(s^j)) (§3.7).
 std::vector<double> neg_disclosure_curve(const std::vector<BucketCounts>& buckets, int kmax);

@@ -139,26 +139,44 @@ Datum float8_array(const std::vector<double>& v) {
 
 namespace {
 
-// Adds the bucket of argument 1 to the knapsack state of argument 0.
+// A bucket's counts, descending (values are not needed for the curve).
+void counts_of(std::string_view encoded, BucketCounts& b) {
+    HistogramView h(encoded);
+    b.sorted.clear();
+    b.size = 0;
+    h.for_each([&](std::string_view, int64_t c) { b.sorted.push_back(c), b.size += c; });
+    if (h.bottom() > 0) b.sorted.push_back(h.bottom()), b.size += h.bottom();
+    std::sort(b.sorted.rbegin(), b.sorted.rend());
+}
+
+// Adds the bucket of argument 1 to the knapsack state of argument 0, in place.
 Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
     if (!AggCheckCallContext(fcinfo, nullptr)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     }
-    RankedBucket b = ranked(hist_bytes(PG_GETARG_DATUM(1)), false);
-    const std::vector<double>& f = curve_cache(fcinfo, kmax + 1).curve(b.counts);
-    double ratio = static_cast<double>(b.counts.size) / static_cast<double>(b.counts.sorted[0]);
-    if (PG_ARGISNULL(0)) {
-        CkKnapsack k(kmax);
-        k.add_bucket(f, ratio);
-        return state_datum(k, c);  // PostgreSQL copies it into the aggregate context
+    ArrayType* a = nullptr;
+    int64* d = nullptr;
+    if (!PG_ARGISNULL(0)) {
+        a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
+        int state_kmax;
+        d = state_data(a, &state_kmax);
+        if (state_kmax != kmax) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
+        ++d[1];
+        // Disclosure 1 at every k already: no bucket can change the curve (digest 004 §3.6's early exit).
+        if (ck_saturated(d + kHeader + kmax + 1, kmax)) PG_RETURN_ARRAYTYPE_P(a);
     }
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
-    CkKnapsack k = knapsack_of(a);
-    if (k.kmax() != kmax) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
-    k.add_bucket(f, ratio);
-    store(a, k);
+    static thread_local BucketCounts b;
+    counts_of(hist_bytes(PG_GETARG_DATUM(1)), b);
+    const Minimize1Cache::Entry& e = curve_cache(fcinfo, kmax + 1).entry(b);
+    if (!a) {
+        CkKnapsack k(kmax);
+        std::vector<int64_t> t0 = k.t0(), t1 = k.t1();
+        ck_step(t0.data(), t1.data(), kmax, e);
+        return state_datum(CkKnapsack::from_state(kmax, t0, t1, 1), c);  // PostgreSQL copies it into the aggregate context
+    }
+    ck_step(d + kHeader, d + kHeader + kmax + 1, kmax, e);
     PG_RETURN_ARRAYTYPE_P(a);
 }
 
