@@ -1,7 +1,8 @@
 // An open-addressing index from byte strings to dense ids 0, 1, 2, …: keys are
-// kept back to back in one buffer, each behind its length, and a slot holds
-// (hash tag, id, key offset), so a lookup touches one slot and one key — no
-// node to chase. Memory comes from a std::pmr resource.
+// kept back to back in one buffer, each behind its length; a slot holds the
+// key's hash tag, id, offset, length and first 8 bytes, so a key of up to 8
+// bytes is found without leaving its slot, and a longer one with one more
+// access. Memory comes from a std::pmr resource.
 #pragma once
 
 #include <cstdint>
@@ -20,20 +21,21 @@ public:
     uint32_t find_or_add(std::string_view key, bool* added = nullptr) {
         uint64_t h = hash(key);
         uint32_t tag = static_cast<uint32_t>(h >> 32) | 1;  // 0 marks an empty slot; the index uses the low bits
+        uint64_t head = prefix(key);
+        uint32_t len = static_cast<uint32_t>(key.size());
         std::size_t mask = slots_.size() - 1;
         for (std::size_t i = h & mask;; i = (i + 1) & mask) {
             Slot& s = slots_[i];
             if (s.tag == 0) {
                 if (added) *added = true;
-                s = Slot{tag, size_, bytes_.size()};
-                uint32_t len = static_cast<uint32_t>(key.size());
-                bytes_.insert(bytes_.end(), reinterpret_cast<const char*>(&len), reinterpret_cast<const char*>(&len) + 4);
+                s = Slot{tag, size_, len, 0, head, bytes_.size()};
                 bytes_.insert(bytes_.end(), key.begin(), key.end());
                 ++size_;
                 if (2 * std::size_t(size_) > slots_.size()) grow();
                 return size_ - 1;
             }
-            if (s.tag == tag && same(key_at(s.offset), key)) {
+            if (s.tag == tag && s.length == len && s.head == head &&
+                (len <= 8 || same(bytes_.data() + s.offset + 8, key.data() + 8, len - 8))) {
                 if (added) *added = false;
                 return s.id;
             }
@@ -51,9 +53,7 @@ public:
             h = (h ^ w) * 0x100000001b3ull;
             h ^= h >> 29;
         }
-        uint64_t tail = 0;
-        std::memcpy(&tail, key.data() + i, key.size() - i);
-        h = (h ^ tail) * 0x100000001b3ull;
+        h = (h ^ tail(key.data() + i, key.size() - i)) * 0x100000001b3ull;
         h ^= h >> 32;
         h *= 0xd6e8feb86659fd93ull;
         h ^= h >> 32;
@@ -61,30 +61,34 @@ public:
     }
 
 private:
+    // Up to 8 bytes as a little-endian word, zero-padded (a byte loop: no library call).
+    static uint64_t tail(const char* p, std::size_t n) {
+        uint64_t w = 0;
+        for (std::size_t b = 0; b < n; ++b) w |= uint64_t(static_cast<unsigned char>(p[b])) << (8 * b);
+        return w;
+    }
+    static uint64_t prefix(std::string_view key) { return tail(key.data(), key.size() < 8 ? key.size() : 8); }
     // Keys are short labels: a byte loop beats a call to memcmp.
-    static bool same(std::string_view a, std::string_view b) {
-        if (a.size() != b.size()) return false;
-        if (a.size() > 32) return a == b;
-        for (std::size_t i = 0; i < a.size(); ++i)
+    static bool same(const char* a, const char* b, std::size_t n) {
+        if (n > 32) return std::memcmp(a, b, n) == 0;
+        for (std::size_t i = 0; i < n; ++i)
             if (a[i] != b[i]) return false;
         return true;
     }
     struct Slot {
         uint32_t tag;  // high half of the hash, low bit set
         uint32_t id;
-        uint64_t offset;  // of the key's length in bytes_
+        uint32_t length;
+        uint32_t unused;
+        uint64_t head;    // the key's first 8 bytes
+        uint64_t offset;  // of the key's bytes in bytes_
     };
-    std::string_view key_at(uint64_t offset) const {
-        uint32_t len;
-        std::memcpy(&len, bytes_.data() + offset, 4);
-        return std::string_view(bytes_.data() + offset + 4, len);
-    }
     void grow() {
-        std::pmr::vector<Slot> bigger(slots_.size() * 2, Slot{0, 0, 0}, slots_.get_allocator());
+        std::pmr::vector<Slot> bigger(slots_.size() * 2, Slot{}, slots_.get_allocator());
         std::size_t mask = bigger.size() - 1;
         for (const Slot& s : slots_) {
             if (s.tag == 0) continue;
-            std::size_t i = hash(key_at(s.offset)) & mask;
+            std::size_t i = hash(std::string_view(bytes_.data() + s.offset, s.length)) & mask;
             while (bigger[i].tag != 0) i = (i + 1) & mask;
             bigger[i] = s;
         }
