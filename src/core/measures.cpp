@@ -140,12 +140,24 @@ std::optional<double> records_at_risk(const ContingencyTable& t, double threshol
 
 namespace {
 
+// ln of a count: small counts from a table (the same values std::log gives), as
+// classes are mostly small and the measures take millions of these.
+double log_count(int64_t c) {
+    constexpr int64_t kTable = 4096;
+    static const std::vector<double> table = [] {
+        std::vector<double> t(kTable);
+        for (int64_t i = 1; i < kTable; ++i) t[i] = std::log(static_cast<double>(i));
+        return t;
+    }();
+    return c < kTable ? table[c] : std::log(static_cast<double>(c));
+}
+
 double entropy_of(const std::vector<int64_t>& counts, int64_t n) {
     // H = ln n − (1/n) Σ c ln c, in nats
     double s = 0;
     for (int64_t c : counts)
-        if (c > 0) s += static_cast<double>(c) * std::log(static_cast<double>(c));
-    double h = std::log(static_cast<double>(n)) - s / static_cast<double>(n);
+        if (c > 0) s += static_cast<double>(c) * log_count(c);
+    double h = log_count(n) - s / static_cast<double>(n);
     return h < 0 ? 0 : h;
 }
 
@@ -156,20 +168,14 @@ std::vector<int64_t> counts_of(HistogramView h) {
     return counts;
 }
 
-std::vector<int64_t> counts_of(const ContingencyTable& t, const ContingencyTable::Class& c) {
-    std::vector<int64_t> counts;
-    for (auto& [id, n] : t.counts(c)) counts.push_back(n);
-    return counts;
-}
-
 double class_entropy(const ContingencyTable& t, const ContingencyTable::Class& c) {
     double s = 0;
-    for (auto& [id, n] : t.counts(c)) s += static_cast<double>(n) * std::log(static_cast<double>(n));
-    double h = std::log(static_cast<double>(c.size)) - s / static_cast<double>(c.size);
+    for (auto& [id, n] : t.counts(c)) s += static_cast<double>(n) * log_count(n);
+    double h = log_count(c.size) - s / static_cast<double>(c.size);
     return h < 0 ? 0 : h;
 }
 
-double recursive_level(std::vector<int64_t> r, double c) {
+double recursive_level(std::vector<int64_t>& r, double c) {
     check_c(c);
     std::sort(r.rbegin(), r.rend());
     // tail(ℓ) = r_ℓ + … + r_m shrinks as ℓ grows, so the satisfied ℓ form a prefix.
@@ -200,7 +206,10 @@ double class_l_entropy(HistogramView h) {
     return std::exp(entropy_of(counts, h.size()));
 }
 
-double class_l_recursive(HistogramView h, double c) { return recursive_level(counts_of(h), c); }
+double class_l_recursive(HistogramView h, double c) {
+    auto counts = counts_of(h);
+    return recursive_level(counts, c);
+}
 
 std::optional<double> l_distinct(const ContingencyTable& t) {
     return min_over_classes(t, [&](const ContingencyTable::Class& c) { return static_cast<double>(c.distinct); });
@@ -212,7 +221,12 @@ std::optional<double> l_entropy(const ContingencyTable& t) {
 
 std::optional<double> l_recursive(const ContingencyTable& t, double c) {
     check_c(c);
-    return min_over_classes(t, [&](const ContingencyTable::Class& k) { return recursive_level(counts_of(t, k), c); });
+    std::vector<int64_t> counts;  // reused for every class
+    return min_over_classes(t, [&](const ContingencyTable::Class& k) {
+        counts.clear();
+        for (auto& [id, n] : t.counts(k)) counts.push_back(n);
+        return recursive_level(counts, c);
+    });
 }
 
 // ---- t-closeness ------------------------------------------------------------
@@ -352,13 +366,12 @@ std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy&
 namespace privrisk {
 
 std::optional<double> delta_disclosure(const ContingencyTable& t) {
-    double n = static_cast<double>(t.rows());
+    const double log_n = log_count(t.rows());
     return max_over_classes(t, [&](const ContingencyTable::Class& c) {
         if (c.distinct < t.distinct()) return std::numeric_limits<double>::infinity();
-        double worst = 0, size = static_cast<double>(c.size);
-        for (auto& [id, cnt] : t.counts(c))  // |ln(p(class,s) / p(T,s))| as a difference of logs
-            worst = std::max(worst, std::fabs(std::log(static_cast<double>(cnt) * n) -
-                                              std::log(static_cast<double>(t.base()[id]) * size)));
+        double worst = 0, log_size = log_count(c.size);
+        for (auto& [id, cnt] : t.counts(c))  // |ln(p(class,s) / p(T,s))| as a sum of logs of counts
+            worst = std::max(worst, std::fabs((log_count(cnt) + log_n) - (log_count(t.base()[id]) + log_size)));
         return worst;
     });
 }
