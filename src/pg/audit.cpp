@@ -48,7 +48,6 @@ void register_audit_settings() {
 
 namespace {
 
-struct MemoryLimitReached {};
 
 // How a quasi-identifier's value becomes the bytes of its class key: the binary
 // form where equal bytes mean the same displayed value (by-value types, the
@@ -198,9 +197,10 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     MemoryContext row_context = pg_call([&] {
         return AllocSetContextCreate(memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES);
     });
-    PgMemoryResource mr(memory);
-    Size peak = 0;
     const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
+    PgMemoryResource bounded(memory, limit);  // the in-memory aggregation: refused past the limit
+    PgMemoryResource mr(memory);              // the fallback's distinct histograms
+    Size peak = 0;
     ContingencyTable table;
     Spi spi;
     // The internal query is a plain projection: compiling it with JIT only costs time.
@@ -214,7 +214,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
     try {
-        ClassAggregator aggregator(&mr, width);
+        ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
         uint64_t rows = 0;
@@ -226,12 +226,12 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
             if ((++rows & 4095) == 0) {
                 pg_call([&] { MemoryContextReset(row_context); });
                 peak = std::max(peak, MemoryContextMemAllocated(memory, true));
-                if (peak > limit) throw MemoryLimitReached{};
             }
         });
         streamed = std::chrono::steady_clock::now();
         table = aggregator.finish();
-    } catch (const MemoryLimitReached&) {
+    } catch (const MemoryLimitExceeded&) {
+        peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         spilled = true;
     }
     if (spilled) {

@@ -12,9 +12,13 @@
 
 namespace privrisk::pg {
 
+// Thrown by a PgMemoryResource with a limit instead of crossing it.
+struct MemoryLimitExceeded {};
+
 class PgMemoryResource final : public std::pmr::memory_resource {
 public:
-    explicit PgMemoryResource(MemoryContext context) : context_(context) {}
+    // limit: the most `context` (with its children) may hold, in bytes; 0 = no limit.
+    explicit PgMemoryResource(MemoryContext context, Size limit = 0) : context_(context), limit_(limit) {}
     MemoryContext context() const { return context_; }
 
 private:
@@ -23,6 +27,7 @@ private:
         // for alignof(max_align_t)) over-allocates and keeps the chunk start just below.
         std::size_t extra = alignment > MAXIMUM_ALIGNOF ? alignment : 0;
         if (bytes >= MaxAllocHugeSize - extra) throw std::bad_alloc();
+        if (limit_ && MemoryContextMemAllocated(context_, true) + bytes + extra > limit_) throw MemoryLimitExceeded{};
         void* p = MemoryContextAllocExtended(context_, (bytes ? bytes : 1) + extra, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
         if (!p) throw std::bad_alloc();
         if (!extra) return p;
@@ -40,6 +45,7 @@ private:
     }
 
     MemoryContext context_;
+    Size limit_;
 };
 
 // Placement-constructs a T in `context`; it is never destroyed, so T must own
