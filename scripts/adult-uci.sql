@@ -1,7 +1,9 @@
 -- Loads UCI Adult (train + test) into table adult: the 45,222 complete rows,
 -- test labels without their trailing '.'. Run from the repository root; the
 -- folder is $PRIVRISK_ADULT_DIR, by default ../shared/data/adult-uci.
+SET client_min_messages = warning;
 DROP TABLE IF EXISTS adult_raw, adult;
+RESET client_min_messages;
 CREATE TEMP TABLE adult_raw (age text, workclass text, fnlwgt text, education text, education_num text,
     marital_status text, occupation text, relationship text, race text, sex text, capital_gain text,
     capital_loss text, hours_per_week text, native_country text, salary_class text);
