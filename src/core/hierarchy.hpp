@@ -40,9 +40,6 @@ public:
     // Comparable in the hierarchy, or either is ⊥ (digest 000 §7 A1).
     bool consistent(Value a, Value b) const;
 
-    // A short description of the hierarchy's kind and parameters.
-    virtual std::string describe() const = 0;
-
 protected:
     struct Node {
         int level;

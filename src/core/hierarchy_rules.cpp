@@ -24,11 +24,6 @@ public:
     IntervalHierarchy(std::string name, double lo, double hi, std::vector<long> widths)
         : Hierarchy(std::move(name), static_cast<int>(widths.size()) + 1), lo_(lo), hi_(hi), widths_(std::move(widths)) {}
 
-    std::string describe() const override {
-        std::string w;
-        for (long x : widths_) w += (w.empty() ? "" : ",") + std::to_string(x);
-        return "intervals over [" + number_text(lo_) + ", " + number_text(hi_) + "] of widths " + w;
-    }
 
 protected:
     Node locate(std::string_view node) const override {
@@ -99,7 +94,6 @@ class PrefixHierarchy final : public Hierarchy {
 public:
     PrefixHierarchy(std::string name, int max_len) : Hierarchy(std::move(name), max_len) {}
 
-    std::string describe() const override { return "prefix masking of up to " + std::to_string(height()) + " characters"; }
 
 protected:
     Node locate(std::string_view node) const override {
@@ -133,7 +127,6 @@ class DateHierarchy final : public Hierarchy {
 public:
     explicit DateHierarchy(std::string name) : Hierarchy(std::move(name), 3) {}
 
-    std::string describe() const override { return "dates: day, month, year"; }
 
 protected:
     Node locate(std::string_view node) const override {

@@ -16,15 +16,11 @@ public:
         long parent;  // -1 under the root ⊥
     };
 
-    TreeHierarchy(std::string name, int height, std::vector<TreeNode> nodes, std::string root)
-        : Hierarchy(std::move(name), height), nodes_(std::move(nodes)), root_(std::move(root)) {
+    TreeHierarchy(std::string name, int height, std::vector<TreeNode> nodes)
+        : Hierarchy(std::move(name), height), nodes_(std::move(nodes)) {
         // Nodes are ordered by level, so the first node met for a label is its lowest.
         index_.reserve(nodes_.size());
         for (std::size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i].label, static_cast<long>(i));
-    }
-
-    std::string describe() const override {
-        return "tree of " + std::to_string(leaves()) + " leaves, root " + quote_value(root_);
     }
 
 protected:
@@ -41,14 +37,8 @@ protected:
     }
 
 private:
-    long leaves() const {
-        long n = 0;
-        for (const auto& node : nodes_) n += node.level == 0;
-        return n;
-    }
 
     std::vector<TreeNode> nodes_;
-    std::string root_;
     std::unordered_map<std::string_view, long> index_;
 };
 
@@ -151,7 +141,7 @@ std::unique_ptr<Hierarchy> make_tree_hierarchy(const std::string& name, const st
                                      std::to_string(there_level + 1) + " on line " + std::to_string(there->line));
         }
     }
-    return std::make_unique<TreeHierarchy>(name, height, std::move(nodes), root);
+    return std::make_unique<TreeHierarchy>(name, height, std::move(nodes));
 }
 
 }  // namespace privrisk

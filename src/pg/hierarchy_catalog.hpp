@@ -11,10 +11,9 @@
 namespace privrisk::pg {
 
 // The hierarchy `name`, parsed from the catalog on first use in this backend.
-// The reference stays valid until the cache is flushed; compare
-// hierarchy_cache_generation() before reusing it across calls.
+// The reference stays valid until the cache is flushed (a catalog change);
+// hierarchy_for_call() below checks for that before reusing it across calls.
 const Hierarchy& cached_hierarchy(std::string_view name);
-uint64_t hierarchy_cache_generation();
 
 // Registers the invalidation callback; called once from _PG_init.
 void register_hierarchy_cache();

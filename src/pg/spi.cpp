@@ -10,9 +10,6 @@ SpiArg text_arg(std::string_view s) {
     return {TEXTOID, pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(p, n)); }), false};
 }
 SpiArg int4_arg(int v) { return {INT4OID, Int32GetDatum(v), false}; }
-SpiArg int8_arg(long v) { return {INT8OID, Int64GetDatum(v), false}; }
-SpiArg float8_arg(double v) { return {FLOAT8OID, Float8GetDatum(v), false}; }
-SpiArg null_arg(Oid type) { return {type, 0, true}; }
 
 namespace {
 

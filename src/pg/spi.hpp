@@ -19,9 +19,6 @@ struct SpiArg {
 
 SpiArg text_arg(std::string_view s);
 SpiArg int4_arg(int v);
-SpiArg int8_arg(long v);
-SpiArg float8_arg(double v);
-SpiArg null_arg(Oid type);
 // A one-dimensional array argument; nullopt elements are NULL.
 SpiArg text_array_arg(const std::vector<std::optional<std::string_view>>& items);
 SpiArg int4_array_arg(const std::vector<int>& items);

@@ -299,7 +299,9 @@ TEST(Measures, PropertiesOfSection4_6) {
             EXPECT_GE(*k_anonymity(cm), *k_anonymity(ct));
         }
         // 3. Lemma 1: δ-private for every δ above the level, so gain ≤ the level.
-        if (std::isfinite(*delta_disclosure(ct))) EXPECT_LE(*information_gain(ct), *delta_disclosure(ct) + 1e-12);
+        if (std::isfinite(*delta_disclosure(ct))) {
+            EXPECT_LE(*information_gain(ct), *delta_disclosure(ct) + 1e-12);
+        }
         // 4, 5. Non-negative; t ≥ A_know.
         EXPECT_GE(*a_know(ct), 0);
         EXPECT_GE(*a_acc(ct), 0);
