@@ -15,12 +15,14 @@ SELECT name, kind, height, leaves FROM privrisk.hierarchies ORDER BY name;
 \echo
 \echo '== privrisk.audit(): risk of releasing occupation with a few quasi-identifier sets and levels'
 \echo '   (level 0 = original value; k = smallest class; at_risk = share of rows in classes under 5;'
-\echo '    l = distinct occupations in the poorest class; t = largest variational distance; delta and gains in nats)'
+\echo '    l = distinct occupations in the poorest class; t = largest variational distance; delta and gains in nats;'
+\echo '    ck_md1, ck_md3 = the most an attacker knowing 1 or 3 implications can learn: (c,k)-safety)'
 SELECT array_to_string(q.qi, ', ') AS quasi_identifiers, array_to_string(q.levels, ',') AS levels,
        r->'classes' AS classes, r->'k_anonymity' AS k, round((r->>'records_at_risk')::numeric, 3) AS at_risk,
        r->'l_distinct' AS l, round((r->>'t_equal')::numeric, 3) AS t,
        CASE WHEN r->>'delta_disclosure' = 'Infinity' THEN 'inf' ELSE round((r->>'delta_disclosure')::numeric, 3)::text END AS delta,
-       round((r->>'a_know')::numeric, 4) AS a_know, round((r->>'a_acc')::numeric, 4) AS a_acc
+       round((r->>'a_know')::numeric, 4) AS a_know, round((r->>'a_acc')::numeric, 4) AS a_acc,
+       round((r->'ck_disclosure_curve'->>1)::numeric, 3) AS ck_md1, round((r->'ck_disclosure_curve'->>3)::numeric, 3) AS ck_md3
 FROM (VALUES
         (1, ARRAY['age', 'sex', :'place_name'], ARRAY[0, 0, 0]),
         (2, ARRAY['age', 'sex', :'place_name'], ARRAY[1, 0, 1]),
