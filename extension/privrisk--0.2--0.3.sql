@@ -110,3 +110,7 @@ CREATE AGGREGATE privrisk.hist_merge(privrisk.hist) (
     COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
     DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
 );
+
+-- The schema CREATE EXTENSION made is usable by every role: functions and aggregates are
+-- PUBLIC by default, and what they read is guarded by the rights on the tables they read.
+GRANT USAGE ON SCHEMA privrisk TO PUBLIC;
