@@ -82,21 +82,35 @@ void validate_histogram(std::string_view bytes, bool utf8) {
     if (total == 0) bad_hist("a class histogram counts at least one row");
 }
 
-std::string encode_histogram(std::vector<std::pair<std::string, int64_t>> values, int64_t bottom) {
-    std::sort(values.begin(), values.end());
+namespace {
+
+// The encoded form of (value, count) pairs sorted by value; a repeated value is an error.
+template <typename Pairs>
+std::string write_encoded(const Pairs& sorted, int64_t bottom) {
+    std::size_t size = kHeader;
+    for (const auto& pair : sorted) size += 12 + std::string_view(pair.first).size();
     std::string out;
+    out.reserve(size);
     out += static_cast<char>(1);
     out += std::string(3, '\0');
-    put_u32(out, static_cast<uint32_t>(values.size()));
+    put_u32(out, static_cast<uint32_t>(sorted.size()));
     put_i64(out, bottom);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i > 0 && values[i].first == values[i - 1].first)
-            bad_hist("value " + quote_value(values[i].first) + " appears twice");
-        put_i64(out, values[i].second);
-        put_u32(out, static_cast<uint32_t>(values[i].first.size()));
-        out += values[i].first;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        std::string_view value = sorted[i].first;
+        if (i > 0 && value == std::string_view(sorted[i - 1].first))
+            bad_hist("value " + quote_value(value) + " appears twice");
+        put_i64(out, sorted[i].second);
+        put_u32(out, static_cast<uint32_t>(value.size()));
+        out += value;
     }
     return out;
+}
+
+}  // namespace
+
+std::string encode_histogram(std::vector<std::pair<std::string, int64_t>> values, int64_t bottom) {
+    std::sort(values.begin(), values.end());
+    return write_encoded(values, bottom);
 }
 
 // ---- text form --------------------------------------------------------------
@@ -405,18 +419,7 @@ std::string HistogramBuilder::encode() const {
         e += kEntryHeader + len;
     }
     std::sort(entries.begin(), entries.end());
-    std::string out;
-    out.reserve(kHeader + used);
-    out += static_cast<char>(1);
-    out += std::string(3, '\0');
-    put_u32(out, nvalues);
-    put_i64(out, bottom);
-    for (auto& [value, count] : entries) {
-        put_i64(out, count);
-        put_u32(out, static_cast<uint32_t>(value.size()));
-        out += value;
-    }
-    return out;
+    return write_encoded(entries, bottom);
 }
 
 void HistogramBuilder::release(std::pmr::memory_resource* mr) {
