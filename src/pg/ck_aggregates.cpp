@@ -151,7 +151,7 @@ void counts_of(std::string_view encoded, BucketCounts& b) {
 
 // Adds the bucket of argument 1 to the knapsack state of argument 0, in place.
 Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
-    if (!AggCheckCallContext(fcinfo, nullptr)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    aggregate_context(fcinfo);
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
@@ -228,7 +228,7 @@ PRIVRISK_FUNCTION(privrisk_ck_safe_final) {
 
 // neg_disclosure_curve: state float8[] = {kmax, MDneg_0 .. MDneg_kmax}, combined by maximum.
 PRIVRISK_FUNCTION(privrisk_neg_transition) {
-    if (!AggCheckCallContext(fcinfo, nullptr)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    aggregate_context(fcinfo);
     int kmax = k_argument(fcinfo, 2, "kmax");
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
@@ -299,8 +299,7 @@ std::string json_string(const std::optional<std::string>& v) {
 }  // namespace
 
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_transition) {
-    MemoryContext context;
-    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    MemoryContext context = aggregate_context(fcinfo);
     int k = k_argument(fcinfo, 2, "k");
     auto* s = PG_ARGISNULL(0) ? construct_in<WorstCaseState>(context, context)
                               : reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
@@ -311,8 +310,7 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_combine) {
-    MemoryContext context;
-    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    MemoryContext context = aggregate_context(fcinfo);
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
@@ -334,8 +332,7 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_serialize) {
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_deserialize) {
-    MemoryContext context;
-    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    MemoryContext context = aggregate_context(fcinfo);
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
     if (bytes.size() < sizeof(int)) fail(ErrorKind::Internal, "truncated worst-case state");
     auto* s = construct_in<WorstCaseState>(context, context);

@@ -12,12 +12,6 @@ using namespace privrisk::pg;
 
 namespace {
 
-MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
-    MemoryContext context;
-    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
-    return context;
-}
-
 HistogramBuilder* state(FunctionCallInfo fcinfo, MemoryContext context) {
     if (!PG_ARGISNULL(0)) return reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0));
     return construct_in<HistogramBuilder>(context);

@@ -17,10 +17,6 @@ using namespace privrisk::pg;
 
 namespace {
 
-bool in_aggregate(FunctionCallInfo fcinfo, MemoryContext* context = nullptr) {
-    return AggCheckCallContext(fcinfo, context) != 0;
-}
-
 // The int8[2] state of average_risk and records_at_risk, updated in place inside an aggregate.
 ArrayType* counter_state(FunctionCallInfo fcinfo, int arg, int64** pair) {
     ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(arg); });
@@ -56,7 +52,7 @@ PRIVRISK_FUNCTION(privrisk_prosecutor_final) {
 // ---- average_risk, records_at_risk: [rows, classes] and [rows, rows at risk] ----
 
 PRIVRISK_FUNCTION(privrisk_average_risk_transition) {
-    if (!in_aggregate(fcinfo)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    aggregate_context(fcinfo);
     int64* pair;
     ArrayType* a = counter_state(fcinfo, 0, &pair);
     if (!PG_ARGISNULL(1)) {
@@ -67,7 +63,7 @@ PRIVRISK_FUNCTION(privrisk_average_risk_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_records_at_risk_transition) {
-    if (!in_aggregate(fcinfo)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    aggregate_context(fcinfo);
     int64* pair;
     ArrayType* a = counter_state(fcinfo, 0, &pair);
     if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "threshold must not be NULL");
@@ -82,7 +78,7 @@ PRIVRISK_FUNCTION(privrisk_records_at_risk_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_counter_combine) {
-    if (!in_aggregate(fcinfo)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    aggregate_context(fcinfo);
     int64 *a, *b;
     ArrayType* state = counter_state(fcinfo, 0, &a);
     counter_state(fcinfo, 1, &b);
@@ -135,8 +131,7 @@ struct ClassSetState {
 };
 
 ClassSetState* class_set_state(FunctionCallInfo fcinfo) {
-    MemoryContext context;
-    if (!in_aggregate(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    MemoryContext context = aggregate_context(fcinfo);
     if (!PG_ARGISNULL(0)) return reinterpret_cast<ClassSetState*>(PG_GETARG_POINTER(0));
     return construct_in<ClassSetState>(context, context);
 }
@@ -196,8 +191,7 @@ PRIVRISK_FUNCTION(privrisk_class_set_serialize) {
 }
 
 PRIVRISK_FUNCTION(privrisk_class_set_deserialize) {
-    MemoryContext context;
-    if (!in_aggregate(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    MemoryContext context = aggregate_context(fcinfo);
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
     auto* s = construct_in<ClassSetState>(context, context);
     constexpr std::size_t fixed = sizeof s->kind + sizeof s->hierarchy;

@@ -8,6 +8,7 @@
 #include <new>
 #include <utility>
 
+#include "error.hpp"
 #include "guard.hpp"
 
 namespace privrisk::pg {
@@ -55,6 +56,14 @@ T* construct_in(MemoryContext context, Args&&... args) {
     static_assert(alignof(T) <= MAXIMUM_ALIGNOF, "palloc aligns to MAXIMUM_ALIGNOF");
     void* memory = pg_call([&] { return MemoryContextAllocZero(context, sizeof(T)); });
     return new (memory) T(std::forward<Args>(args)...);
+}
+
+// The memory context of the aggregate running this support function; called any
+// other way (directly from SQL) it is an error, since the state would not survive.
+inline MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
+    MemoryContext context;
+    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    return context;
 }
 
 }  // namespace privrisk::pg
