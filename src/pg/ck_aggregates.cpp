@@ -12,6 +12,7 @@
 #include "class_set.hpp"
 #include "error.hpp"
 #include "hist_type.hpp"
+#include "json_text.hpp"
 #include "measures.hpp"
 #include "memory.hpp"
 
@@ -283,17 +284,9 @@ struct WorstCaseState {
 
 std::string json_string(const std::optional<std::string>& v) {
     if (!v) return "null";
-    std::string out = "\"";
-    for (char c : *v) {
-        unsigned char u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (u < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", u);
-            out += buf;
-        } else out += c;
-    }
-    return out + "\"";
+    std::string out;
+    append_json_string(out, *v);
+    return out;
 }
 
 }  // namespace
