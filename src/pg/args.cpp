@@ -19,6 +19,21 @@ std::string_view text_view(Datum d) {
     return std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
 
+std::string_view bpchar_view(Datum d) {
+    std::string_view v = text_view(d);
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+    return v;
+}
+
+void output_function(Oid type, FmgrInfo* output, MemoryContext context) {
+    pg_call([&] {
+        Oid function;
+        bool varlena;
+        getTypeOutputInfo(type, &function, &varlena);
+        fmgr_info_cxt(function, output, context);
+    });
+}
+
 std::string_view text_arg_view(FunctionCallInfo fcinfo, int i, const char* what) {
     if (PG_ARGISNULL(i)) null_argument(what);
     return text_view(PG_GETARG_DATUM(i));

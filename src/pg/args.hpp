@@ -22,6 +22,13 @@ std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo f
 // A view of a text datum (detoasting it when needed).
 std::string_view text_view(Datum d);
 
+// A view of a character(n) datum without its pad blanks: 'ab' stored as char(4)
+// is the value 'ab', as PostgreSQL compares it.
+std::string_view bpchar_view(Datum d);
+
+// Looks up the output function of `type` into `output`, allocated in `context`.
+void output_function(Oid type, FmgrInfo* output, MemoryContext context);
+
 // A new text datum holding `s`.
 Datum text_datum(std::string_view s);
 

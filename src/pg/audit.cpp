@@ -70,13 +70,7 @@ struct ValueReader {
         } else {
             r.kind = kOutput;
         }
-        if (r.kind == kOutput)
-            pg_call([&] {
-                Oid output;
-                bool varlena;
-                getTypeOutputInfo(type, &output, &varlena);
-                fmgr_info(output, &r.output);
-            });
+        if (r.kind == kOutput) output_function(type, &r.output, CurrentMemoryContext);
         return r;
     }
 
@@ -87,11 +81,8 @@ struct ValueReader {
                 return std::string_view(scratch, sizeof d);
             case kString:
                 return text_view(d);
-            case kPaddedString: {
-                std::string_view v = text_view(d);
-                while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-                return v;
-            }
+            case kPaddedString:
+                return bpchar_view(d);
             case kOutput:
                 break;
         }

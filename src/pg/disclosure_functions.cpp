@@ -37,13 +37,7 @@ GenMemo& gen_memo(FunctionCallInfo fcinfo) {
         pg_call([&] { return MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GenMemo)); }));
     memo->type = type;
     memo->is_text = type == TEXTOID || type == VARCHAROID;
-    if (!memo->is_text && type != DATEOID)
-        pg_call([&] {
-            Oid output;
-            bool varlena;
-            getTypeOutputInfo(type, &output, &varlena);
-            fmgr_info_cxt(output, &memo->output, fcinfo->flinfo->fn_mcxt);
-        });
+    if (!memo->is_text && type != DATEOID) output_function(type, &memo->output, fcinfo->flinfo->fn_mcxt);
     fcinfo->flinfo->fn_extra = memo;
     return *memo;
 }

@@ -45,22 +45,12 @@ std::string_view value_text(FunctionCallInfo fcinfo, int arg, void** slot) {
         memo->type = type;
         memo->is_text = type == TEXTOID || type == VARCHAROID;
         memo->is_bpchar = type == BPCHAROID;
-        if (!memo->is_text && !memo->is_bpchar)
-            pg_call([&] {
-                Oid output;
-                bool varlena;
-                getTypeOutputInfo(type, &output, &varlena);
-                fmgr_info_cxt(output, &memo->output, fcinfo->flinfo->fn_mcxt);
-            });
+        if (!memo->is_text && !memo->is_bpchar) output_function(type, &memo->output, fcinfo->flinfo->fn_mcxt);
         *slot = memo;
     }
     Datum value = PG_GETARG_DATUM(arg);
     if (memo->is_text) return text_view(value);
-    if (memo->is_bpchar) {
-        std::string_view v = text_view(value);
-        while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-        return v;
-    }
+    if (memo->is_bpchar) return bpchar_view(value);
     // The output string lives in the per-call memory context, which PostgreSQL resets.
     char* s = pg_call([&] { return OutputFunctionCall(&memo->output, value); });
     return std::string_view(s, std::strlen(s));
