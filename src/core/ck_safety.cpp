@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "error.hpp"
+#include "measures.hpp"
 #include "no_postgres.hpp"
 
 namespace privrisk {
@@ -239,6 +240,25 @@ bool ck_step(CkKnapsack::Log* t0, CkKnapsack::Log* t1, int kmax, const Minimize1
         t1[h] = n1;
     }
     return true;
+}
+
+std::vector<double> ck_disclosure_curve(const ContingencyTable& table, int kmax) {
+    CkKnapsack knapsack(kmax);
+    std::vector<CkKnapsack::Log> t0 = knapsack.t0(), t1 = knapsack.t1();
+    Minimize1Cache cache(kmax + 1);
+    BucketCounts b;
+    for (const auto& cls : table.all()) {
+        if (ck_saturated(t1.data(), kmax)) break;  // disclosure 1 at every k: nothing can change
+        b.size = cls.size;
+        b.sorted.clear();
+        for (auto& [id, n] : table.counts(cls)) b.sorted.push_back(n);
+        std::sort(b.sorted.rbegin(), b.sorted.rend());
+        const Minimize1Cache::Entry& e = cache.entry(b);
+        // More than kmax+1 identical classes cannot all receive atoms.
+        for (int64_t copy = 0; copy < std::min<int64_t>(cls.multiplicity, kmax + 1); ++copy)
+            if (!ck_step(t0.data(), t1.data(), kmax, e)) break;
+    }
+    return CkKnapsack::from_state(kmax, t0, t1, table.classes()).curve();
 }
 
 std::vector<double> neg_bucket_curve(const BucketCounts& b, int kmax) {

@@ -10,6 +10,8 @@
 
 namespace privrisk {
 
+class ContingencyTable;
+
 // Largest k accepted: the per-bucket dynamic program costs O(k^3) and the
 // knapsack state O(k).
 constexpr int kMaxCkK = 200;
@@ -89,6 +91,10 @@ private:
 // can change any more (every T1 entry is 0: disclosure 1 at every k).
 bool ck_step(CkKnapsack::Log* t0, CkKnapsack::Log* t1, int kmax, const Minimize1Cache::Entry& e);
 bool ck_saturated(const CkKnapsack::Log* t1, int kmax);
+
+// MD_0 .. MD_kmax over the classes of a table, each class a bucket (SPEC §4.3's
+// ck_disclosure_curve of audit()); the early exit of §3.6 applies.
+std::vector<double> ck_disclosure_curve(const ContingencyTable& table, int kmax);
 
 // The negated-atom attacker (ℓ-diversity's): MDneg_k = max_b n_b(s^0) / (n_b − Σ_{j=1..k} n_b(s^j)) (§3.7).
 std::vector<double> neg_disclosure_curve(const std::vector<BucketCounts>& buckets, int kmax);

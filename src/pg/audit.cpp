@@ -272,24 +272,8 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         json += ", \"a_acc\": " + json_number(a_acc(table));
         json += ", \"information_gain\": " + json_number(information_gain(table));
         if (table.rows() > 0) {
-            CkKnapsack knapsack(kmax);
-            std::vector<int64_t> t0 = knapsack.t0(), t1 = knapsack.t1();
-            Minimize1Cache cache(kmax + 1);
-            BucketCounts b;
-            for (const auto& cls : table.all()) {
-                if (ck_saturated(t1.data(), kmax)) break;  // disclosure 1 at every k: nothing can change
-                b.size = cls.size;
-                b.sorted.clear();
-                for (auto& [id, n] : table.counts(cls)) b.sorted.push_back(n);
-                std::sort(b.sorted.rbegin(), b.sorted.rend());
-                const Minimize1Cache::Entry& e = cache.entry(b);
-                // More than kmax+1 identical classes cannot all receive atoms.
-                for (int64_t copy = 0; copy < std::min<int64_t>(cls.multiplicity, kmax + 1); ++copy)
-                    if (!ck_step(t0.data(), t1.data(), kmax, e)) break;
-            }
-            knapsack = CkKnapsack::from_state(kmax, t0, t1, table.classes());
             std::string curve;
-            for (double md : knapsack.curve()) curve += (curve.empty() ? "" : ", ") + json_number(md);
+            for (double md : ck_disclosure_curve(table, kmax)) curve += (curve.empty() ? "" : ", ") + json_number(md);
             json += ", \"ck_disclosure_curve\": [" + curve + "]";
         }
     }

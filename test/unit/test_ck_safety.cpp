@@ -9,6 +9,7 @@
 
 #include "ck_safety.hpp"
 #include "error.hpp"
+#include "measures.hpp"
 
 using namespace privrisk;
 
@@ -248,6 +249,31 @@ TEST(CkSafety, MergingBucketsNeverRaisesDisclosureAndCombineIsExact) {
             EXPECT_LE(neg[k], before[k] + 1e-12);
             if (k) EXPECT_GE(before[k], before[k - 1]);
         }
+    }
+}
+
+// audit()'s curve over a contingency table (identical classes stored once, with
+// a multiplicity, and cut at kmax+1 copies) equals adding every class as a bucket.
+TEST(CkSafety, CurveOfAContingencyTableEqualsItsBuckets) {
+    std::mt19937 rng(53);
+    for (int round = 0; round < 500; ++round) {
+        int kmax = 1 + rng() % 5;
+        ContingencyTable table;
+        const std::vector<uint32_t> ids{table.intern(Value("a")), table.intern(Value("b")), table.intern(Value())};
+        std::vector<BucketCounts> buckets;
+        for (int c = 0, nc = 1 + rng() % 5; c < nc; ++c) {
+            std::vector<ContingencyTable::Pair> pairs;
+            std::vector<int64_t> counts;
+            for (int v = 0, nv = 1 + rng() % 3; v < nv; ++v) {
+                int64_t n = 1 + rng() % 4;
+                pairs.emplace_back(ids[v], n);
+                counts.push_back(n);
+            }
+            int64_t multiplicity = 1 + rng() % (kmax + 3);
+            table.add_class(pairs, multiplicity);
+            for (int64_t m = 0; m < multiplicity; ++m) buckets.push_back(bucket(counts));
+        }
+        expect_curve(ck_disclosure_curve(table, kmax), curve(buckets, kmax));
     }
 }
 
