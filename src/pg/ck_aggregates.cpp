@@ -25,13 +25,14 @@ using namespace privrisk::pg;
 
 namespace {
 
-// A bucket's values ranked by count, descending; ties by value, ⊥ last.
+// A bucket's values ranked by count, descending; ties by value, ⊥ last (for the witness,
+// which names values; the curves need only counts_of).
 struct RankedBucket {
     BucketCounts counts;
     std::vector<std::optional<std::string>> values;  // by rank
 };
 
-RankedBucket ranked(std::string_view encoded, bool with_values) {
+RankedBucket ranked(std::string_view encoded) {
     HistogramView h(encoded);
     std::vector<std::pair<int64_t, std::optional<std::string_view>>> entries;
     h.for_each([&](std::string_view v, int64_t c) { entries.emplace_back(c, v); });
@@ -42,7 +43,7 @@ RankedBucket ranked(std::string_view encoded, bool with_values) {
     for (auto& [c, v] : entries) {
         r.counts.sorted.push_back(c);
         r.counts.size += c;
-        if (with_values) r.values.emplace_back(v ? std::optional<std::string>(std::string(*v)) : std::nullopt);
+        r.values.emplace_back(v ? std::optional<std::string>(std::string(*v)) : std::nullopt);
     }
     return r;
 }
@@ -235,7 +236,9 @@ PRIVRISK_FUNCTION(privrisk_neg_transition) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     }
-    std::vector<double> c = neg_bucket_curve(ranked(hist_bytes(PG_GETARG_DATUM(1)), false).counts, kmax);
+    BucketCounts b;
+    counts_of(hist_bytes(PG_GETARG_DATUM(1)), b);
+    std::vector<double> c = neg_bucket_curve(b, kmax);
     if (PG_ARGISNULL(0)) {
         c.insert(c.begin(), static_cast<double>(kmax));
         return float8_array(c);
@@ -345,7 +348,7 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_final) {
     std::vector<BucketCounts> counts;
     for (auto& [encoded, times] : classes)
         for (int64_t i = 0; i < std::min<int64_t>(times, s->k + 1); ++i) {
-            buckets.push_back(ranked(encoded, true));
+            buckets.push_back(ranked(encoded));
             counts.push_back(buckets.back().counts);
         }
     CkWitness w = ck_worst_case(counts, s->k);
