@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <pqxx/pqxx>
 #include <sstream>
@@ -13,8 +12,11 @@
 #include <vector>
 
 #include "../test/common/proc_status.hpp"
+#include "../test/common/read_file.hpp"
 
 namespace {
+
+using privrisk_test::read_file;
 
 struct Options {
     long rows = 1000000;                     // for the generalize suite
@@ -54,14 +56,6 @@ struct Notices : pqxx::errorhandler {
     }
     std::vector<std::string> lines;
 };
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // Times `op` against `baseline`, interleaved; a target <= 0 means the ratio is only informative.
 void compare(pqxx::connection& c, const Options& o, const std::string& label, const std::string& op,

@@ -1,14 +1,13 @@
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <random>
-#include <sstream>
 
 #include "error.hpp"
 #include "test_support.hpp"
+#include "../common/read_file.hpp"
 #include "hierarchy.hpp"
 
 using namespace privrisk;
@@ -17,11 +16,7 @@ using privrisk_test::error_of;
 namespace {
 
 std::string read_shared(const std::string& rel) {
-    std::ifstream in(std::string(PRIVRISK_SHARED_DIR) + "/" + rel, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read shared file " + rel);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return privrisk_test::read_file(std::string(PRIVRISK_SHARED_DIR) + "/" + rel);
 }
 
 std::unique_ptr<Hierarchy> tree(const std::string& csv) { return make_tree_hierarchy("h", parse_csv(csv, ";")); }
