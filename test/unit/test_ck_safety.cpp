@@ -247,7 +247,9 @@ TEST(CkSafety, MergingBucketsNeverRaisesDisclosureAndCombineIsExact) {
         auto neg = neg_disclosure_curve(buckets, kmax);
         for (int k = 0; k <= kmax; ++k) {
             EXPECT_LE(neg[k], before[k] + 1e-12);
-            if (k) EXPECT_GE(before[k], before[k - 1]);
+            if (k) {
+                EXPECT_GE(before[k], before[k - 1]);
+            }
         }
     }
 }

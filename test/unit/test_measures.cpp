@@ -272,8 +272,11 @@ TEST(Measures, AgreeWithNaiveReference) {
         EXPECT_NEAR(*a_acc(ct), r.a_acc, 1e-12);
         EXPECT_NEAR(*information_gain(ct), std::max(0.0, r.gain), 1e-12);
         EXPECT_NEAR(*t_equal(ct), r.t, 1e-12);
-        if (std::isinf(r.delta)) EXPECT_TRUE(std::isinf(*delta_disclosure(ct)));
-        else EXPECT_NEAR(*delta_disclosure(ct), r.delta, 1e-12);
+        if (std::isinf(r.delta)) {
+            EXPECT_TRUE(std::isinf(*delta_disclosure(ct)));
+        } else {
+            EXPECT_NEAR(*delta_disclosure(ct), r.delta, 1e-12);
+        }
         EXPECT_EQ(*l_recursive(ct, 3), r.l_rec);
     }
 }
