@@ -13,6 +13,7 @@ enum class ErrorKind {
     UndefinedObject,   // a named object that does not exist (42704)
     DuplicateObject,   // a named object that already exists (42710)
     ProgramLimit,      // a documented size limit exceeded (54000)
+    PermissionDenied,  // the caller lacks a privilege (42501)
     Internal           // a broken invariant (XX000)
 };
 

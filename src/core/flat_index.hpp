@@ -17,34 +17,31 @@ class FlatIndex {
 public:
     explicit FlatIndex(std::pmr::memory_resource* mr) : bytes_(mr), slots_(mr) { slots_.resize(1024); }
 
+    static constexpr uint32_t kAbsent = UINT32_MAX;
+
     // The id of `key`, adding it (with the next id) when absent.
     uint32_t find_or_add(std::string_view key, bool* added = nullptr) {
         uint64_t h = hash(key);
-        uint32_t tag = static_cast<uint32_t>(h >> 32) | 1;  // 0 marks an empty slot; the index uses the low bits
-        uint64_t head = prefix(key);
-        uint32_t len = static_cast<uint32_t>(key.size());
-        std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-            Slot& s = slots_[i];
-            if (s.tag == 0) {
-                if (added) *added = true;
-                s = Slot{tag, size_, len, 0, head, bytes_.size()};
-                bytes_.insert(bytes_.end(), key.begin(), key.end());
-                ++size_;
-                if (2 * std::size_t(size_) > slots_.size()) grow();
-                return size_ - 1;
-            }
-            if (s.tag == tag && s.length == len && s.head == head &&
-                (len <= 8 || same(bytes_.data() + s.offset + 8, key.data() + 8, len - 8))) {
-                if (added) *added = false;
-                return s.id;
-            }
-        }
+        std::size_t i = probe(key, h);
+        Slot& s = slots_[i];
+        if (added) *added = s.tag == 0;
+        if (s.tag != 0) return s.id;
+        s = Slot{tag_of(h), size_, static_cast<uint32_t>(key.size()), 0, prefix(key), bytes_.size()};
+        bytes_.insert(bytes_.end(), key.begin(), key.end());
+        ++size_;
+        if (2 * std::size_t(size_) > slots_.size()) grow();
+        return size_ - 1;
+    }
+
+    // The id of `key`, or kAbsent. Never allocates, never throws.
+    uint32_t find(std::string_view key) const noexcept {
+        const Slot& s = slots_[probe(key, hash(key))];
+        return s.tag == 0 ? kAbsent : s.id;
     }
     std::size_t size() const { return size_; }
 
     // FNV-1a over 8-byte words, then a final mix: fast on short keys, well spread.
-    static uint64_t hash(std::string_view key) {
+    static uint64_t hash(std::string_view key) noexcept {
         uint64_t h = 0xcbf29ce484222325ull ^ key.size();
         std::size_t i = 0;
         for (; i + 8 <= key.size(); i += 8) {
@@ -61,15 +58,32 @@ public:
     }
 
 private:
+    static uint32_t tag_of(uint64_t h) { return static_cast<uint32_t>(h >> 32) | 1; }  // 0 marks an empty slot
+
+    // The slot holding `key`, or the empty slot where it would go.
+    std::size_t probe(std::string_view key, uint64_t h) const noexcept {
+        uint32_t tag = tag_of(h);
+        uint64_t head = prefix(key);
+        uint32_t len = static_cast<uint32_t>(key.size());
+        std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+            const Slot& s = slots_[i];
+            if (s.tag == 0) return i;
+            if (s.tag == tag && s.length == len && s.head == head &&
+                (len <= 8 || same(bytes_.data() + s.offset + 8, key.data() + 8, len - 8)))
+                return i;
+        }
+    }
+
     // Up to 8 bytes as a little-endian word, zero-padded (a byte loop: no library call).
-    static uint64_t tail(const char* p, std::size_t n) {
+    static uint64_t tail(const char* p, std::size_t n) noexcept {
         uint64_t w = 0;
         for (std::size_t b = 0; b < n; ++b) w |= uint64_t(static_cast<unsigned char>(p[b])) << (8 * b);
         return w;
     }
-    static uint64_t prefix(std::string_view key) { return tail(key.data(), key.size() < 8 ? key.size() : 8); }
+    static uint64_t prefix(std::string_view key) noexcept { return tail(key.data(), key.size() < 8 ? key.size() : 8); }
     // Keys are short labels: a byte loop beats a call to memcmp.
-    static bool same(const char* a, const char* b, std::size_t n) {
+    static bool same(const char* a, const char* b, std::size_t n) noexcept {
         if (n > 32) return std::memcmp(a, b, n) == 0;
         for (std::size_t i = 0; i < n; ++i)
             if (a[i] != b[i]) return false;

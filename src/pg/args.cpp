@@ -94,13 +94,16 @@ Datum text_datum(std::string_view s) {
     return pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(p, n)); });
 }
 
-void check_hierarchy_name(std::string_view name) {
-    if (name.empty()) fail(ErrorKind::InvalidParameter, "hierarchy name must not be empty");
+void check_object_name(const char* kind, std::string_view name) {
+    std::string what(kind);
+    if (name.empty()) fail(ErrorKind::InvalidParameter, what + " name must not be empty");
     if (name.size() > 200)
-        fail(ErrorKind::InvalidParameter, "hierarchy name " + quote_value(name) + " is longer than 200 bytes");
+        fail(ErrorKind::InvalidParameter, what + " name " + quote_value(name) + " is longer than 200 bytes");
     for (char c : name)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-            fail(ErrorKind::InvalidParameter, "hierarchy name " + quote_value(name) + " contains a control character");
+            fail(ErrorKind::InvalidParameter, what + " name " + quote_value(name) + " contains a control character");
 }
+
+void check_hierarchy_name(std::string_view name) { check_object_name("hierarchy", name); }
 
 }  // namespace privrisk::pg

@@ -32,7 +32,8 @@ void output_function(Oid type, FmgrInfo* output, MemoryContext context);
 // A new text datum holding `s`.
 Datum text_datum(std::string_view s);
 
-// Hierarchy names are keys users type: bounded and printable.
+// Names of hierarchies and policies are keys users type: bounded and printable.
+void check_object_name(const char* kind, std::string_view name);
 void check_hierarchy_name(std::string_view name);
 
 }  // namespace privrisk::pg

@@ -40,6 +40,7 @@ int sqlstate_of(ErrorKind kind) {
         case ErrorKind::UndefinedObject: return ERRCODE_UNDEFINED_OBJECT;
         case ErrorKind::DuplicateObject: return ERRCODE_DUPLICATE_OBJECT;
         case ErrorKind::ProgramLimit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        case ErrorKind::PermissionDenied: return ERRCODE_INSUFFICIENT_PRIVILEGE;
         case ErrorKind::Internal: break;
     }
     return ERRCODE_INTERNAL_ERROR;
@@ -55,12 +56,11 @@ void copy_message(Report& r, const char* text) {
     r.message[n] = '\0';
 }
 
-// Returns true with *result set, or false with *report filled. Kept out of
-// line so its frames, and every object in the body, are gone when it returns.
-__attribute__((noinline)) bool run_body(Datum (*body)(FunctionCallInfo), FunctionCallInfo fcinfo, Datum* result,
-                                        Report* report) noexcept {
+// Returns true when body(arg) returned, or false with *report filled. Kept out
+// of line so its frames, and every object in the body, are gone when it returns.
+__attribute__((noinline)) bool run_body(void (*body)(void*), void* arg, Report* report) noexcept {
     try {
-        *result = body(fcinfo);
+        body(arg);
         return true;
     } catch (const PgError& e) {
         report->pg = e.data();
@@ -82,16 +82,31 @@ __attribute__((noinline)) bool run_body(Datum (*body)(FunctionCallInfo), Functio
 
 }  // namespace
 
-Datum guarded_call(Datum (*body)(FunctionCallInfo), FunctionCallInfo fcinfo) {
-    Datum result = 0;
+void guarded_run(void (*body)(void*), void* arg) {
     Report report;
     report.sqlstate = 0;
     report.pg = nullptr;
     report.message[0] = '\0';
-    if (run_body(body, fcinfo, &result, &report)) return result;
+    if (run_body(body, arg, &report)) return;
     if (report.pg) ThrowErrorData(report.pg);
     ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message)));
-    pg_unreachable();
+}
+
+namespace {
+struct Call {
+    Datum (*body)(FunctionCallInfo);
+    FunctionCallInfo fcinfo;
+    Datum result;
+};
+}  // namespace
+
+Datum guarded_call(Datum (*body)(FunctionCallInfo), FunctionCallInfo fcinfo) {
+    Call call{body, fcinfo, 0};
+    guarded_run([](void* p) {
+        auto* c = static_cast<Call*>(p);
+        c->result = c->body(c->fcinfo);
+    }, &call);
+    return call.result;
 }
 
 }  // namespace privrisk::pg

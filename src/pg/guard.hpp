@@ -60,6 +60,15 @@ decltype(auto) pg_call(F&& f) {
 // Runs body(fcinfo) and converts any exception into a PostgreSQL ERROR after unwinding.
 Datum guarded_call(Datum (*body)(FunctionCallInfo), FunctionCallInfo fcinfo);
 
+// The same for callbacks that are not fmgr entry points (planner hooks, custom
+// scan methods): body(arg) may throw; the ERROR is raised after it unwound.
+void guarded_run(void (*body)(void*), void* arg);
+
+template <typename F>
+void guarded(F&& f) {
+    guarded_run([](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); }, &f);
+}
+
 }  // namespace privrisk::pg
 
 #define PRIVRISK_FUNCTION(name)                                                             \

@@ -120,6 +120,8 @@ const Hierarchy& cached_hierarchy(std::string_view name) {
     return *it->second;
 }
 
+uint64_t hierarchy_generation() { return generation; }
+
 void register_hierarchy_cache() { CacheRegisterRelcacheCallback(on_relcache_invalidation, (Datum)0); }
 
 namespace {

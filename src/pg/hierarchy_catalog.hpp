@@ -15,6 +15,10 @@ namespace privrisk::pg {
 // hierarchy_for_call() below checks for that before reusing it across calls.
 const Hierarchy& cached_hierarchy(std::string_view name);
 
+// Changes whenever the cache is flushed: a reference from cached_hierarchy()
+// taken under another generation may dangle.
+uint64_t hierarchy_generation();
+
 // Registers the invalidation callback; called once from _PG_init.
 void register_hierarchy_cache();
 

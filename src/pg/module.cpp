@@ -1,7 +1,9 @@
-// Module entry: the hierarchy cache's invalidation callback and the settings.
+// Module entry: the hierarchy cache's invalidation callback, the settings, and
+// the release scan's planner hook.
 #include "audit.hpp"
 #include "hierarchy_catalog.hpp"
 #include "postgres.hpp"
+#include "release_scan.hpp"
 
 extern "C" {
 PG_MODULE_MAGIC;
@@ -10,5 +12,6 @@ void _PG_init(void);
 void _PG_init(void) {
     privrisk::pg::register_hierarchy_cache();
     privrisk::pg::register_audit_settings();
+    privrisk::pg::register_release_scan();
 }
 }

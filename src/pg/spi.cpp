@@ -10,6 +10,7 @@ SpiArg text_arg(std::string_view s) {
     return {TEXTOID, pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(p, n)); }), false};
 }
 SpiArg int4_arg(int v) { return {INT4OID, Int32GetDatum(v), false}; }
+SpiArg oid_arg(Oid type, Oid v) { return {type, ObjectIdGetDatum(v), false}; }
 
 namespace {
 

@@ -19,6 +19,7 @@ struct SpiArg {
 
 SpiArg text_arg(std::string_view s);
 SpiArg int4_arg(int v);
+SpiArg oid_arg(Oid type, Oid v);  // regclass, regrole, …
 // A one-dimensional array argument; nullopt elements are NULL.
 SpiArg text_array_arg(const std::vector<std::optional<std::string_view>>& items);
 SpiArg int4_array_arg(const std::vector<int>& items);

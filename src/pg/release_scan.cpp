@@ -1,0 +1,610 @@
+// privrisk.release(policy) in FROM, executed as Custom Scan (PrivriskRelease)
+// (SPEC §4.2). The planner hook replaces the function scan of release() with a
+// scan of the policy's source that applies every rule per row and streams the
+// released rows; it is parallel-aware (a parallel heap scan of the source).
+// Quals on the release are evaluated by ExecScan on the released row, so a
+// WHERE on a hidden column sees only what is released.
+//
+// Per-row code (release_next and below) holds no C++ object with a destructor:
+// the PostgreSQL calls in it may raise an ERROR and jump over its frames. What
+// can throw (filling the generalization cache) runs behind guarded().
+#include <cstring>
+#include <memory_resource>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "error.hpp"
+#include "flat_index.hpp"
+#include "guard.hpp"
+#include "hierarchy_catalog.hpp"
+#include "memory.hpp"
+#include "policy_catalog.hpp"
+#include "release_scan.hpp"
+#include "release_shape.hpp"
+#include "value_text.hpp"
+
+namespace privrisk::pg {
+namespace {
+
+constexpr const char* kName = "PrivriskRelease";
+constexpr long kCacheEntries = 1L << 20;  // per column; beyond it values are generalized uncached
+
+// ---------------------------------------------------------------------------
+// Execution state
+// ---------------------------------------------------------------------------
+
+// Generalized text per source value, for one column and level: the value's
+// key (its datum for by-value types, else its text) indexes the results. Lives
+// in the scan's cache context and is never destroyed: the context goes with the query.
+struct LevelCache {
+    explicit LevelCache(std::pmr::memory_resource* memory) : index(memory), results(memory) {}
+    FlatIndex index;
+    std::pmr::vector<text*> results;  // by id in index
+};
+
+struct ReleasedOutput {
+    AttrNumber attno;  // in the source
+    bool needed;       // read by the plan above; others stay NULL
+    bool generalized;
+    int height;
+    int rule_count;
+    DisclosureRule* rules;
+    int* rule_condition;  // index of each rule's condition
+    bool* disclosed;      // scratch: per rule, its condition on this row
+    char* name;
+    char* hierarchy;
+    bool by_datum;  // cache key is the datum itself
+    ValueText value_text;
+    LevelCache** levels;  // [height], built on first use
+    long cached;
+};
+
+struct ReleaseScanState {
+    CustomScanState css;
+    char* policy;
+    char* source_name;
+    int rule_count;
+    Relation source;
+    TableScanDesc scan;
+    TupleTableSlot* source_slot;
+    AttrNumber last_attno;  // deform the source up to here
+    int output_count;
+    ReleasedOutput* outputs;
+    int condition_count;
+    ExprState** conditions;
+    signed char* condition_value;  // per row: -1 not evaluated yet, 0 protects, 1 discloses
+    bool may_see_errors;           // reads the source anyway: rule errors keep their text
+    bool in_rules;                 // a rule is being applied (its errors are sanitized)
+    MemoryContext cache_context;
+    PgMemoryResource* cache_memory;
+    uint64_t hierarchy_generation;
+};
+
+// ---------------------------------------------------------------------------
+// Per row
+// ---------------------------------------------------------------------------
+
+bool condition_holds(ReleaseScanState* s, int i, ExprContext* econtext) {
+    if (s->condition_value[i] < 0) {
+        bool isnull;
+        Datum d = ExecEvalExpr(s->conditions[i], econtext, &isnull);
+        s->condition_value[i] = !isnull && DatumGetBool(d);  // unknown protects
+    }
+    return s->condition_value[i] == 1;
+}
+
+// A by-value datum as an index key: its 8 bytes.
+std::string_view datum_key(const uint64_t* key) { return std::string_view(reinterpret_cast<const char*>(key), 8); }
+
+struct MissRequest {
+    ReleaseScanState* state;
+    ReleasedOutput* out;
+    int level;
+    uint64_t key;
+    std::string_view value;
+    text* result;
+};
+
+text* make_text(MemoryContext context, Value v) {
+    if (!v) return nullptr;
+    return pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(context);
+        text* t = cstring_to_text_with_len(v->data(), static_cast<int>(v->size()));
+        MemoryContextSwitchTo(old);
+        return t;
+    });
+}
+
+// Generalizes a value not in the cache, and caches it while there is room.
+// May throw; runs behind guarded().
+void generalize_miss(MissRequest* r) {
+    ReleaseScanState* s = r->state;
+    ReleasedOutput* out = r->out;
+    const Hierarchy& h = cached_hierarchy(out->hierarchy);
+    if (h.height() != out->height)
+        fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(out->hierarchy) + " changed during the release");
+    std::string scratch;
+    Value g;
+    try {
+        g = h.generalize(r->value, r->level, scratch);
+    } catch (const Error&) {
+        // Never name the value: the reader may see only released data.
+        fail(ErrorKind::InvalidParameter, "a value of column " + quote_value(out->name) + " is not in hierarchy " +
+                                              quote_value(out->hierarchy));
+    }
+    if (out->cached >= kCacheEntries) {
+        r->result = make_text(CurrentMemoryContext, g);
+        return;
+    }
+    if (!out->levels[r->level]) out->levels[r->level] = construct_in<LevelCache>(s->cache_context, s->cache_memory);
+    LevelCache& cache = *out->levels[r->level];
+    r->result = make_text(s->cache_context, g);
+    cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
+    cache.results.push_back(r->result);
+    ++out->cached;
+}
+
+// The released text of `value` at `level` (< height): from the cache, or generalized now.
+Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
+    LevelCache* cache = out->levels[level];
+    MissRequest miss{s, out, level, static_cast<uint64_t>(value), {}, nullptr};
+    if (out->by_datum && cache) {
+        uint32_t id = cache->index.find(datum_key(&miss.key));
+        if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
+    }
+    miss.value = value_text(&out->value_text, value);
+    if (!out->by_datum && cache) {
+        uint32_t id = cache->index.find(miss.value);
+        if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
+    }
+    if (s->hierarchy_generation != hierarchy_generation()) {
+        // A hierarchy changed mid-query: what is cached may be stale.
+        for (int c = 0; c < s->output_count; ++c)
+            for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
+        s->hierarchy_generation = hierarchy_generation();
+    }
+    guarded([&] { generalize_miss(&miss); });
+    return PointerGetDatum(miss.result);
+}
+
+void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool* isnull) {
+    Datum* source_values = s->source_slot->tts_values;
+    bool* source_null = s->source_slot->tts_isnull;
+    for (int i = 0; i < s->condition_count; ++i) s->condition_value[i] = -1;
+    for (int c = 0; c < s->output_count; ++c) {
+        ReleasedOutput* out = &s->outputs[c];
+        isnull[c] = true;
+        if (!out->needed || source_null[out->attno - 1]) continue;
+        Datum value = source_values[out->attno - 1];
+        for (int r = 0; r < out->rule_count; ++r)
+            out->disclosed[r] = condition_holds(s, out->rule_condition[r], econtext);
+        int level = released_level(out->rules, out->disclosed, out->rule_count, out->height);
+        if (level >= out->height) continue;  // ⊥
+        if (!out->generalized) {
+            values[c] = value;
+        } else {
+            values[c] = generalized_text(s, out, value, level);
+        }
+        isnull[c] = false;
+    }
+}
+
+void start_serial_scan(ReleaseScanState* s) {
+    EState* estate = s->css.ss.ps.state;
+    s->scan = table_beginscan(s->source, estate->es_snapshot, 0, nullptr);
+}
+
+TupleTableSlot* release_next(ScanState* ss) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(ss);
+    if (!s->scan) start_serial_scan(s);
+    TupleTableSlot* out = ss->ss_ScanTupleSlot;
+    ExecClearTuple(out);
+    if (!table_scan_getnextslot(s->scan, ForwardScanDirection, s->source_slot)) return out;
+    if (s->last_attno > 0) slot_getsomeattrs(s->source_slot, s->last_attno);
+    ExprContext* econtext = ss->ps.ps_ExprContext;
+    econtext->ecxt_scantuple = s->source_slot;  // conditions read the original row
+    MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+    s->in_rules = true;
+    release_row(s, econtext, out->tts_values, out->tts_isnull);
+    s->in_rules = false;
+    MemoryContextSwitchTo(old);
+    return ExecStoreVirtualTuple(out);
+}
+
+bool release_recheck(ScanState*, TupleTableSlot*) { return true; }
+
+// ---------------------------------------------------------------------------
+// Executor callbacks
+// ---------------------------------------------------------------------------
+
+std::string columns_text(const std::vector<ReleasedColumn>& shape) {
+    std::string s;
+    for (const ReleasedColumn& c : shape) s += (s.empty() ? "" : ", ") + c.name;
+    return s;
+}
+
+char* copy_string(const std::string& s) {
+    const char* p = s.c_str();
+    return pg_call([&] { return pstrdup(p); });
+}
+
+template <typename T>
+T* zeroed_array(std::size_t n) {
+    return static_cast<T*>(pg_call([&] { return palloc0(sizeof(T) * (n ? n : 1)); }));
+}
+
+void begin_release_body(ReleaseScanState* s, EState* estate) {
+    auto* plan = reinterpret_cast<CustomScan*>(s->css.ss.ps.plan);
+    PlanState* ps = &s->css.ss.ps;
+    bool isnull = true;
+    Datum name = pg_call([&] {
+        ExprState* e = ExecInitExpr(static_cast<Expr*>(linitial(plan->custom_exprs)), ps);
+        return ExecEvalExprSwitchContext(e, ps->ps_ExprContext, &isnull);
+    });
+    if (isnull) fail(ErrorKind::InvalidParameter, "privrisk.release: policy must not be NULL");
+    std::string policy_name(pg_call([&] { return text_to_cstring(DatumGetTextPP(name)); }));
+    Policy policy = load_policy(policy_name);
+    require_release_reader(policy);
+    s->policy = copy_string(policy.name);
+    s->rule_count = static_cast<int>(policy.rules.size());
+    s->source = open_policy_source(policy);
+    Oid source = policy.source;
+    s->source_name = pg_call([&] { return get_rel_name(source); });
+    s->may_see_errors = pg_call([&] {
+        return pg_class_ownercheck(source, GetUserId()) ||
+               pg_class_aclcheck(source, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
+    });
+    std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
+    s->source_slot = pg_call([&] {
+        return ExecInitExtraTupleSlot(estate, RelationGetDescr(s->source), table_slot_callbacks(s->source));
+    });
+    s->cache_context = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk release cache", ALLOCSET_DEFAULT_SIZES);
+    });
+    s->cache_memory = construct_in<PgMemoryResource>(s->cache_context, s->cache_context);
+    s->hierarchy_generation = hierarchy_generation();
+
+    // Conditions, each compiled once however many rules share its text.
+    std::vector<std::string> conditions;
+    std::vector<int> rule_condition(policy.rules.size());
+    for (std::size_t r = 0; r < policy.rules.size(); ++r) {
+        std::size_t i = 0;
+        while (i < conditions.size() && conditions[i] != policy.rules[r].condition) ++i;
+        if (i == conditions.size()) conditions.push_back(policy.rules[r].condition);
+        rule_condition[r] = static_cast<int>(i);
+    }
+    s->condition_count = static_cast<int>(conditions.size());
+    s->conditions = zeroed_array<ExprState*>(conditions.size());
+    s->condition_value = zeroed_array<signed char>(conditions.size());
+    Bitmapset* read = nullptr;  // source columns the conditions read
+    for (std::size_t i = 0; i < conditions.size(); ++i) {
+        Expr* e = parse_condition(s->source, conditions[i], "condition " + quote_value(conditions[i]) +
+                                                              " of policy " + quote_value(policy.name));
+        s->conditions[i] = pg_call([&] {
+            pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
+            return ExecInitExpr(e, ps);
+        });
+    }
+    for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
+        s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
+
+    // Output columns: the column definition list names released columns.
+    TupleDesc desc = s->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor;
+    List* needed = static_cast<List*>(linitial(plan->custom_private));
+    bool all_needed = intVal(lsecond(plan->custom_private)) != 0;
+    s->output_count = desc->natts;
+    s->outputs = zeroed_array<ReleasedOutput>(desc->natts);
+    for (int c = 0; c < desc->natts; ++c) {
+        Form_pg_attribute a = TupleDescAttr(desc, c);
+        std::string column = NameStr(a->attname);
+        const ReleasedColumn* col = nullptr;
+        for (const ReleasedColumn& rc : shape)
+            if (rc.name == column) col = &rc;
+        if (!col)
+            fail(ErrorKind::UndefinedObject, "the release of policy " + quote_value(policy.name) +
+                                                 " has no column " + quote_value(column) + " (its columns: " +
+                                                 columns_text(shape) + ")");
+        if (col->type != a->atttypid) {
+            Oid want = col->type, have = a->atttypid;
+            std::string want_name = pg_call([&] { return format_type_be(want); });
+            std::string have_name = pg_call([&] { return format_type_be(have); });
+            fail(ErrorKind::InvalidParameter,
+                 "column " + quote_value(column) + " of the release of policy " + quote_value(policy.name) + " is " +
+                     want_name + ", not " + have_name +
+                     "; the column definition list (or release view) is out of date: recreate it with "
+                     "privrisk.create_release_view");
+        }
+        ReleasedOutput& out = s->outputs[c];
+        out.attno = col->attno;
+        out.needed = all_needed || list_member_int(needed, c + 1);
+        out.generalized = !col->hierarchy.empty();
+        out.height = col->height;
+        out.name = copy_string(col->name);
+        out.rule_count = static_cast<int>(col->rules.size());
+        out.rules = zeroed_array<DisclosureRule>(col->rules.size());
+        out.rule_condition = zeroed_array<int>(col->rules.size());
+        out.disclosed = zeroed_array<bool>(col->rules.size());
+        for (std::size_t r = 0; r < col->rules.size(); ++r) {
+            const PolicyRule& rule = policy.rules[col->rules[r]];
+            out.rules[r] = {rule.op, rule.level};
+            out.rule_condition[r] = rule_condition[col->rules[r]];
+        }
+        if (out.generalized) {
+            out.hierarchy = copy_string(col->hierarchy);
+            out.levels = zeroed_array<LevelCache*>(out.height);
+            Oid type = col->source_type;
+            pg_call([&] {
+                init_value_text(&out.value_text, type, CurrentMemoryContext);
+                int16 length;
+                bool by_value;
+                get_typlenbyval(type, &length, &by_value);
+                out.by_datum = by_value;
+            });
+        }
+        if (out.needed) s->last_attno = std::max(s->last_attno, out.attno);
+    }
+}
+
+void begin_release(CustomScanState* node, EState* estate, int) {
+    guarded([&] { begin_release_body(reinterpret_cast<ReleaseScanState*>(node), estate); });
+}
+
+// Errors raised while a rule is applied may carry a source value (a cast in a
+// condition, a value missing from a hierarchy): a reader who may not see the
+// source gets the error without its text.
+TupleTableSlot* exec_release(CustomScanState* node) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    if (s->may_see_errors) return ExecScan(&node->ss, release_next, release_recheck);
+    TupleTableSlot* volatile result = nullptr;
+    MemoryContext context = CurrentMemoryContext;
+    PG_TRY();
+    {
+        result = ExecScan(&node->ss, release_next, release_recheck);
+    }
+    PG_CATCH();
+    {
+        if (!s->in_rules) PG_RE_THROW();
+        MemoryContextSwitchTo(context);
+        ErrorData* e = CopyErrorData();
+        FlushErrorState();
+        s->in_rules = false;
+        ereport(ERROR, (errcode(e->sqlerrcode),
+                        errmsg("privrisk.release(%s): applying a disclosure rule failed on a row of the source",
+                               quote_literal_cstr(s->policy)),
+                        errdetail("The error's text is shown only to roles that may read the source.")));
+    }
+    PG_END_TRY();
+    return result;
+}
+
+void end_release(CustomScanState* node) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    if (s->scan) table_endscan(s->scan);
+    s->scan = nullptr;
+    if (s->source) table_close(s->source, NoLock);
+    s->source = nullptr;
+}
+
+void rescan_release(CustomScanState* node) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    if (s->scan) table_rescan(s->scan, nullptr);
+}
+
+Size estimate_release_dsm(CustomScanState* node, ParallelContext*) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    return table_parallelscan_estimate(s->source, node->ss.ps.state->es_snapshot);
+}
+
+void initialize_release_dsm(CustomScanState* node, ParallelContext*, void* coordinate) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    auto* shared = static_cast<ParallelTableScanDesc>(coordinate);
+    table_parallelscan_initialize(s->source, shared, node->ss.ps.state->es_snapshot);
+    s->scan = table_beginscan_parallel(s->source, shared);
+}
+
+void reinitialize_release_dsm(CustomScanState* node, ParallelContext*, void* coordinate) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    table_parallelscan_reinitialize(s->source, static_cast<ParallelTableScanDesc>(coordinate));
+}
+
+void initialize_release_worker(CustomScanState* node, shm_toc*, void* coordinate) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    s->scan = table_beginscan_parallel(s->source, static_cast<ParallelTableScanDesc>(coordinate));
+}
+
+void explain_release(CustomScanState* node, List*, ExplainState* es) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    ExplainPropertyText("Policy", s->policy, es);
+    ExplainPropertyText("Source", s->source_name ? s->source_name : "?", es);
+    ExplainPropertyInteger("Rules", nullptr, s->rule_count, es);
+}
+
+const CustomExecMethods exec_methods = {
+    kName,
+    begin_release,
+    exec_release,
+    end_release,
+    rescan_release,
+    nullptr,
+    nullptr,
+    estimate_release_dsm,
+    initialize_release_dsm,
+    reinitialize_release_dsm,
+    initialize_release_worker,
+    nullptr,
+    explain_release,
+};
+
+Node* create_release_state(CustomScan*) {
+    auto* s = reinterpret_cast<ReleaseScanState*>(newNode(sizeof(ReleaseScanState), T_CustomScanState));
+    s->css.methods = &exec_methods;
+    return reinterpret_cast<Node*>(s);
+}
+
+const CustomScanMethods scan_methods = {kName, create_release_state};
+
+// ---------------------------------------------------------------------------
+// Planning
+// ---------------------------------------------------------------------------
+
+Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List* tlist, List* clauses, List*) {
+    RangeTblEntry* rte = planner_rt_fetch(rel->relid, root);
+    auto* function = static_cast<RangeTblFunction*>(linitial(rte->functions));
+    auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);
+    List* scan_tlist = NIL;
+    ListCell *type, *typmod, *collation;
+    AttrNumber attno = 0;
+    forthree(type, function->funccoltypes, typmod, function->funccoltypmods, collation, function->funccolcollations) {
+        ++attno;
+        Var* var = makeVar(rel->relid, attno, lfirst_oid(type), lfirst_int(typmod), lfirst_oid(collation), 0);
+        char* name = strVal(list_nth(rte->eref->colnames, attno - 1));
+        scan_tlist = lappend(scan_tlist, makeTargetEntry(reinterpret_cast<Expr*>(var), attno, name, false));
+    }
+    CustomScan* scan = makeNode(CustomScan);
+    scan->scan.plan.targetlist = tlist;
+    scan->scan.plan.qual = extract_actual_clauses(clauses, false);
+    scan->scan.scanrelid = 0;
+    scan->flags = path->flags;
+    scan->custom_scan_tlist = scan_tlist;
+    scan->custom_exprs = list_make1(copyObjectImpl(linitial(call->args)));
+    scan->custom_private = path->custom_private;
+    scan->methods = &scan_methods;
+    return &scan->scan.plan;
+}
+
+const CustomPathMethods path_methods = {kName, plan_release, nullptr};
+
+Oid release_function() {
+    static Oid argtypes[1] = {TEXTOID};
+    List* name = list_make2(makeString(const_cast<char*>("privrisk")), makeString(const_cast<char*>("release")));
+    return LookupFuncName(name, 1, argtypes, true);
+}
+
+// Output positions the plan above reads (the target list and the quals);
+// a whole-row reference reads them all.
+void needed_columns(RelOptInfo* rel, List** needed, bool* all) {
+    Bitmapset* attrs = nullptr;
+    pull_varattnos(reinterpret_cast<Node*>(rel->reltarget->exprs), rel->relid, &attrs);
+    ListCell* lc;
+    foreach (lc, rel->baserestrictinfo)
+        pull_varattnos(reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause), rel->relid, &attrs);
+    *all = false;
+    *needed = NIL;
+    for (int k = -1; (k = bms_next_member(attrs, k)) >= 0;) {
+        int attno = k + FirstLowInvalidHeapAttributeNumber;
+        if (attno == 0) *all = true;
+        if (attno > 0) *needed = lappend_int(*needed, attno);
+    }
+}
+
+void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
+    auto* function = static_cast<RangeTblFunction*>(linitial(rte->functions));
+    auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);
+    if (list_length(rte->functions) != 1 || rte->funcordinality)
+        fail(ErrorKind::InvalidParameter,
+             "privrisk.release() must be the only function of its FROM item, without WITH ORDINALITY");
+    if (!bms_is_empty(rel->lateral_relids))
+        fail(ErrorKind::InvalidParameter, "privrisk.release(): the policy may not refer to other FROM items");
+    SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
+    List* needed;
+    bool all;
+    pg_call([&] { needed_columns(rel, &needed, &all); });
+
+    // Cost as a sequential scan of the source plus the rules per row.
+    double pages = size.known ? size.pages : 10;
+    double tuples = size.known ? size.tuples : rel->tuples;
+    double cpu_per_tuple = cpu_tuple_cost + size.rules * cpu_operator_cost + rel->baserestrictcost.per_tuple;
+    double startup = rel->baserestrictcost.startup + rel->reltarget->cost.startup;
+    double target = rel->reltarget->cost.per_tuple * rel->rows;
+    rel->pathlist = NIL;
+    rel->partial_pathlist = NIL;
+    auto make_path = [&](int workers) {
+        CustomPath* path = makeNode(CustomPath);
+        path->path.pathtype = T_CustomScan;
+        path->path.parent = rel;
+        path->path.pathtarget = rel->reltarget;
+        path->path.param_info = nullptr;
+        path->path.parallel_aware = workers > 0;
+        path->path.parallel_safe = rel->consider_parallel;
+        path->path.parallel_workers = workers;
+        double divisor = 1;
+        if (workers > 0) {
+            divisor = workers;
+            double leader = 1.0 - 0.3 * workers;  // as costsize.c's get_parallel_divisor
+            if (parallel_leader_participation && leader > 0) divisor += leader;
+        }
+        path->path.rows = clamp_row_est(rel->rows / divisor);
+        path->path.startup_cost = startup;
+        path->path.total_cost = startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
+        path->flags = 0;
+        path->custom_private = list_make2(needed, makeInteger(all ? 1 : 0));
+        path->methods = &path_methods;
+        return &path->path;
+    };
+    pg_call([&] {
+        add_path(rel, make_path(0));
+        if (rel->consider_parallel) {
+            int workers = compute_parallel_worker(rel, pages, -1, max_parallel_workers_per_gather);
+            if (workers > 0) add_partial_path(rel, make_path(workers));
+        }
+    });
+}
+
+set_rel_pathlist_hook_type previous_pathlist_hook = nullptr;
+
+void release_pathlist_hook(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTblEntry* rte) {
+    if (previous_pathlist_hook) previous_pathlist_hook(root, rel, rti, rte);
+    if (rte->rtekind != RTE_FUNCTION || IS_DUMMY_REL(rel)) return;
+    Oid release = release_function();
+    bool found = false;
+    ListCell* lc;
+    foreach (lc, rte->functions) {
+        Node* e = lfirst_node(RangeTblFunction, lc)->funcexpr;
+        if (IsA(e, FuncExpr) && OidIsValid(release) && reinterpret_cast<FuncExpr*>(e)->funcid == release) found = true;
+    }
+    if (!found) return;
+    if (!IsA(lfirst_node(RangeTblFunction, list_head(rte->functions))->funcexpr, FuncExpr))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("privrisk.release() must be the only function of its FROM item")));
+    guarded([&] { add_release_paths(root, rel, rte); });
+}
+
+}  // namespace
+
+SourceSize release_source_size(Node* policy) {
+    SourceSize size{false, 0, 0, 0};
+    if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return size;
+    Datum value = reinterpret_cast<Const*>(policy)->constvalue;
+    std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
+    Policy p;
+    try {
+        p = load_policy(name);
+    } catch (const Error&) {
+        return size;  // reported when the scan starts, with the reader's rights checked first
+    }
+    Oid source = p.source;
+    if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
+    pg_call([&] {
+        Relation rel = table_open(source, AccessShareLock);
+        if (rel->rd_rel->relkind == RELKIND_RELATION || rel->rd_rel->relkind == RELKIND_MATVIEW) {
+            BlockNumber pages;
+            double allvisfrac;
+            estimate_rel_size(rel, nullptr, &pages, &size.tuples, &allvisfrac);
+            size.pages = pages;
+            size.known = true;
+        }
+        table_close(rel, AccessShareLock);
+    });
+    size.rules = static_cast<int>(p.rules.size());
+    return size;
+}
+
+void register_release_scan() {
+    RegisterCustomScanMethods(&scan_methods);
+    previous_pathlist_hook = set_rel_pathlist_hook;
+    set_rel_pathlist_hook = release_pathlist_hook;
+}
+
+}  // namespace privrisk::pg

@@ -1,0 +1,28 @@
+// A value as the text a hierarchy holds: text as is, char(n) without its pad
+// blanks, dates in ISO form whatever DateStyle says, anything else through its
+// output function. Shared by gen() and the release scan.
+//
+// value_text is PostgreSQL-style: it may palloc in CurrentMemoryContext and may
+// raise an ERROR, and it never throws, so the release scan can call it per row
+// from frames that hold no C++ object (SPEC §3); C++ callers use pg_call.
+#pragma once
+
+#include <string_view>
+
+#include "postgres.hpp"
+
+namespace privrisk::pg {
+
+struct ValueText {
+    Oid type;
+    enum Kind : char { Text, Bpchar, Date, Output } kind;
+    FmgrInfo output;
+    char date[16];  // holds the last date's text
+};
+
+void init_value_text(ValueText* method, Oid type, MemoryContext context);
+
+// The text of a non-NULL value; valid until the next call or memory reset.
+std::string_view value_text(ValueText* method, Datum value);
+
+}  // namespace privrisk::pg
