@@ -1,0 +1,133 @@
+-- Release views leak nothing (SPEC §4.2): an analyst granted only the view never
+-- obtains a hidden value, by any path. 'SECRET-…' values are the hidden ones.
+CREATE ROLE regress_privrisk_steward;
+CREATE ROLE regress_privrisk_analyst;
+CREATE ROLE regress_privrisk_stranger;
+CREATE SCHEMA regress_release AUTHORIZATION regress_privrisk_steward;
+GRANT USAGE ON SCHEMA regress_release TO regress_privrisk_analyst, regress_privrisk_stranger;
+CREATE SCHEMA regress_analyst AUTHORIZATION regress_privrisk_analyst;
+SELECT privrisk.prefix_hierarchy('sec_zip', 5);
+
+SET ROLE regress_privrisk_steward;
+CREATE TABLE regress_release.patients (id int, zip text, diagnosis text, consent boolean);
+INSERT INTO regress_release.patients
+SELECT i, lpad((47000 + i % 50)::text, 5, '0'),
+       CASE WHEN i % 4 = 0 THEN 'SECRET-' || i ELSE 'flu' END, i % 4 <> 0
+FROM generate_series(1, 2000) AS i;
+ANALYZE regress_release.patients;
+SELECT privrisk.create_policy('patients', 'regress_release.patients');
+-- diagnosis is disclosed only with consent (never for the SECRET rows); zip is generalized to 3 digits
+-- except for consenting rows; consent itself is public.
+SELECT privrisk.add_rule('patients', 'diagnosis', 'hide', 'consent');
+SELECT privrisk.add_rule('patients', 'zip', 'gen', 'consent', 'sec_zip', 2);
+SELECT privrisk.create_release_view('patients', 'regress_release.patients_release');
+GRANT SELECT ON regress_release.patients_release TO regress_privrisk_analyst;
+RESET ROLE;
+
+SET ROLE regress_privrisk_analyst;
+-- The source itself is out of reach.
+SELECT count(*) FROM regress_release.patients;
+-- The rules are not readable either (row-level security on the catalog).
+SELECT count(*) AS rules_seen FROM privrisk.policy_rule;
+SELECT count(*) AS all_rows, count(diagnosis) AS disclosed, count(*) FILTER (WHERE diagnosis LIKE 'SECRET%') AS secrets,
+       count(*) FILTER (WHERE zip LIKE '%**') AS generalized_zips
+FROM regress_release.patients_release;
+-- WHERE on the hidden column: the qual sees the released value (NULL), so nothing matches.
+SELECT count(*) AS found FROM regress_release.patients_release WHERE diagnosis = 'SECRET-4';
+SELECT count(*) AS found FROM regress_release.patients_release WHERE diagnosis LIKE 'SECRET%';
+SELECT count(*) AS found FROM regress_release.patients_release WHERE zip = '47004';
+-- Ordering and grouping on it: only released values appear.
+SELECT diagnosis, count(*) FROM regress_release.patients_release GROUP BY diagnosis ORDER BY diagnosis;
+SELECT id, diagnosis FROM regress_release.patients_release ORDER BY diagnosis DESC NULLS LAST, id LIMIT 3;
+SELECT zip, count(*) FROM regress_release.patients_release WHERE NOT consent GROUP BY zip ORDER BY zip;
+-- A leaky function in a qual: it is handed released values only.
+CREATE FUNCTION regress_analyst.leak(text) RETURNS boolean LANGUAGE plpgsql COST 0.0000001 AS $$
+BEGIN
+    IF $1 LIKE 'SECRET%' OR $1 ~ '^[0-9]{5}$' AND $1 NOT IN (SELECT zip FROM regress_release.patients_release WHERE consent) THEN
+        RAISE NOTICE 'leaked: %', $1;
+    END IF;
+    RETURN true;
+END $$;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM regress_release.patients_release WHERE regress_analyst.leak(diagnosis) AND regress_analyst.leak(zip);
+SELECT count(*) FROM regress_release.patients_release WHERE regress_analyst.leak(diagnosis) AND regress_analyst.leak(zip);
+CREATE FUNCTION regress_analyst.show(text) RETURNS boolean LANGUAGE plpgsql COST 0.0000001 AS $$
+BEGIN RAISE NOTICE 'saw: %', coalesce($1, 'NULL'); RETURN true; END $$;
+ALTER FUNCTION regress_analyst.show(text) COST 1000000;
+SELECT id FROM regress_release.patients_release WHERE id IN (4, 8) AND regress_analyst.show(diagnosis) ORDER BY id;
+-- EXPLAIN ANALYZE row counts: the filter removes rows by their released value.
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT * FROM regress_release.patients_release WHERE diagnosis = 'SECRET-4';
+-- Prepared statements, custom and generic plans.
+PREPARE q(text) AS SELECT count(*) FROM regress_release.patients_release WHERE diagnosis = $1;
+EXECUTE q('SECRET-4');
+SET plan_cache_mode = force_generic_plan;
+EXECUTE q('SECRET-8');
+RESET plan_cache_mode;
+DEALLOCATE q;
+-- Cursors.
+BEGIN;
+DECLARE c SCROLL CURSOR FOR SELECT id, diagnosis FROM regress_release.patients_release WHERE id % 4 = 0 ORDER BY id;
+FETCH 2 FROM c;
+FETCH BACKWARD 1 FROM c;
+COMMIT;
+-- COPY (SELECT …).
+COPY (SELECT id, zip, diagnosis FROM regress_release.patients_release WHERE id IN (3, 4) ORDER BY id) TO STDOUT;
+-- Joins and subqueries, with the hidden value as the join key.
+SELECT count(*) AS joined FROM regress_release.patients_release r JOIN (VALUES ('SECRET-4'), ('SECRET-8')) AS s(d) ON r.diagnosis = s.d;
+SELECT count(*) AS matched FROM regress_release.patients_release WHERE diagnosis IN (SELECT 'SECRET-' || g FROM generate_series(1, 2000) AS g);
+SELECT count(*) AS exists_match FROM generate_series(1, 2000) AS g
+WHERE EXISTS (SELECT 1 FROM regress_release.patients_release r WHERE r.diagnosis = 'SECRET-' || g);
+SELECT (SELECT max(diagnosis) FROM regress_release.patients_release) AS max_diagnosis;
+-- Parallel plans.
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM regress_release.patients_release WHERE diagnosis LIKE 'SECRET%';
+SELECT count(*) FILTER (WHERE diagnosis LIKE 'SECRET%') AS secrets, count(diagnosis) AS disclosed
+FROM regress_release.patients_release;
+RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+-- release() called directly gives the same released rows (the analyst may read this policy's release)...
+SELECT count(diagnosis) AS disclosed, count(*) FILTER (WHERE diagnosis LIKE 'SECRET%') AS secrets
+FROM privrisk.release('patients') AS r(diagnosis text);
+-- ...and rules cannot be written by a role that does not own the source.
+SELECT privrisk.add_rule('patients', 'diagnosis', 'hide', 'true');
+SELECT privrisk.drop_policy('patients');
+SELECT privrisk.create_release_view('patients', 'regress_analyst.mine');
+SELECT privrisk.create_policy('mine', 'regress_release.patients');
+-- Writing the catalog directly is refused too.
+INSERT INTO privrisk.policy_rule VALUES ('patients', 99, 'diagnosis', 'hide', 'true', NULL, NULL);
+DELETE FROM privrisk.policy_rule;
+RESET ROLE;
+
+-- A role with no grant at all: neither the view nor release() itself.
+SET ROLE regress_privrisk_stranger;
+SELECT count(*) FROM regress_release.patients_release;
+SELECT count(*) FROM privrisk.release('patients') AS r(diagnosis text);
+EXPLAIN SELECT * FROM privrisk.release('patients') AS r(diagnosis text);
+RESET ROLE;
+
+-- Errors while applying a rule can carry a source value (a failed cast in a condition,
+-- a value missing from a hierarchy): the owner sees them, a release-only reader does not.
+SET ROLE regress_privrisk_steward;
+INSERT INTO regress_release.patients VALUES (9999, 'SECRET-ZIP-99', 'x', false);
+SELECT privrisk.create_policy('casting', 'regress_release.patients');
+SELECT privrisk.add_rule('casting', 'diagnosis', 'hide', 'zip::int > 47010');
+SELECT privrisk.create_release_view('casting', 'regress_release.casting_release');
+GRANT SELECT ON regress_release.casting_release TO regress_privrisk_analyst;
+SELECT count(diagnosis) FROM regress_release.casting_release;
+SELECT count(zip) FROM regress_release.patients_release;
+RESET ROLE;
+SET ROLE regress_privrisk_analyst;
+SELECT count(diagnosis) FROM regress_release.casting_release;
+SELECT count(zip) FROM regress_release.patients_release;
+SELECT count(*) FROM regress_release.patients_release;   -- no rule applied, nothing to fail
+RESET ROLE;
+
+DROP SCHEMA regress_analyst CASCADE;
+SET ROLE regress_privrisk_steward;
+SELECT privrisk.drop_policy('patients'), privrisk.drop_policy('casting');
+DROP SCHEMA regress_release CASCADE;
+RESET ROLE;
+DROP ROLE regress_privrisk_steward, regress_privrisk_analyst, regress_privrisk_stranger;
+SELECT privrisk.drop_hierarchy('sec_zip');
