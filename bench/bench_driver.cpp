@@ -226,6 +226,56 @@ void bench_ck(pqxx::connection& c, const Options& o) {
     std::printf("   bottom node (0,0,0,0): %s\n", checksum.c_str());
 }
 
+// A release with 3 rules (gen age, gen zip, hide salary_class, each under a condition on
+// the original row) read through Custom Scan (PrivriskRelease), against the bare source
+// and against the plain-SQL way to publish the same rows: a security_barrier view of
+// CASE expressions over lookup-table joins.
+void bench_release(pqxx::connection& c, const Options& o) {
+    std::string t = census_table(c, o, o.sizes.back());
+    std::string n = std::to_string(o.sizes.back() / 1000000) + "M";
+    {
+        pqxx::nontransaction tx{c};
+        tx.exec("SELECT privrisk.drop_policy(name) FROM privrisk.policy WHERE name = 'bench_release'");
+        tx.exec("SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy WHERE name IN ('bench_rel_age', 'bench_rel_zip')");
+        tx.exec("SELECT privrisk.interval_hierarchy('bench_rel_age', 0, 160, ARRAY[5, 10, 20])");
+        tx.exec("SELECT privrisk.prefix_hierarchy('bench_rel_zip', 5)");
+        tx.exec("DROP VIEW IF EXISTS bench_release_view, bench_case_view");
+        tx.exec("DROP TABLE IF EXISTS bench_rel_age_lookup, bench_rel_zip_lookup");
+        tx.exec("SELECT privrisk.create_policy('bench_release', " + tx.quote(t) + ")");
+        tx.exec("SELECT privrisk.add_rule('bench_release', 'age', 'gen', $$marital_status = 'Never-married'$$, 'bench_rel_age', 2)");
+        tx.exec("SELECT privrisk.add_rule('bench_release', 'zip', 'gen', $$race = 'White'$$, 'bench_rel_zip', 2)");
+        tx.exec("SELECT privrisk.add_rule('bench_release', 'salary_class', 'hide', 'age < 30')");
+        tx.exec("SELECT privrisk.create_release_view('bench_release', 'bench_release_view')");
+        tx.exec("CREATE TABLE bench_rel_age_lookup AS SELECT DISTINCT age AS value, "
+                "privrisk.generalize('bench_rel_age', age::text, 2) AS generalized FROM " + t);
+        tx.exec("CREATE TABLE bench_rel_zip_lookup AS SELECT DISTINCT zip AS value, "
+                "privrisk.generalize('bench_rel_zip', zip, 2) AS generalized FROM " + t);
+        tx.exec("ANALYZE bench_rel_age_lookup");
+        tx.exec("ANALYZE bench_rel_zip_lookup");
+        tx.exec("CREATE VIEW bench_case_view WITH (security_barrier) AS SELECT s.id, "
+                "CASE WHEN s.marital_status = 'Never-married' THEN s.age::text ELSE a.generalized END AS age, s.sex, s.race, "
+                "CASE WHEN s.race = 'White' THEN s.zip ELSE z.generalized END AS zip, s.marital_status, s.education, "
+                "s.occupation, CASE WHEN s.age < 30 THEN s.salary_class END AS salary_class FROM " + t + " s "
+                "LEFT JOIN bench_rel_age_lookup a ON a.value = s.age LEFT JOIN bench_rel_zip_lookup z ON z.value = s.zip");
+    }
+    // Same rows both ways before anything is timed.
+    const std::string digest = "SELECT sum(hashtext(concat_ws('|', id, age, sex, race, zip, marital_status, education, "
+                               "occupation, salary_class))::numeric) FROM ";
+    if (scalar(c, digest + "bench_release_view") != scalar(c, digest + "bench_case_view"))
+        throw std::runtime_error("release() and the CASE view disagree");
+    std::printf("-- %s rows, 3 rules (gen age, gen zip, hide salary_class)\n", n.c_str());
+    compare(c, o, "count(*) through release() vs count(*) on the source, " + n,
+            "SELECT count(*) FROM bench_release_view", "SELECT count(*) FROM " + t, 1.15);
+    compare(c, o, "full read (COPY TO /dev/null) through release() vs the source, " + n,
+            "COPY (SELECT * FROM bench_release_view) TO '/dev/null'", "COPY (SELECT * FROM " + t + ") TO '/dev/null'",
+            1.15);
+    compare(c, o, "count(*) through release() vs security_barrier CASE/lookup view, " + n,
+            "SELECT count(*) FROM bench_release_view", "SELECT count(*) FROM bench_case_view", 1.0);
+    compare(c, o, "full read through release() vs security_barrier CASE/lookup view, " + n,
+            "COPY (SELECT * FROM bench_release_view) TO '/dev/null'", "COPY (SELECT * FROM bench_case_view) TO '/dev/null'",
+            1.0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,7 +294,7 @@ int main(int argc, char** argv) {
         }
         else if (a == "--help") {
             std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
-                        "[generalize] [measures] [ck]\n");
+                        "[generalize] [measures] [ck] [release]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -257,7 +307,7 @@ int main(int argc, char** argv) {
         std::printf("privrisk benchmarks: %ld rows, median of %d interleaved runs; ratio = privrisk / PostgreSQL baseline\n",
                     o.rows, o.repeat);
         std::vector<std::pair<std::string, std::function<void(pqxx::connection&, const Options&)>>> all = {
-            {"generalize", bench_generalize}, {"measures", bench_measures}, {"ck", bench_ck}};
+            {"generalize", bench_generalize}, {"measures", bench_measures}, {"ck", bench_ck}, {"release", bench_release}};
         for (auto& [name, fn] : all)
             if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) fn(c, o);
     } catch (const std::exception& e) {

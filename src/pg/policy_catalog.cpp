@@ -38,18 +38,18 @@ AsCatalogOwner::~AsCatalogOwner() { SetUserIdAndSecContext(saved_user_, saved_co
 
 // Queries below run as the catalog's owner: every operator is schema-qualified
 // so nothing on the caller's search_path can stand in for it.
-Policy load_policy(std::string_view name) {
+Policy load_policy(std::string_view name, bool latest) {
     Policy policy;
     policy.name = std::string(name);
     AsCatalogOwner owner;
     Spi spi;
     if (spi.run("SELECT source::oid::int8 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1",
-                {text_arg(name)}, true) == 0)
+                {text_arg(name)}, !latest) == 0)
         fail(ErrorKind::UndefinedObject, "policy " + quote_value(name) + " does not exist");
     policy.source = static_cast<Oid>(spi.int8(0, 1));
     uint64 n = spi.run("SELECT rule, column_name::text, operator, condition, hierarchy, level "
                        "FROM privrisk.policy_rule WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
-                       {text_arg(name)}, true);
+                       {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i) {
         PolicyRule r;
         r.number = static_cast<int>(spi.int8(i, 1));

@@ -28,7 +28,9 @@ struct Policy {
 
 // The policy `name` with its rules, read as the catalog's owner (the caller may
 // be a role that can read only the release). Unknown names are an error.
-Policy load_policy(std::string_view name);
+// `latest`: see changes made earlier in the same statement (writers); a scan
+// reads the policy under its query's snapshot instead.
+Policy load_policy(std::string_view name, bool latest = false);
 
 // The release views recorded for `policy`.
 std::vector<Oid> release_views_of(std::string_view policy);

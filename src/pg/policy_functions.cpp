@@ -34,7 +34,7 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
 
 PRIVRISK_FUNCTION(privrisk_add_rule) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
-    Policy policy = load_policy(name);
+    Policy policy = load_policy(name, true);
     require_source_owner(policy.source, "add a rule to its policy");
     PolicyRule rule;
     rule.column = std::string(text_arg_view(fcinfo, 1, "column"));
@@ -82,7 +82,7 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
 
 PRIVRISK_FUNCTION(privrisk_drop_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
-    Policy policy = load_policy(name);
+    Policy policy = load_policy(name, true);
     Oid source = policy.source;
     if (pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); }))
         require_source_owner(source, "drop its policy");
@@ -99,7 +99,7 @@ PRIVRISK_FUNCTION(privrisk_drop_policy) {
 PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
-    Policy policy = load_policy(name);
+    Policy policy = load_policy(name, true);
     require_source_owner(policy.source, "publish its release");
     std::vector<ReleasedColumn> shape = release_shape(policy);
     // The view's name as the caller wrote it (possibly schema-qualified), every

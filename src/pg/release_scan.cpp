@@ -46,7 +46,6 @@ struct LevelCache {
 
 struct ReleasedOutput {
     AttrNumber attno;  // in the source
-    bool needed;       // read by the plan above; others stay NULL
     bool generalized;
     int height;
     int rule_count;
@@ -176,14 +175,14 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
     for (int c = 0; c < s->output_count; ++c) {
         ReleasedOutput* out = &s->outputs[c];
         isnull[c] = true;
-        if (!out->needed || source_null[out->attno - 1]) continue;
+        if (source_null[out->attno - 1]) continue;
         Datum value = source_values[out->attno - 1];
         for (int r = 0; r < out->rule_count; ++r)
             out->disclosed[r] = condition_holds(s, out->rule_condition[r], econtext);
         int level = released_level(out->rules, out->disclosed, out->rule_count, out->height);
         if (level >= out->height) continue;  // ⊥
-        if (!out->generalized) {
-            values[c] = value;
+        if (!out->generalized || (level == 0 && out->value_text.kind == ValueText::Text)) {
+            values[c] = value;  // as is; a text value needs no conversion (nor a hierarchy lookup)
         } else {
             values[c] = generalized_text(s, out, value, level);
         }
@@ -202,7 +201,8 @@ TupleTableSlot* release_next(ScanState* ss) {
     TupleTableSlot* out = ss->ss_ScanTupleSlot;
     ExecClearTuple(out);
     if (!table_scan_getnextslot(s->scan, ForwardScanDirection, s->source_slot)) return out;
-    if (s->last_attno > 0) slot_getsomeattrs(s->source_slot, s->last_attno);
+    if (s->output_count == 0) return ExecStoreVirtualTuple(out);  // count(*): no column, no rule
+    slot_getsomeattrs(s->source_slot, s->last_attno);
     ExprContext* econtext = ss->ps.ps_ExprContext;
     econtext->ecxt_scantuple = s->source_slot;  // conditions read the original row
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
@@ -275,25 +275,10 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
         if (i == conditions.size()) conditions.push_back(policy.rules[r].condition);
         rule_condition[r] = static_cast<int>(i);
     }
-    s->condition_count = static_cast<int>(conditions.size());
-    s->conditions = zeroed_array<ExprState*>(conditions.size());
-    s->condition_value = zeroed_array<signed char>(conditions.size());
-    Bitmapset* read = nullptr;  // source columns the conditions read
-    for (std::size_t i = 0; i < conditions.size(); ++i) {
-        Expr* e = parse_condition(s->source, conditions[i], "condition " + quote_value(conditions[i]) +
-                                                              " of policy " + quote_value(policy.name));
-        s->conditions[i] = pg_call([&] {
-            pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
-            return ExecInitExpr(e, ps);
-        });
-    }
-    for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
-        s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
+    std::vector<char> condition_used(conditions.size(), 0);
 
-    // Output columns: the column definition list names released columns.
+    // Output columns: those of the column definition list the plan reads.
     TupleDesc desc = s->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor;
-    List* needed = static_cast<List*>(linitial(plan->custom_private));
-    bool all_needed = intVal(lsecond(plan->custom_private)) != 0;
     s->output_count = desc->natts;
     s->outputs = zeroed_array<ReleasedOutput>(desc->natts);
     for (int c = 0; c < desc->natts; ++c) {
@@ -318,7 +303,6 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
         }
         ReleasedOutput& out = s->outputs[c];
         out.attno = col->attno;
-        out.needed = all_needed || list_member_int(needed, c + 1);
         out.generalized = !col->hierarchy.empty();
         out.height = col->height;
         out.name = copy_string(col->name);
@@ -343,8 +327,27 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                 out.by_datum = by_value;
             });
         }
-        if (out.needed) s->last_attno = std::max(s->last_attno, out.attno);
+        s->last_attno = std::max(s->last_attno, out.attno);
+        for (std::size_t r = 0; r < col->rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
     }
+
+    // Only conditions of columns the plan reads run (and are checked again here):
+    // count(*) through a release reads no column and applies no rule.
+    s->condition_count = static_cast<int>(conditions.size());
+    s->conditions = zeroed_array<ExprState*>(conditions.size());
+    s->condition_value = zeroed_array<signed char>(conditions.size());
+    Bitmapset* read = nullptr;  // source columns the conditions read
+    for (std::size_t i = 0; i < conditions.size(); ++i) {
+        if (!condition_used[i]) continue;
+        Expr* e = parse_condition(s->source, conditions[i], "condition " + quote_value(conditions[i]) +
+                                                              " of policy " + quote_value(policy.name));
+        s->conditions[i] = pg_call([&] {
+            pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
+            return ExecInitExpr(e, ps);
+        });
+    }
+    for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
+        s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
 }
 
 void begin_release(CustomScanState* node, EState* estate, int) {
@@ -449,27 +452,40 @@ const CustomScanMethods scan_methods = {kName, create_release_state};
 // Planning
 // ---------------------------------------------------------------------------
 
-Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List* tlist, List* clauses, List*) {
+// The scan tuple holds only the columns the plan reads (its target list and
+// quals), so a rule runs only where its column is read: count(*) runs none.
+Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, List* clauses, List*) {
     RangeTblEntry* rte = planner_rt_fetch(rel->relid, root);
     auto* function = static_cast<RangeTblFunction*>(linitial(rte->functions));
     auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);
+    // The path's own target, not a physical tlist of every column.
+    List* tlist = make_tlist_from_pathtarget(path->path.pathtarget);
+    List* quals = extract_actual_clauses(clauses, false);
+    Bitmapset* read = nullptr;
+    pull_varattnos(reinterpret_cast<Node*>(tlist), rel->relid, &read);
+    pull_varattnos(reinterpret_cast<Node*>(quals), rel->relid, &read);
     List* scan_tlist = NIL;
-    ListCell *type, *typmod, *collation;
-    AttrNumber attno = 0;
-    forthree(type, function->funccoltypes, typmod, function->funccoltypmods, collation, function->funccolcollations) {
-        ++attno;
-        Var* var = makeVar(rel->relid, attno, lfirst_oid(type), lfirst_int(typmod), lfirst_oid(collation), 0);
+    for (int k = -1; (k = bms_next_member(read, k)) >= 0;) {
+        AttrNumber attno = k + FirstLowInvalidHeapAttributeNumber;
+        if (attno <= 0)
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                            errmsg("privrisk.release(): a whole-row reference to the release is not supported"),
+                            errhint("Name its columns, or read it through a release view.")));
+        Var* var = makeVar(rel->relid, attno, list_nth_oid(function->funccoltypes, attno - 1),
+                           list_nth_int(function->funccoltypmods, attno - 1),
+                           list_nth_oid(function->funccolcollations, attno - 1), 0);
         char* name = strVal(list_nth(rte->eref->colnames, attno - 1));
-        scan_tlist = lappend(scan_tlist, makeTargetEntry(reinterpret_cast<Expr*>(var), attno, name, false));
+        scan_tlist = lappend(scan_tlist, makeTargetEntry(reinterpret_cast<Expr*>(var), list_length(scan_tlist) + 1,
+                                                         name, false));
     }
     CustomScan* scan = makeNode(CustomScan);
     scan->scan.plan.targetlist = tlist;
-    scan->scan.plan.qual = extract_actual_clauses(clauses, false);
+    scan->scan.plan.qual = quals;
     scan->scan.scanrelid = 0;
     scan->flags = path->flags;
     scan->custom_scan_tlist = scan_tlist;
     scan->custom_exprs = list_make1(copyObjectImpl(linitial(call->args)));
-    scan->custom_private = path->custom_private;
+    scan->custom_private = NIL;
     scan->methods = &scan_methods;
     return &scan->scan.plan;
 }
@@ -482,23 +498,6 @@ Oid release_function() {
     return LookupFuncName(name, 1, argtypes, true);
 }
 
-// Output positions the plan above reads (the target list and the quals);
-// a whole-row reference reads them all.
-void needed_columns(RelOptInfo* rel, List** needed, bool* all) {
-    Bitmapset* attrs = nullptr;
-    pull_varattnos(reinterpret_cast<Node*>(rel->reltarget->exprs), rel->relid, &attrs);
-    ListCell* lc;
-    foreach (lc, rel->baserestrictinfo)
-        pull_varattnos(reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause), rel->relid, &attrs);
-    *all = false;
-    *needed = NIL;
-    for (int k = -1; (k = bms_next_member(attrs, k)) >= 0;) {
-        int attno = k + FirstLowInvalidHeapAttributeNumber;
-        if (attno == 0) *all = true;
-        if (attno > 0) *needed = lappend_int(*needed, attno);
-    }
-}
-
 void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     auto* function = static_cast<RangeTblFunction*>(linitial(rte->functions));
     auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);
@@ -508,9 +507,6 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     if (!bms_is_empty(rel->lateral_relids))
         fail(ErrorKind::InvalidParameter, "privrisk.release(): the policy may not refer to other FROM items");
     SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
-    List* needed;
-    bool all;
-    pg_call([&] { needed_columns(rel, &needed, &all); });
 
     // Cost as a sequential scan of the source plus the rules per row.
     double pages = size.known ? size.pages : 10;
@@ -539,7 +535,7 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
         path->path.startup_cost = startup;
         path->path.total_cost = startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
         path->flags = 0;
-        path->custom_private = list_make2(needed, makeInteger(all ? 1 : 0));
+        path->custom_private = NIL;
         path->methods = &path_methods;
         return &path->path;
     };
