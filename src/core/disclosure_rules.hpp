@@ -23,7 +23,16 @@ struct DisclosureRule {
 // The level at which a column's value is released: 0 = as is, `height` = ⊥.
 // disclosed[i] says whether rule i's condition is TRUE on the original row.
 // A column without a hierarchy has height 1 (hide only).
-int released_level(const DisclosureRule* rules, const bool* disclosed, int count, int height);
+// Inline: the release scan calls it for every column of every row.
+inline int released_level(const DisclosureRule* rules, const bool* disclosed, int count, int height) {
+    int level = 0;
+    for (int i = 0; i < count; ++i)
+        if (!disclosed[i]) {
+            int l = rules[i].op == DisclosureOp::Hide ? height : rules[i].level;
+            if (l > level) level = l;
+        }
+    return level;
+}
 
 // The paper's operators on one value, one rule at a time (the reference the
 // combined form is tested against). `value` may already be generalized; a

@@ -38,14 +38,16 @@ AsCatalogOwner::~AsCatalogOwner() { SetUserIdAndSecContext(saved_user_, saved_co
 
 // Queries below run as the catalog's owner: every operator is schema-qualified
 // so nothing on the caller's search_path can stand in for it.
-Policy load_policy(std::string_view name, bool latest) {
+std::optional<Policy> find_policy(std::string_view name, bool latest) {
     Policy policy;
     policy.name = std::string(name);
     AsCatalogOwner owner;
     Spi spi;
     if (spi.run("SELECT source::oid::int8 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1",
-                {text_arg(name)}, !latest) == 0)
-        fail(ErrorKind::UndefinedObject, "policy " + quote_value(name) + " does not exist");
+                {text_arg(name)}, !latest) == 0) {
+        spi.finish();
+        return std::nullopt;
+    }
     policy.source = static_cast<Oid>(spi.int8(0, 1));
     uint64 n = spi.run("SELECT rule, column_name::text, operator, condition, hierarchy, level "
                        "FROM privrisk.policy_rule WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
@@ -69,6 +71,12 @@ Policy load_policy(std::string_view name, bool latest) {
     }
     spi.finish();
     return policy;
+}
+
+Policy load_policy(std::string_view name, bool latest) {
+    std::optional<Policy> policy = find_policy(name, latest);
+    if (!policy) fail(ErrorKind::UndefinedObject, "policy " + quote_value(name) + " does not exist");
+    return std::move(*policy);
 }
 
 std::vector<Oid> release_views_of(std::string_view policy) {

@@ -2,6 +2,7 @@
 // (SPEC §4.2), the checks every rule condition passes, and who may read a release.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,8 @@ struct Policy {
 // `latest`: see changes made earlier in the same statement (writers); a scan
 // reads the policy under its query's snapshot instead.
 Policy load_policy(std::string_view name, bool latest = false);
+// The same, or nullopt when there is no such policy.
+std::optional<Policy> find_policy(std::string_view name, bool latest = false);
 
 // The release views recorded for `policy`.
 std::vector<Oid> release_views_of(std::string_view policy);

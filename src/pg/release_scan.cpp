@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "fast_condition.hpp"
 #include "flat_index.hpp"
 #include "guard.hpp"
 #include "hierarchy_catalog.hpp"
@@ -39,9 +40,14 @@ constexpr long kCacheEntries = 1L << 20;  // per column; beyond it values are ge
 // key (its datum for by-value types, else its text) indexes the results. Lives
 // in the scan's cache context and is never destroyed: the context goes with the query.
 struct LevelCache {
-    explicit LevelCache(std::pmr::memory_resource* memory) : index(memory), results(memory) {}
+    explicit LevelCache(std::pmr::memory_resource* memory) : index(memory), results(memory), window(memory) {}
     FlatIndex index;
     std::pmr::vector<text*> results;  // by id in index
+    // By-value keys near the first one seen (ages, years, small codes) are also
+    // found by position: one load instead of a hash probe.
+    static constexpr int64_t kWindow = 4096;
+    int64_t window_base = 0;
+    std::pmr::vector<text*> window;  // [kWindow] once a by-value key was cached
 };
 
 struct ReleasedOutput {
@@ -73,6 +79,7 @@ struct ReleaseScanState {
     ReleasedOutput* outputs;
     int condition_count;
     ExprState** conditions;
+    FastCondition** fast_conditions;  // the native form where the shape allows, else NULL
     signed char* condition_value;  // per row: -1 not evaluated yet, 0 protects, 1 discloses
     bool may_see_errors;           // reads the source anyway: rule errors keep their text
     bool in_rules;                 // a rule is being applied (its errors are sanitized)
@@ -87,9 +94,13 @@ struct ReleaseScanState {
 
 bool condition_holds(ReleaseScanState* s, int i, ExprContext* econtext) {
     if (s->condition_value[i] < 0) {
-        bool isnull;
-        Datum d = ExecEvalExpr(s->conditions[i], econtext, &isnull);
-        s->condition_value[i] = !isnull && DatumGetBool(d);  // unknown protects
+        if (FastCondition* fast = s->fast_conditions[i]) {
+            s->condition_value[i] = fast_condition_holds(fast, s->source_slot->tts_values, s->source_slot->tts_isnull);
+        } else {
+            bool isnull;
+            Datum d = ExecEvalExpr(s->conditions[i], econtext, &isnull);
+            s->condition_value[i] = !isnull && DatumGetBool(d);  // unknown protects
+        }
     }
     return s->condition_value[i] == 1;
 }
@@ -142,6 +153,15 @@ void generalize_miss(MissRequest* r) {
     r->result = make_text(s->cache_context, g);
     cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
     cache.results.push_back(r->result);
+    if (out->by_datum) {
+        auto key = static_cast<int64_t>(r->key);
+        if (cache.window.empty()) {
+            cache.window.assign(LevelCache::kWindow, nullptr);
+            cache.window_base = key - LevelCache::kWindow / 2;
+        }
+        uint64_t at = static_cast<uint64_t>(key) - static_cast<uint64_t>(cache.window_base);
+        if (at < static_cast<uint64_t>(LevelCache::kWindow)) cache.window[at] = r->result;
+    }
     ++out->cached;
 }
 
@@ -150,6 +170,8 @@ Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, in
     LevelCache* cache = out->levels[level];
     MissRequest miss{s, out, level, static_cast<uint64_t>(value), {}, nullptr};
     if (out->by_datum && cache) {
+        uint64_t at = miss.key - static_cast<uint64_t>(cache->window_base);
+        if (at < cache->window.size() && cache->window[at]) return PointerGetDatum(cache->window[at]);
         uint32_t id = cache->index.find(datum_key(&miss.key));
         if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
     }
@@ -177,6 +199,11 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
         isnull[c] = true;
         if (source_null[out->attno - 1]) continue;
         Datum value = source_values[out->attno - 1];
+        if (out->rule_count == 0) {  // a column no rule touches
+            values[c] = value;
+            isnull[c] = false;
+            continue;
+        }
         for (int r = 0; r < out->rule_count; ++r)
             out->disclosed[r] = condition_holds(s, out->rule_condition[r], econtext);
         int level = released_level(out->rules, out->disclosed, out->rule_count, out->height);
@@ -335,6 +362,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     // count(*) through a release reads no column and applies no rule.
     s->condition_count = static_cast<int>(conditions.size());
     s->conditions = zeroed_array<ExprState*>(conditions.size());
+    s->fast_conditions = zeroed_array<FastCondition*>(conditions.size());
     s->condition_value = zeroed_array<signed char>(conditions.size());
     Bitmapset* read = nullptr;  // source columns the conditions read
     for (std::size_t i = 0; i < conditions.size(); ++i) {
@@ -343,6 +371,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                                                               " of policy " + quote_value(policy.name));
         s->conditions[i] = pg_call([&] {
             pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
+            s->fast_conditions[i] = compile_fast_condition(e);
             return ExecInitExpr(e, ps);
         });
     }
@@ -422,6 +451,14 @@ void explain_release(CustomScanState* node, List*, ExplainState* es) {
     ExplainPropertyText("Policy", s->policy, es);
     ExplainPropertyText("Source", s->source_name ? s->source_name : "?", es);
     ExplainPropertyInteger("Rules", nullptr, s->rule_count, es);
+    // Conditions of the columns read, and how many of them run natively.
+    int used = 0, native = 0;
+    for (int i = 0; i < s->condition_count; ++i) {
+        used += s->conditions[i] != nullptr;
+        native += s->fast_conditions[i] != nullptr;
+    }
+    ExplainPropertyInteger("Conditions Evaluated", nullptr, used, es);
+    ExplainPropertyInteger("Conditions Native", nullptr, native, es);
 }
 
 const CustomExecMethods exec_methods = {
@@ -574,13 +611,9 @@ SourceSize release_source_size(Node* policy) {
     if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return size;
     Datum value = reinterpret_cast<Const*>(policy)->constvalue;
     std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
-    Policy p;
-    try {
-        p = load_policy(name);
-    } catch (const Error&) {
-        return size;  // reported when the scan starts, with the reader's rights checked first
-    }
-    Oid source = p.source;
+    std::optional<Policy> p = find_policy(name);
+    if (!p) return size;  // reported when the scan starts, with the reader's rights checked first
+    Oid source = p->source;
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
     pg_call([&] {
         Relation rel = table_open(source, AccessShareLock);
@@ -593,7 +626,7 @@ SourceSize release_source_size(Node* policy) {
         }
         table_close(rel, AccessShareLock);
     });
-    size.rules = static_cast<int>(p.rules.size());
+    size.rules = static_cast<int>(p->rules.size());
     return size;
 }
 
