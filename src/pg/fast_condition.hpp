@@ -5,20 +5,80 @@
 // same answer (release.sql checks it on random rows); only TRUE discloses.
 #pragma once
 
+#include <cstring>
+
 #include "postgres.hpp"
 
 namespace privrisk::pg {
 
-struct FastCondition;
+struct FastCondition {
+    enum class Kind : char { Int2, Int4, Int8, Text, Bool };
+    enum class Test : char { Eq, Ne, Lt, Le, Gt, Ge, IsNull, IsNotNull, IsTrue, IsFalse };
+    struct Term {
+        int column;  // 0-based index into the source row
+        Kind kind;
+        Test test;
+        int64 number;
+        const char* bytes;
+        int length;
+    };
+    bool any;  // OR of the terms; else AND
+    int count;
+    Term terms[FLEXIBLE_ARRAY_MEMBER];
+
+    static int64 integer_value(Kind kind, Datum d) {
+        switch (kind) {
+            case Kind::Int2: return DatumGetInt16(d);
+            case Kind::Int4: return DatumGetInt32(d);
+            default: return DatumGetInt64(d);
+        }
+    }
+};
 
 // The native form of a planned condition over the source's columns (Vars of
 // range table entry 1), allocated in the current memory context; NULL when
 // its shape is not one of the above.
 FastCondition* compile_fast_condition(Expr* condition);
 
+// Inline below: the release scan calls them for every row.
+inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, const bool* isnull) {
+    using Test = FastCondition::Test;
+    bool null = isnull[t.column];
+    if (t.test == Test::IsNull) return null;
+    if (t.test == Test::IsNotNull) return !null;
+    if (null) return false;  // a comparison with NULL is unknown: it protects
+    Datum d = values[t.column];
+    switch (t.kind) {
+        case FastCondition::Kind::Bool:
+            return DatumGetBool(d) == (t.test == Test::IsTrue);
+        case FastCondition::Kind::Text: {
+            auto* v = (text*)DatumGetPointer(d);
+            if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v)) v = DatumGetTextPP(d);  // may raise an ERROR
+            bool equal = (int)VARSIZE_ANY_EXHDR(v) == t.length && std::memcmp(VARDATA_ANY(v), t.bytes, t.length) == 0;
+            return equal == (t.test == Test::Eq);
+        }
+        default: {
+            int64 x = FastCondition::integer_value(t.kind, d);
+            switch (t.test) {
+                case Test::Eq: return x == t.number;
+                case Test::Ne: return x != t.number;
+                case Test::Lt: return x < t.number;
+                case Test::Le: return x <= t.number;
+                case Test::Gt: return x > t.number;
+                case Test::Ge: return x >= t.number;
+                default: return false;
+            }
+        }
+    }
+}
+
 // Whether the condition is TRUE on a source row deformed into values/isnull
-// (a NULL or FALSE condition protects). PostgreSQL-style: may detoast a value
-// in the current memory context, never throws.
-bool fast_condition_holds(const FastCondition* condition, const Datum* values, const bool* isnull);
+// (NULL or FALSE protects): AND needs every term TRUE, OR one. PostgreSQL-style:
+// may detoast a value in the current memory context, never throws.
+inline bool fast_condition_holds(const FastCondition* c, const Datum* values, const bool* isnull) {
+    for (int i = 0; i < c->count; ++i)
+        if (fast_term_holds(c->terms[i], values, isnull) == c->any) return c->any;
+    return !c->any;
+}
 
 }  // namespace privrisk::pg

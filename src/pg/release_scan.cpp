@@ -80,7 +80,7 @@ struct ReleaseScanState {
     int condition_count;
     ExprState** conditions;
     FastCondition** fast_conditions;  // the native form where the shape allows, else NULL
-    signed char* condition_value;  // per row: -1 not evaluated yet, 0 protects, 1 discloses
+    bool* condition_value;  // per row: TRUE discloses
     bool may_see_errors;           // reads the source anyway: rule errors keep their text
     bool in_rules;                 // a rule is being applied (its errors are sanitized)
     MemoryContext cache_context;
@@ -92,17 +92,19 @@ struct ReleaseScanState {
 // Per row
 // ---------------------------------------------------------------------------
 
-bool condition_holds(ReleaseScanState* s, int i, ExprContext* econtext) {
-    if (s->condition_value[i] < 0) {
+// Every condition a read column's rule uses, once per row, on the original row.
+void evaluate_conditions(ReleaseScanState* s, ExprContext* econtext) {
+    const Datum* values = s->source_slot->tts_values;
+    const bool* isnull = s->source_slot->tts_isnull;
+    for (int i = 0; i < s->condition_count; ++i) {
         if (FastCondition* fast = s->fast_conditions[i]) {
-            s->condition_value[i] = fast_condition_holds(fast, s->source_slot->tts_values, s->source_slot->tts_isnull);
-        } else {
-            bool isnull;
-            Datum d = ExecEvalExpr(s->conditions[i], econtext, &isnull);
-            s->condition_value[i] = !isnull && DatumGetBool(d);  // unknown protects
+            s->condition_value[i] = fast_condition_holds(fast, values, isnull);
+        } else if (ExprState* e = s->conditions[i]) {
+            bool null;
+            Datum d = ExecEvalExpr(e, econtext, &null);
+            s->condition_value[i] = !null && DatumGetBool(d);  // unknown protects
         }
     }
-    return s->condition_value[i] == 1;
 }
 
 // A by-value datum as an index key: its 8 bytes.
@@ -166,7 +168,21 @@ void generalize_miss(MissRequest* r) {
 }
 
 // The released text of `value` at `level` (< height): from the cache, or generalized now.
-Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
+// Not cached yet: generalize now (rarely; kept out of the per-row path).
+__attribute__((noinline)) Datum generalized_miss(MissRequest* miss) {
+    ReleaseScanState* s = miss->state;
+    if (s->hierarchy_generation != hierarchy_generation()) {
+        // A hierarchy changed mid-query: what is cached may be stale.
+        for (int c = 0; c < s->output_count; ++c)
+            for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
+        s->hierarchy_generation = hierarchy_generation();
+    }
+    guarded([&] { generalize_miss(miss); });
+    return PointerGetDatum(miss->result);
+}
+
+// The released text of `value` at `level` (< height): from the cache, or generalized now.
+inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
     LevelCache* cache = out->levels[level];
     MissRequest miss{s, out, level, static_cast<uint64_t>(value), {}, nullptr};
     if (out->by_datum && cache) {
@@ -180,20 +196,13 @@ Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, in
         uint32_t id = cache->index.find(miss.value);
         if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
     }
-    if (s->hierarchy_generation != hierarchy_generation()) {
-        // A hierarchy changed mid-query: what is cached may be stale.
-        for (int c = 0; c < s->output_count; ++c)
-            for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
-        s->hierarchy_generation = hierarchy_generation();
-    }
-    guarded([&] { generalize_miss(&miss); });
-    return PointerGetDatum(miss.result);
+    return generalized_miss(&miss);
 }
 
 void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool* isnull) {
     Datum* source_values = s->source_slot->tts_values;
     bool* source_null = s->source_slot->tts_isnull;
-    for (int i = 0; i < s->condition_count; ++i) s->condition_value[i] = -1;
+    evaluate_conditions(s, econtext);
     for (int c = 0; c < s->output_count; ++c) {
         ReleasedOutput* out = &s->outputs[c];
         isnull[c] = true;
@@ -205,7 +214,7 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
             continue;
         }
         for (int r = 0; r < out->rule_count; ++r)
-            out->disclosed[r] = condition_holds(s, out->rule_condition[r], econtext);
+            out->disclosed[r] = s->condition_value[out->rule_condition[r]];
         int level = released_level(out->rules, out->disclosed, out->rule_count, out->height);
         if (level >= out->height) continue;  // ⊥
         if (!out->generalized || (level == 0 && out->value_text.kind == ValueText::Text)) {
@@ -363,7 +372,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->condition_count = static_cast<int>(conditions.size());
     s->conditions = zeroed_array<ExprState*>(conditions.size());
     s->fast_conditions = zeroed_array<FastCondition*>(conditions.size());
-    s->condition_value = zeroed_array<signed char>(conditions.size());
+    s->condition_value = zeroed_array<bool>(conditions.size());
     Bitmapset* read = nullptr;  // source columns the conditions read
     for (std::size_t i = 0; i < conditions.size(); ++i) {
         if (!condition_used[i]) continue;

@@ -24,7 +24,7 @@ void init_value_text(ValueText* method, Oid type, MemoryContext context) {
     }
 }
 
-std::string_view value_text(ValueText* method, Datum value) {
+std::string_view value_text_slow(ValueText* method, Datum value) {
     switch (method->kind) {
         case ValueText::Text:
         case ValueText::Bpchar: {
