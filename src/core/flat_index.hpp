@@ -19,6 +19,26 @@ public:
 
     static constexpr uint32_t kAbsent = UINT32_MAX;
 
+    // n <= 8 bytes as a little-endian word, zero-padded: two overlapping loads
+    // instead of a byte loop (short keys are most of what is looked up).
+    static uint64_t small_word(const char* p, std::size_t n) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (n >= 4) {
+            uint32_t low, high;
+            std::memcpy(&low, p, 4);
+            std::memcpy(&high, p + n - 4, 4);
+            return uint64_t(low) | (uint64_t(high) << (8 * (n - 4)));
+        }
+        if (n == 0) return 0;
+        auto byte = [p](std::size_t i) { return uint64_t(static_cast<unsigned char>(p[i])); };
+        return byte(0) | (byte(n / 2) << (8 * (n / 2))) | (byte(n - 1) << (8 * (n - 1)));
+#else
+        uint64_t w = 0;
+        for (std::size_t b = 0; b < n; ++b) w |= uint64_t(static_cast<unsigned char>(p[b])) << (8 * b);
+        return w;
+#endif
+    }
+
     // The id of `key`, adding it (with the next id) when absent.
     uint32_t find_or_add(std::string_view key, bool* added = nullptr) {
         uint64_t h = hash(key);
@@ -50,7 +70,7 @@ public:
             h = (h ^ w) * 0x100000001b3ull;
             h ^= h >> 29;
         }
-        h = (h ^ tail(key.data() + i, key.size() - i)) * 0x100000001b3ull;
+        h = (h ^ small_word(key.data() + i, key.size() - i)) * 0x100000001b3ull;
         h ^= h >> 32;
         h *= 0xd6e8feb86659fd93ull;
         h ^= h >> 32;
@@ -75,13 +95,7 @@ private:
         }
     }
 
-    // Up to 8 bytes as a little-endian word, zero-padded (a byte loop: no library call).
-    static uint64_t tail(const char* p, std::size_t n) noexcept {
-        uint64_t w = 0;
-        for (std::size_t b = 0; b < n; ++b) w |= uint64_t(static_cast<unsigned char>(p[b])) << (8 * b);
-        return w;
-    }
-    static uint64_t prefix(std::string_view key) noexcept { return tail(key.data(), key.size() < 8 ? key.size() : 8); }
+    static uint64_t prefix(std::string_view key) noexcept { return small_word(key.data(), key.size() < 8 ? key.size() : 8); }
     // Keys are short labels: a byte loop beats a call to memcmp.
     static bool same(const char* a, const char* b, std::size_t n) noexcept {
         if (n > 32) return std::memcmp(a, b, n) == 0;

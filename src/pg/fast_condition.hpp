@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "flat_index.hpp"
 #include "postgres.hpp"
 
 namespace privrisk::pg {
@@ -21,6 +22,7 @@ struct FastCondition {
         int64 number;
         const char* bytes;
         int length;
+        uint64 word;  // a text constant of up to 8 bytes, as FlatIndex::small_word
     };
     bool any;  // OR of the terms; else AND
     int count;
@@ -54,7 +56,10 @@ inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, c
         case FastCondition::Kind::Text: {
             auto* v = (text*)DatumGetPointer(d);
             if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v)) v = DatumGetTextPP(d);  // may raise an ERROR
-            bool equal = (int)VARSIZE_ANY_EXHDR(v) == t.length && std::memcmp(VARDATA_ANY(v), t.bytes, t.length) == 0;
+            const char* data = VARDATA_ANY(v);
+            bool equal = (int)VARSIZE_ANY_EXHDR(v) == t.length &&
+                         (t.length <= 8 ? FlatIndex::small_word(data, t.length) == t.word
+                                        : std::memcmp(data, t.bytes, t.length) == 0);
             return equal == (t.test == Test::Eq);
         }
         default: {

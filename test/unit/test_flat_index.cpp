@@ -28,3 +28,12 @@ TEST(FlatIndex, FindSeesExactlyTheAddedKeys) {
     EXPECT_EQ(index.find(""), FlatIndex::kAbsent);
     EXPECT_EQ(index.size(), 5000u);
 }
+
+TEST(FlatIndex, SmallWordIsTheBytesLittleEndianZeroPadded) {
+    const char bytes[] = "\x01\x82\x03\xf4\x05\x06\x07\xf8";
+    for (std::size_t n = 0; n <= 8; ++n) {
+        uint64_t expected = 0;
+        for (std::size_t b = 0; b < n; ++b) expected |= uint64_t(static_cast<unsigned char>(bytes[b])) << (8 * b);
+        EXPECT_EQ(FlatIndex::small_word(bytes, n), expected) << n;
+    }
+}
