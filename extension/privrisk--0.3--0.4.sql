@@ -76,3 +76,20 @@ CREATE FUNCTION privrisk.release(policy text) RETURNS SETOF record
     AS 'MODULE_PATHNAME', 'privrisk_release';
 CREATE FUNCTION privrisk.create_release_view(policy text, view_name text) RETURNS regclass
     LANGUAGE c VOLATILE PARALLEL UNSAFE AS 'MODULE_PATHNAME', 'privrisk_create_release_view';
+
+-- A dropped source takes its policy along, and a dropped view its registration:
+-- an OID the catalog still held could otherwise name a new, unrelated relation
+-- (a stranger's table passing as a release view, or as a policy's source).
+CREATE FUNCTION privrisk.forget_dropped_relations() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM privrisk.release_view WHERE view::oid IN
+        (SELECT objid FROM pg_event_trigger_dropped_objects() WHERE classid = 'pg_class'::regclass AND objsubid = 0);
+    DELETE FROM privrisk.policy WHERE source::oid IN
+        (SELECT objid FROM pg_event_trigger_dropped_objects() WHERE classid = 'pg_class'::regclass AND objsubid = 0);
+END $$;
+REVOKE ALL ON FUNCTION privrisk.forget_dropped_relations() FROM PUBLIC;
+CREATE EVENT TRIGGER privrisk_forget_dropped_relations ON sql_drop
+    EXECUTE FUNCTION privrisk.forget_dropped_relations();
