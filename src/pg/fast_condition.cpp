@@ -100,6 +100,12 @@ bool term_of(Node* node, FastCondition::Term* term) {
 
 FastCondition* compile_fast_condition(Expr* condition) {
     Node* node = (Node*)condition;
+    if (IsA(node, Const)) {  // folded by the planner: TRUE is an empty AND, FALSE or NULL an empty OR
+        auto* constant = (FastCondition*)palloc0(offsetof(FastCondition, terms));
+        Const* c = (Const*)node;
+        constant->any = c->constisnull || !DatumGetBool(c->constvalue);
+        return constant;
+    }
     List* parts = list_make1(node);
     bool any = false;
     if (IsA(node, BoolExpr) && ((BoolExpr*)node)->boolop != NOT_EXPR) {

@@ -1,6 +1,7 @@
 // Rule conditions of the common shapes, evaluated natively per row: a column
 // compared with a constant (integers; text equality under a deterministic
-// collation), a boolean column, IS [NOT] NULL, and a flat AND or OR of those.
+// collation), a boolean column, IS [NOT] NULL, a flat AND or OR of those, and a
+// constant.
 // Anything else runs through PostgreSQL's expression evaluator. Both give the
 // same answer (release.sql checks it on random rows); only TRUE discloses.
 #pragma once
