@@ -246,6 +246,13 @@ SELECT * FROM t, LATERAL privrisk.release(t.a2) AS r(a1 int);
 SELECT privrisk.create_release_view('gen_a2', 'gen_a2_view');
 SELECT privrisk.create_release_view('gen_a2', 'gen_a2_view');   -- exists
 SELECT privrisk.create_release_view('nulls', 'public."odd ""name"""');
+-- Hostile names are data, never SQL: a policy named like an injection, a view name that is not a name.
+SELECT privrisk.create_policy($$x'); DROP TABLE t; --$$, 't');
+SELECT privrisk.create_release_view($$x'); DROP TABLE t; --$$, 'hostile_view');
+SELECT count(*) AS rows_of_t_through_hostile_view FROM hostile_view;
+SELECT privrisk.create_release_view('gen_a2', 'v; DROP TABLE t');
+SELECT privrisk.create_release_view('gen_a2', 'a.b.c.d');
+SELECT count(*) AS t_still_there FROM t;
 \d gen_a2_view
 SELECT * FROM gen_a2_view ORDER BY a1;
 SELECT * FROM "odd ""name""" ORDER BY id;
@@ -259,7 +266,7 @@ SELECT * FROM gen_a2_view;
 SELECT privrisk.drop_policy('gen_a2');
 SELECT count(*) AS rules_left FROM privrisk.policy_rule WHERE policy = 'gen_a2';
 
-DROP VIEW gen_a2_view, "odd ""name""", tv, rnd_reference;
+DROP VIEW gen_a2_view, "odd ""name""", hostile_view, tv, rnd_reference;
 DROP FUNCTION my_true(int), refusal(text), rnd_check(text), cnd_check(text);
 SELECT privrisk.drop_policy(name) FROM privrisk.policy ORDER BY name;
 DROP TABLE t, n, rnd, rnd_rules, big, cnd;

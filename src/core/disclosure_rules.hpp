@@ -23,14 +23,16 @@ struct DisclosureRule {
 // The level at which a column's value is released: 0 = as is, `height` = ⊥.
 // disclosed[i] says whether rule i's condition is TRUE on the original row.
 // A column without a hierarchy has height 1 (hide only).
+// The level a rule raises its column to when its condition is not TRUE.
+inline int rule_level(const DisclosureRule& rule, int height) {
+    return rule.op == DisclosureOp::Hide ? height : rule.level;
+}
+
 // Inline: the release scan calls it for every column of every row.
 inline int released_level(const DisclosureRule* rules, const bool* disclosed, int count, int height) {
     int level = 0;
     for (int i = 0; i < count; ++i)
-        if (!disclosed[i]) {
-            int l = rules[i].op == DisclosureOp::Hide ? height : rules[i].level;
-            if (l > level) level = l;
-        }
+        if (!disclosed[i] && rule_level(rules[i], height) > level) level = rule_level(rules[i], height);
     return level;
 }
 
