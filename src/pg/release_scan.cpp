@@ -80,9 +80,9 @@ struct ReleaseScanState {
     int condition_count;
     ExprState** conditions;
     FastCondition** fast_conditions;  // the native form where the shape allows, else NULL
-    bool* condition_value;  // per row: TRUE discloses
-    bool may_see_errors;           // reads the source anyway: rule errors keep their text
-    bool in_rules;                 // a rule is being applied (its errors are sanitized)
+    bool* condition_value;            // per row: TRUE discloses
+    bool may_see_errors;              // reads the source anyway: rule errors keep their text
+    bool in_rules;                    // a rule is being applied (its errors are sanitized)
     MemoryContext cache_context;
     PgMemoryResource* cache_memory;
     uint64_t hierarchy_generation;
@@ -167,7 +167,6 @@ void generalize_miss(MissRequest* r) {
     ++out->cached;
 }
 
-// The released text of `value` at `level` (< height): from the cache, or generalized now.
 // Not cached yet: generalize now (rarely; kept out of the per-row path).
 __attribute__((noinline)) Datum generalized_miss(MissRequest* miss) {
     ReleaseScanState* s = miss->state;
@@ -221,6 +220,7 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
             values[c] = value;  // as is; a text value needs no conversion (nor a hierarchy lookup)
         } else {
             values[c] = generalized_text(s, out, value, level);
+            if (!values[c]) continue;  // ⊥ below the top cannot come from a valid hierarchy; never a NULL pointer
         }
         isnull[c] = false;
     }
