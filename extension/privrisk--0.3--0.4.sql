@@ -93,3 +93,12 @@ END $$;
 REVOKE ALL ON FUNCTION privrisk.forget_dropped_relations() FROM PUBLIC;
 CREATE EVENT TRIGGER privrisk_forget_dropped_relations ON sql_drop
     EXECUTE FUNCTION privrisk.forget_dropped_relations();
+
+-- The policies a role may read (its own sources'), with their rules and views.
+-- security_invoker: the catalog's row-level security applies to the reader.
+CREATE VIEW privrisk.policies WITH (security_invoker = true) AS
+SELECT p.name, p.source, p.created_by, p.created_at,
+       (SELECT count(*) FROM privrisk.policy_rule r WHERE r.policy = p.name) AS rules,
+       (SELECT array_agg(v.view ORDER BY v.view::text) FROM privrisk.release_view v WHERE v.policy = p.name) AS views
+FROM privrisk.policy p;
+GRANT SELECT ON privrisk.policies TO PUBLIC;

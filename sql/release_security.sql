@@ -22,6 +22,7 @@ SELECT privrisk.add_rule('patients', 'diagnosis', 'hide', 'consent');
 SELECT privrisk.add_rule('patients', 'zip', 'gen', 'consent', 'sec_zip', 2);
 SELECT privrisk.create_release_view('patients', 'regress_release.patients_release');
 GRANT SELECT ON regress_release.patients_release TO regress_privrisk_analyst;
+SELECT name, source, rules, views FROM privrisk.policies;   -- the steward sees its own
 RESET ROLE;
 
 SET ROLE regress_privrisk_analyst;
@@ -29,6 +30,7 @@ SET ROLE regress_privrisk_analyst;
 SELECT count(*) FROM regress_release.patients;
 -- The rules are not readable either (row-level security on the catalog).
 SELECT count(*) AS rules_seen FROM privrisk.policy_rule;
+SELECT count(*) AS policies_seen FROM privrisk.policies;
 SELECT count(*) AS all_rows, count(diagnosis) AS disclosed, count(*) FILTER (WHERE diagnosis LIKE 'SECRET%') AS secrets,
        count(*) FILTER (WHERE zip LIKE '%**') AS generalized_zips
 FROM regress_release.patients_release;
