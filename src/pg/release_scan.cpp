@@ -546,10 +546,7 @@ Oid release_function() {
 
 void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     auto* function = static_cast<RangeTblFunction*>(linitial(rte->functions));
-    auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);
-    if (list_length(rte->functions) != 1 || rte->funcordinality)
-        fail(ErrorKind::InvalidParameter,
-             "privrisk.release() must be the only function of its FROM item, without WITH ORDINALITY");
+    auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);  // the hook checked: release(), alone
     if (!bms_is_empty(rel->lateral_relids))
         fail(ErrorKind::InvalidParameter, "privrisk.release(): the policy may not refer to other FROM items");
     SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
@@ -607,9 +604,10 @@ void release_pathlist_hook(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeT
         if (IsA(e, FuncExpr) && OidIsValid(release) && reinterpret_cast<FuncExpr*>(e)->funcid == release) found = true;
     }
     if (!found) return;
-    if (!IsA(lfirst_node(RangeTblFunction, list_head(rte->functions))->funcexpr, FuncExpr))
+    if (list_length(rte->functions) != 1 || rte->funcordinality)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("privrisk.release() must be the only function of its FROM item")));
+                        errmsg("privrisk.release() must be the only function of its FROM item, without WITH "
+                               "ORDINALITY")));
     guarded([&] { add_release_paths(root, rel, rte); });
 }
 
