@@ -100,7 +100,7 @@ Relation open_policy_source(const Policy& policy) {
     Relation rel = pg_call([&] { return table_open(source, AccessShareLock); });
     char kind = rel->rd_rel->relkind;
     bool rls = rel->rd_rel->relrowsecurity;
-    if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW)
+    if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW && kind != RELKIND_PARTITIONED_TABLE)
         fail(ErrorKind::InvalidParameter, "the source of policy " + quote_value(policy.name) + ", " +
                                               relation_name(source) + ", is not a table or materialized view");
     if (rls)

@@ -51,9 +51,9 @@ private:
     int saved_context_;
 };
 
-// The source of a policy, checked to exist and to be a plain table or
-// materialized view without row-level security (the scan reads it directly).
-// Returns it opened with AccessShareLock.
+// The source of a policy, checked to exist and to be a table, a partitioned
+// table or a materialized view without row-level security (the scan reads it
+// directly). Returns it opened with AccessShareLock.
 Relation open_policy_source(const Policy& policy);
 
 // Errors unless the current user owns `source` (policies are the owner's to write).

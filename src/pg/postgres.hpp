@@ -4,7 +4,10 @@
 extern "C" {
 #include "postgres.h"
 
+#include "access/attmap.h"
 #include "access/htup_details.h"
+#include "access/tupconvert.h"
+#include "catalog/pg_inherits.h"
 #include "access/parallel.h"
 #include "access/relscan.h"
 #include "access/table.h"

@@ -32,6 +32,22 @@ namespace {
 constexpr const char* kName = "PrivriskRelease";
 constexpr long kCacheEntries = 1L << 20;  // per column; beyond it values are generalized uncached
 
+// The leaf partitions of a partitioned table, locked; a foreign partition is refused.
+// PostgreSQL-style (may raise an ERROR).
+List* leaf_partitions(Relation parent) {
+    List* leaves = NIL;
+    ListCell* lc;
+    foreach (lc, find_all_inheritors(RelationGetRelid(parent), AccessShareLock, nullptr)) {
+        char kind = get_rel_relkind(lfirst_oid(lc));
+        if (kind == RELKIND_FOREIGN_TABLE)
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                            errmsg("partition %s of %s is a foreign table: a release reads local tables only",
+                                   get_rel_name(lfirst_oid(lc)), RelationGetRelationName(parent))));
+        if (kind == RELKIND_RELATION) leaves = lappend_oid(leaves, lfirst_oid(lc));
+    }
+    return leaves;
+}
+
 // ---------------------------------------------------------------------------
 // Execution state
 // ---------------------------------------------------------------------------
@@ -73,7 +89,15 @@ struct ReleaseScanState {
     int rule_count;
     Relation source;
     TableScanDesc scan;
-    TupleTableSlot* source_slot;
+    TupleTableSlot* source_slot;  // the source's row: a heap slot, or (partitioned) a virtual one
+    TupleTableSlot* row_slot;     // where the current row is: source_slot or the partition's slot
+    // A partitioned source is read one leaf partition after another (serially),
+    // each row mapped to the parent's columns when a partition orders them differently.
+    List* partitions;  // leaf partitions' OIDs; NIL for a table
+    int next_partition;
+    Relation partition;
+    TupleTableSlot* partition_slot;
+    AttrMap* partition_map;  // NULL when the partition's columns are the parent's
     AttrNumber last_attno;  // deform the source up to here
     int output_count;
     ReleasedOutput* outputs;
@@ -94,8 +118,8 @@ struct ReleaseScanState {
 
 // Every condition a read column's rule uses, once per row, on the original row.
 void evaluate_conditions(ReleaseScanState* s, ExprContext* econtext) {
-    const Datum* values = s->source_slot->tts_values;
-    const bool* isnull = s->source_slot->tts_isnull;
+    const Datum* values = s->row_slot->tts_values;
+    const bool* isnull = s->row_slot->tts_isnull;
     for (int i = 0; i < s->condition_count; ++i) {
         if (FastCondition* fast = s->fast_conditions[i]) {
             s->condition_value[i] = fast_condition_holds(fast, values, isnull);
@@ -199,8 +223,8 @@ inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum va
 }
 
 void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool* isnull) {
-    Datum* source_values = s->source_slot->tts_values;
-    bool* source_null = s->source_slot->tts_isnull;
+    Datum* source_values = s->row_slot->tts_values;
+    bool* source_null = s->row_slot->tts_isnull;
     evaluate_conditions(s, econtext);
     for (int c = 0; c < s->output_count; ++c) {
         ReleasedOutput* out = &s->outputs[c];
@@ -231,16 +255,51 @@ void start_serial_scan(ReleaseScanState* s) {
     s->scan = table_beginscan(s->source, estate->es_snapshot, 0, nullptr);
 }
 
+void close_partition(ReleaseScanState* s) {
+    if (s->scan) table_endscan(s->scan);
+    s->scan = nullptr;
+    if (s->partition) table_close(s->partition, NoLock);  // locked until the transaction ends
+    s->partition = nullptr;
+}
+
+// Starts the next leaf partition's scan; false when none is left.
+bool open_next_partition(ReleaseScanState* s) {
+    close_partition(s);
+    if (s->next_partition >= list_length(s->partitions)) return false;
+    EState* estate = s->css.ss.ps.state;
+    s->partition = table_open(list_nth_oid(s->partitions, s->next_partition++), NoLock);  // locked at begin
+    TupleDesc desc = RelationGetDescr(s->partition);
+    s->partition_slot = ExecInitExtraTupleSlot(estate, desc, table_slot_callbacks(s->partition));
+    s->partition_map = build_attrmap_by_name_if_req(desc, RelationGetDescr(s->source));
+    s->row_slot = s->partition_map ? s->source_slot : s->partition_slot;
+    s->scan = table_beginscan(s->partition, estate->es_snapshot, 0, nullptr);
+    return true;
+}
+
+// The next row of the source into row_slot; false at the end.
+bool next_source_row(ReleaseScanState* s) {
+    if (s->partitions == NIL) {
+        if (!s->scan) start_serial_scan(s);
+        return table_scan_getnextslot(s->scan, ForwardScanDirection, s->source_slot);
+    }
+    for (;;) {
+        if (s->scan && table_scan_getnextslot(s->scan, ForwardScanDirection, s->partition_slot)) {
+            if (s->partition_map) execute_attr_map_slot(s->partition_map, s->partition_slot, s->source_slot);
+            return true;
+        }
+        if (!open_next_partition(s)) return false;
+    }
+}
+
 TupleTableSlot* release_next(ScanState* ss) {
     auto* s = reinterpret_cast<ReleaseScanState*>(ss);
-    if (!s->scan) start_serial_scan(s);
     TupleTableSlot* out = ss->ss_ScanTupleSlot;
     ExecClearTuple(out);
-    if (!table_scan_getnextslot(s->scan, ForwardScanDirection, s->source_slot)) return out;
+    if (!next_source_row(s)) return out;
     if (s->output_count == 0) return ExecStoreVirtualTuple(out);  // count(*): no column, no rule
-    slot_getsomeattrs(s->source_slot, s->last_attno);
+    slot_getsomeattrs(s->row_slot, s->last_attno);
     ExprContext* econtext = ss->ps.ps_ExprContext;
-    econtext->ecxt_scantuple = s->source_slot;  // conditions read the original row
+    econtext->ecxt_scantuple = s->row_slot;  // conditions read the original row
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
     s->in_rules = true;
     release_row(s, econtext, out->tts_values, out->tts_isnull);
@@ -293,9 +352,13 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                pg_class_aclcheck(source, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
     });
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
+    bool partitioned = s->source->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
     s->source_slot = pg_call([&] {
-        return ExecInitExtraTupleSlot(estate, RelationGetDescr(s->source), table_slot_callbacks(s->source));
+        TupleDesc desc = RelationGetDescr(s->source);
+        return ExecInitExtraTupleSlot(estate, desc, partitioned ? &TTSOpsVirtual : table_slot_callbacks(s->source));
     });
+    s->row_slot = s->source_slot;
+    if (partitioned) s->partitions = leaf_partitions(s->source);
     s->cache_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk release cache", ALLOCSET_DEFAULT_SIZES);
     });
@@ -422,15 +485,19 @@ TupleTableSlot* exec_release(CustomScanState* node) {
 
 void end_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
-    if (s->scan) table_endscan(s->scan);
-    s->scan = nullptr;
+    close_partition(s);
     if (s->source) table_close(s->source, NoLock);
     s->source = nullptr;
 }
 
 void rescan_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
-    if (s->scan) table_rescan(s->scan, nullptr);
+    if (s->partitions != NIL) {
+        close_partition(s);
+        s->next_partition = 0;
+    } else if (s->scan) {
+        table_rescan(s->scan, nullptr);
+    }
 }
 
 Size estimate_release_dsm(CustomScanState* node, ParallelContext*) {
@@ -584,7 +651,7 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     };
     pg_call([&] {
         add_path(rel, make_path(0));
-        if (rel->consider_parallel) {
+        if (rel->consider_parallel && !size.partitioned) {  // a partitioned source is read serially
             int workers = compute_parallel_worker(rel, pages, -1, max_parallel_workers_per_gather);
             if (workers > 0) add_partial_path(rel, make_path(workers));
         }
@@ -614,7 +681,7 @@ void release_pathlist_hook(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeT
 }  // namespace
 
 SourceSize release_source_size(Node* policy) {
-    SourceSize size{false, 0, 0, 0};
+    SourceSize size{false, false, 0, 0, 0};
     if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return size;
     Datum value = reinterpret_cast<Const*>(policy)->constvalue;
     std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
@@ -624,12 +691,19 @@ SourceSize release_source_size(Node* policy) {
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
     pg_call([&] {
         Relation rel = table_open(source, AccessShareLock);
-        if (rel->rd_rel->relkind == RELKIND_RELATION || rel->rd_rel->relkind == RELKIND_MATVIEW) {
+        char kind = rel->rd_rel->relkind;
+        size.partitioned = kind == RELKIND_PARTITIONED_TABLE;
+        List* parts = size.partitioned ? leaf_partitions(rel) : list_make1_oid(source);
+        size.known = kind == RELKIND_RELATION || kind == RELKIND_MATVIEW || size.partitioned;
+        ListCell* lc;
+        foreach (lc, size.known ? parts : NIL) {
+            Relation part = lfirst_oid(lc) == source ? rel : table_open(lfirst_oid(lc), NoLock);
             BlockNumber pages;
-            double allvisfrac;
-            estimate_rel_size(rel, nullptr, &pages, &size.tuples, &allvisfrac);
-            size.pages = pages;
-            size.known = true;
+            double tuples, allvisfrac;
+            estimate_rel_size(part, nullptr, &pages, &tuples, &allvisfrac);
+            size.pages += pages;
+            size.tuples += tuples;
+            if (part != rel) table_close(part, NoLock);
         }
         table_close(rel, AccessShareLock);
     });

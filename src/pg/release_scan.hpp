@@ -9,6 +9,7 @@ namespace privrisk::pg {
 // What the planner knows of a policy's source when the policy is a constant.
 struct SourceSize {
     bool known;
+    bool partitioned;  // read serially, partition after partition
     double pages;
     double tuples;
     int rules;
