@@ -24,6 +24,15 @@ DELETE FROM privrisk.audit_log;
 RESET ROLE;
 SELECT count(*) AS rows_left FROM privrisk.audit_log;
 
+-- Row-level security applies to audit(): such a table is read through SQL, as the caller.
+ALTER TABLE secret ENABLE ROW LEVEL SECURITY;
+CREATE POLICY only_flu ON secret FOR SELECT USING (disease = 'flu');
+GRANT SELECT ON secret TO privrisk_analyst;
+SET ROLE privrisk_analyst;
+SELECT privrisk.audit('secret', ARRAY['zip'], 'disease') -> 'rows' AS rows_the_analyst_may_see;
+RESET ROLE;
+SELECT privrisk.audit('secret', ARRAY['zip'], 'disease') -> 'rows' AS rows_the_owner_sees;
+
 DELETE FROM privrisk.audit_log;
 DROP VIEW released;
 DROP TABLE secret;

@@ -32,6 +32,11 @@ EXPLAIN (COSTS OFF) SELECT * FROM measures;
 CREATE TEMP TABLE parallel AS SELECT * FROM measures;
 CREATE TEMP TABLE parallel_audit AS
 SELECT privrisk.audit('people', ARRAY['age', 'sex', 'race', 'zip'], 'occupation') AS result;
+-- audit() reads a table straight from its heap; through a view it runs a query: the same result.
+CREATE VIEW people_view AS SELECT * FROM people;
+SELECT privrisk.audit('people_view', ARRAY['age', 'sex', 'race', 'zip'], 'occupation') = (SELECT result FROM serial_audit)
+       AS heap_read_equals_query;
+DROP VIEW people_view;
 
 -- Level 2 alone in parallel: the classes in a table, the measures' partial states combined.
 CREATE TABLE classes AS SELECT privrisk.hist(occupation) AS h FROM people GROUP BY age, sex, race, zip;

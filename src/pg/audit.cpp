@@ -144,6 +144,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
     });
     Oid column_type = InvalidOid;  // of the last column checked
+    std::vector<AttrNumber> attnums;  // of the columns read, in the query's order
     auto check_column = [&](const std::string& column, const char* role) {
         const char* name = column.c_str();
         AttrNumber attnum = pg_call([&] { return get_attnum(relid, name); });
@@ -151,6 +152,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
             fail(ErrorKind::UndefinedObject, std::string(role) + " column " + quote_value(column) +
                                                  " does not exist in relation " + quote_value(relation_name));
         column_type = pg_call([&] { return get_atttype(relid, attnum); });
+        attnums.push_back(attnum);
         return std::string(pg_call([&] { return quote_identifier(name); }));
     };
     std::vector<ValueReader> readers;
@@ -180,6 +182,15 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::text";
     select += std::string(" FROM ") + qualified;
     const std::size_t width = qi.size();
+    // Plain columns of a table the reader may read whole, without row-level
+    // security, are read straight from the heap: the query would only project them.
+    bool plain = args.empty() && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
+    bool direct = plain && pg_call([&] {
+        char kind = get_rel_relkind(relid);
+        return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) &&
+               pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+               check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
+    });
 
     // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
     MemoryContext memory = pg_call([] {
@@ -209,7 +220,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
         uint64_t rows = 0;
-        stream_rows(select, args, [&](const Datum* values, const bool* nulls) {
+        auto on_row = [&](const Datum* values, const bool* nulls) {
             for (std::size_t i = 0; i < width; ++i)
                 key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
             Value s = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
@@ -218,7 +229,11 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
                 pg_call([&] { MemoryContextReset(row_context); });
                 peak = std::max(peak, MemoryContextMemAllocated(memory, true));
             }
-        });
+        };
+        if (direct)
+            scan_table_rows(relid, attnums, on_row);
+        else
+            stream_rows(select, args, on_row);
         streamed = std::chrono::steady_clock::now();
         table = aggregator.finish();
     } catch (const MemoryLimitExceeded&) {

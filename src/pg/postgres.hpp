@@ -38,6 +38,7 @@ extern "C" {
 #include "parser/parser.h"
 #include "utils/acl.h"
 #include "utils/rel.h"
+#include "utils/rls.h"
 #include "utils/syscache.h"
 #include "utils/regproc.h"
 #include "utils/typcache.h"

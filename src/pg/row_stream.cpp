@@ -1,10 +1,13 @@
 #include "row_stream.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 
 extern "C" {
 #include "executor/tuptable.h"
 #include "tcop/dest.h"
+#include "utils/snapmgr.h"
 }
 
 namespace privrisk::pg {
@@ -65,6 +68,65 @@ void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
     int rc = pg_call([&] { return SPI_execute_plan_extended(plan, &options); });
     if (receiver.error) std::rethrow_exception(receiver.error);
     if (rc < 0) fail(ErrorKind::Internal, std::string("SPI failed: ") + SPI_result_code_string(rc));
+}
+
+namespace {
+
+struct TableScan {
+    Relation relation;
+    const AttrNumber* columns;
+    int count;
+    AttrNumber last;
+    Datum* values;
+    bool* nulls;
+    const std::function<void(const Datum*, const bool*)>* on_row;
+    std::exception_ptr error;
+};
+
+// The whole scan under one pg_call: PostgreSQL-style, holds no C++ object; the
+// row callback's exceptions are caught in deliver() and end the scan.
+void run_table_scan(TableScan* t) {
+    TupleTableSlot* slot = table_slot_create(t->relation, nullptr);
+    TableScanDesc scan = table_beginscan(t->relation, GetActiveSnapshot(), 0, nullptr);
+    while (table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
+        CHECK_FOR_INTERRUPTS();
+        slot_getsomeattrs(slot, t->last);
+        for (int i = 0; i < t->count; ++i) {
+            t->values[i] = slot->tts_values[t->columns[i] - 1];
+            t->nulls[i] = slot->tts_isnull[t->columns[i] - 1];
+        }
+        bool ok = [](TableScan* s) noexcept {
+            try {
+                (*s->on_row)(s->values, s->nulls);
+                return true;
+            } catch (...) {
+                s->error = std::current_exception();
+                return false;
+            }
+        }(t);
+        if (!ok) break;
+    }
+    table_endscan(scan);
+    ExecDropSingleTupleTableSlot(slot);
+}
+
+}  // namespace
+
+void scan_table_rows(Oid relid, const std::vector<AttrNumber>& columns,
+                     const std::function<void(const Datum*, const bool*)>& on_row) {
+    TableScan t{};
+    t.columns = columns.data();
+    t.count = static_cast<int>(columns.size());
+    for (AttrNumber a : columns) t.last = std::max(t.last, a);
+    t.on_row = &on_row;
+    pg_call([&] {
+        t.relation = table_open(relid, AccessShareLock);
+        t.values = static_cast<Datum*>(palloc0(sizeof(Datum) * (t.count ? t.count : 1)));
+        t.nulls = static_cast<bool*>(palloc0(sizeof(bool) * (t.count ? t.count : 1)));
+        run_table_scan(&t);
+        table_close(t.relation, NoLock);
+    });
+    if (t.error) std::rethrow_exception(t.error);
 }
 
 }  // namespace privrisk::pg

@@ -17,4 +17,11 @@ namespace privrisk::pg {
 void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
                  const std::function<void(const Datum*, const bool*)>& on_row);
 
+// Calls on_row(values, nulls) for every row of the table or materialized view
+// `relid`, values being `columns` in that order, read straight from the heap under
+// the active snapshot: no executor, no projection. Checks no privilege: the
+// caller has (the reader may SELECT the table and no row-level security applies).
+void scan_table_rows(Oid relid, const std::vector<AttrNumber>& columns,
+                     const std::function<void(const Datum*, const bool*)>& on_row);
+
 }  // namespace privrisk::pg
