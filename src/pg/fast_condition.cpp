@@ -6,6 +6,10 @@ namespace privrisk::pg {
 
 namespace {
 
+using Kind = FastCondition::Kind;
+using Test = FastCondition::Test;
+using Term = FastCondition::Term;
+
 Var* column_of(Node* node) {
     while (node && IsA(node, RelabelType)) node = (Node*)((RelabelType*)node)->arg;
     if (!node || !IsA(node, Var)) return nullptr;
@@ -13,11 +17,11 @@ Var* column_of(Node* node) {
     return var->varno == 1 && var->varlevelsup == 0 && var->varattno > 0 ? var : nullptr;
 }
 
-bool integer_kind(Oid type, FastCondition::Kind* kind) {
+bool integer_kind(Oid type, Kind* kind) {
     switch (type) {
-        case INT2OID: *kind = FastCondition::Kind::Int2; return true;
-        case INT4OID: *kind = FastCondition::Kind::Int4; return true;
-        case INT8OID: *kind = FastCondition::Kind::Int8; return true;
+        case INT2OID: *kind = Kind::Int2; return true;
+        case INT4OID: *kind = Kind::Int4; return true;
+        case INT8OID: *kind = Kind::Int8; return true;
         default: return false;
     }
 }
@@ -33,7 +37,7 @@ int strategy_in(Oid op, Oid family) {
     return 0;
 }
 
-bool comparison_term(OpExpr* op, FastCondition::Term* term) {
+bool comparison_term(OpExpr* op, Term* term) {
     if (list_length(op->args) != 2) return false;
     Node* left = (Node*)linitial(op->args);
     Node* right = (Node*)lsecond(op->args);
@@ -47,11 +51,12 @@ bool comparison_term(OpExpr* op, FastCondition::Term* term) {
     if (!var || !IsA(right, Const) || ((Const*)right)->constisnull) return false;
     Const* value = (Const*)right;
     term->column = var->varattno - 1;
-    FastCondition::Kind var_kind, const_kind;
+    Kind var_kind, const_kind;
     if (integer_kind(var->vartype, &var_kind) && integer_kind(value->consttype, &const_kind)) {
         int strategy = strategy_in(op->opno, INTEGER_BTREE_FAM_OID);
-        static const FastCondition::Test direct[] = {FastCondition::Test::Eq, FastCondition::Test::Lt, FastCondition::Test::Le, FastCondition::Test::Eq, FastCondition::Test::Ge, FastCondition::Test::Gt, FastCondition::Test::Ne};
-        static const FastCondition::Test mirrored[] = {FastCondition::Test::Eq, FastCondition::Test::Gt, FastCondition::Test::Ge, FastCondition::Test::Eq, FastCondition::Test::Le, FastCondition::Test::Lt, FastCondition::Test::Ne};
+        // By btree strategy 1..5 (<, <=, =, >=, >) and ROWCOMPARE_NE (<>); mirrored for constant op column.
+        static const Test direct[] = {Test::Eq, Test::Lt, Test::Le, Test::Eq, Test::Ge, Test::Gt, Test::Ne};
+        static const Test mirrored[] = {Test::Eq, Test::Gt, Test::Ge, Test::Eq, Test::Le, Test::Lt, Test::Ne};
         if (strategy < 1 || strategy > ROWCOMPARE_NE) return false;
         term->kind = var_kind;
         term->test = swapped ? mirrored[strategy] : direct[strategy];
@@ -64,8 +69,8 @@ bool comparison_term(OpExpr* op, FastCondition::Term* term) {
         int strategy = strategy_in(op->opno, TEXT_BTREE_FAM_OID);
         if (strategy != BTEqualStrategyNumber && strategy != ROWCOMPARE_NE) return false;
         text* t = DatumGetTextPP(value->constvalue);
-        term->kind = FastCondition::Kind::Text;
-        term->test = strategy == BTEqualStrategyNumber ? FastCondition::Test::Eq : FastCondition::Test::Ne;
+        term->kind = Kind::Text;
+        term->test = strategy == BTEqualStrategyNumber ? Test::Eq : Test::Ne;
         term->length = VARSIZE_ANY_EXHDR(t);
         char* bytes = (char*)palloc(term->length + 1);
         std::memcpy(bytes, VARDATA_ANY(t), term->length);
@@ -76,23 +81,23 @@ bool comparison_term(OpExpr* op, FastCondition::Term* term) {
     return false;
 }
 
-bool term_of(Node* node, FastCondition::Term* term) {
+bool term_of(Node* node, Term* term) {
     if (IsA(node, OpExpr)) return comparison_term((OpExpr*)node, term);
     if (IsA(node, NullTest)) {
         NullTest* test = (NullTest*)node;
         Var* var = column_of((Node*)test->arg);
         if (!var || test->argisrow || type_is_rowtype(var->vartype)) return false;
         term->column = var->varattno - 1;
-        term->kind = FastCondition::Kind::Bool;
-        term->test = test->nulltesttype == IS_NULL ? FastCondition::Test::IsNull : FastCondition::Test::IsNotNull;
+        term->kind = Kind::Bool;
+        term->test = test->nulltesttype == IS_NULL ? Test::IsNull : Test::IsNotNull;
         return true;
     }
     bool negated = IsA(node, BoolExpr) && ((BoolExpr*)node)->boolop == NOT_EXPR;
     Var* var = column_of(negated ? (Node*)linitial(((BoolExpr*)node)->args) : node);
     if (!var || var->vartype != BOOLOID) return false;
     term->column = var->varattno - 1;
-    term->kind = FastCondition::Kind::Bool;
-    term->test = negated ? FastCondition::Test::IsFalse : FastCondition::Test::IsTrue;
+    term->kind = Kind::Bool;
+    term->test = negated ? Test::IsFalse : Test::IsTrue;
     return true;
 }
 
@@ -112,7 +117,7 @@ FastCondition* compile_fast_condition(Expr* condition) {
         parts = ((BoolExpr*)node)->args;
         any = ((BoolExpr*)node)->boolop == OR_EXPR;
     }
-    auto* fast = (FastCondition*)palloc0(offsetof(FastCondition, terms) + sizeof(FastCondition::Term) * list_length(parts));
+    auto* fast = (FastCondition*)palloc0(offsetof(FastCondition, terms) + sizeof(Term) * list_length(parts));
     fast->any = any;
     ListCell* lc;
     foreach (lc, parts) {
