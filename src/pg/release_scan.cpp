@@ -617,11 +617,26 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     if (!bms_is_empty(rel->lateral_relids))
         fail(ErrorKind::InvalidParameter, "privrisk.release(): the policy may not refer to other FROM items");
     SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
+    // Only the rules of columns the plan reads run (count(*) runs none).
+    Bitmapset* read = nullptr;
+    pg_call([&] {
+        pull_varattnos(reinterpret_cast<Node*>(rel->reltarget->exprs), rel->relid, &read);
+        ListCell* lc;
+        foreach (lc, rel->baserestrictinfo)
+            pull_varattnos(reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause), rel->relid, &read);
+    });
+    int rules = 0;
+    for (int k = -1; (k = bms_next_member(read, k)) >= 0;) {
+        int attno = k + FirstLowInvalidHeapAttributeNumber;
+        if (attno <= 0 || attno > list_length(rte->eref->colnames)) continue;
+        std::string column = strVal(list_nth(rte->eref->colnames, attno - 1));
+        for (const std::string& c : size.rule_columns) rules += c == column;
+    }
 
     // Cost as a sequential scan of the source plus the rules per row.
     double pages = size.known ? size.pages : 10;
     double tuples = size.known ? size.tuples : rel->tuples;
-    double cpu_per_tuple = cpu_tuple_cost + size.rules * cpu_operator_cost + rel->baserestrictcost.per_tuple;
+    double cpu_per_tuple = cpu_tuple_cost + rules * cpu_operator_cost + rel->baserestrictcost.per_tuple;
     double startup = rel->baserestrictcost.startup + rel->reltarget->cost.startup;
     double target = rel->reltarget->cost.per_tuple * rel->rows;
     rel->pathlist = NIL;
@@ -681,7 +696,7 @@ void release_pathlist_hook(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeT
 }  // namespace
 
 SourceSize release_source_size(Node* policy) {
-    SourceSize size{false, false, 0, 0, 0};
+    SourceSize size{false, false, 0, 0, {}};
     if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return size;
     Datum value = reinterpret_cast<Const*>(policy)->constvalue;
     std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
@@ -707,7 +722,7 @@ SourceSize release_source_size(Node* policy) {
         }
         table_close(rel, AccessShareLock);
     });
-    size.rules = static_cast<int>(p->rules.size());
+    for (const PolicyRule& rule : p->rules) size.rule_columns.push_back(rule.column);
     return size;
 }
 

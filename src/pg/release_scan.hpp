@@ -2,6 +2,9 @@
 // Custom Scan (PrivriskRelease) (SPEC §4.2).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "postgres.hpp"
 
 namespace privrisk::pg {
@@ -12,7 +15,7 @@ struct SourceSize {
     bool partitioned;  // read serially, partition after partition
     double pages;
     double tuples;
-    int rules;
+    std::vector<std::string> rule_columns;  // the column of each rule
 };
 SourceSize release_source_size(Node* policy);
 
