@@ -5,7 +5,6 @@
 
 #include "args.hpp"
 #include "error.hpp"
-#include "hierarchy_catalog.hpp"
 #include "policy_catalog.hpp"
 #include "release_shape.hpp"
 #include "spi.hpp"
@@ -54,19 +53,14 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     } else {
         rule.hierarchy = std::string(text_arg_view(fcinfo, 4, "hierarchy (a gen rule needs one)"));
         rule.level = int4_arg_value(fcinfo, 5, "level (a gen rule needs one)");
-        int height = cached_hierarchy(rule.hierarchy).height();
-        if (rule.level < 1 || rule.level > height)
-            fail(ErrorKind::InvalidParameter, "add_rule: level " + std::to_string(rule.level) + " is outside 1.." +
-                                                  std::to_string(height) + " of hierarchy " +
-                                                  quote_value(rule.hierarchy));
+        gen_rule_height(rule, "add_rule");
     }
+    policy.rules.push_back(rule);
     Relation source = open_policy_source(policy);
-    source_column(source, rule.column, policy.name);
+    release_shape(policy, source);  // the column exists; one hierarchy per generalized column
     std::string what = "condition of the rule on column " + quote_value(rule.column);
     parse_condition(source, rule.condition, what);
     pg_call([&] { table_close(source, AccessShareLock); });
-    policy.rules.push_back(rule);
-    release_shape(policy);  // one hierarchy per generalized column, every hierarchy known
 
     AsCatalogOwner owner;
     Spi spi;

@@ -6,6 +6,14 @@
 
 namespace privrisk::pg {
 
+int gen_rule_height(const PolicyRule& rule, const std::string& who) {
+    int height = cached_hierarchy(rule.hierarchy).height();
+    if (rule.level < 1 || rule.level > height)
+        fail(ErrorKind::InvalidParameter, who + ": level " + std::to_string(rule.level) + " is outside 1.." +
+                                              std::to_string(height) + " of hierarchy " + quote_value(rule.hierarchy));
+    return height;
+}
+
 std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source) {
     TupleDesc desc = RelationGetDescr(source);
     std::vector<ReleasedColumn> columns;
@@ -27,13 +35,8 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
             fail(ErrorKind::InvalidParameter, where + " generalizes column " + quote_value(c.name) + " with hierarchy " +
                                                   quote_value(rule.hierarchy) + ", but another rule uses " +
                                                   quote_value(c.hierarchy) + "; a column has one hierarchy");
-        int height = cached_hierarchy(rule.hierarchy).height();
-        if (rule.level < 1 || rule.level > height)
-            fail(ErrorKind::InvalidParameter, where + " has level " + std::to_string(rule.level) + " outside 1.." +
-                                                  std::to_string(height) + " of hierarchy " +
-                                                  quote_value(rule.hierarchy));
         c.hierarchy = rule.hierarchy;
-        c.height = height;
+        c.height = gen_rule_height(rule, where);
         c.type = TEXTOID;
         c.typmod = -1;
     }

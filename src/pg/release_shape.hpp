@@ -21,6 +21,10 @@ struct ReleasedColumn {
     std::vector<int> rules;  // indexes into Policy::rules
 };
 
+// The height of a gen rule's hierarchy, checked to exist and to hold the rule's
+// level (1..height); `who` names the rule in the error.
+int gen_rule_height(const PolicyRule& rule, const std::string& who);
+
 std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source);
 std::vector<ReleasedColumn> release_shape(const Policy& policy);  // opens the source itself
 
