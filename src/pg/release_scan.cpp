@@ -565,6 +565,17 @@ const CustomScanMethods scan_methods = {kName, create_release_state};
 // Planning
 // ---------------------------------------------------------------------------
 
+// The columns of release() the plan reads — its target and its quals — as
+// pull_varattnos numbers them (offset by FirstLowInvalidHeapAttributeNumber).
+Bitmapset* columns_read(RelOptInfo* rel) {
+    Bitmapset* read = nullptr;
+    pull_varattnos(reinterpret_cast<Node*>(rel->reltarget->exprs), rel->relid, &read);
+    ListCell* lc;
+    foreach (lc, rel->baserestrictinfo)
+        pull_varattnos(reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause), rel->relid, &read);
+    return read;
+}
+
 // The scan tuple holds only the columns the plan reads (its target list and
 // quals), so a rule runs only where its column is read: count(*) runs none.
 Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, List* clauses, List*) {
@@ -574,9 +585,7 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     // The path's own target, not a physical tlist of every column.
     List* tlist = make_tlist_from_pathtarget(path->path.pathtarget);
     List* quals = extract_actual_clauses(clauses, false);
-    Bitmapset* read = nullptr;
-    pull_varattnos(reinterpret_cast<Node*>(tlist), rel->relid, &read);
-    pull_varattnos(reinterpret_cast<Node*>(quals), rel->relid, &read);
+    Bitmapset* read = columns_read(rel);
     List* scan_tlist = NIL;
     for (int k = -1; (k = bms_next_member(read, k)) >= 0;) {
         AttrNumber attno = k + FirstLowInvalidHeapAttributeNumber;
@@ -618,13 +627,7 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
         fail(ErrorKind::InvalidParameter, "privrisk.release(): the policy may not refer to other FROM items");
     SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
     // Only the rules of columns the plan reads run (count(*) runs none).
-    Bitmapset* read = nullptr;
-    pg_call([&] {
-        pull_varattnos(reinterpret_cast<Node*>(rel->reltarget->exprs), rel->relid, &read);
-        ListCell* lc;
-        foreach (lc, rel->baserestrictinfo)
-            pull_varattnos(reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause), rel->relid, &read);
-    });
+    Bitmapset* read = pg_call([&] { return columns_read(rel); });
     int rules = 0;
     for (int k = -1; (k = bms_next_member(read, k)) >= 0;) {
         int attno = k + FirstLowInvalidHeapAttributeNumber;
