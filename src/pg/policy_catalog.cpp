@@ -116,12 +116,16 @@ void require_source_owner(Oid source, const char* action) {
         fail(ErrorKind::PermissionDenied, "must be owner of table " + relation_name(source) + " to " + action);
 }
 
-void require_release_reader(const Policy& policy) {
-    Oid user = GetUserId();
-    Oid source = policy.source;
-    bool allowed = pg_call([&] {
+bool reads_source(Oid source) {
+    return pg_call([&] {
+        Oid user = GetUserId();
         return pg_class_ownercheck(source, user) || pg_class_aclcheck(source, user, ACL_SELECT) == ACLCHECK_OK;
     });
+}
+
+void require_release_reader(const Policy& policy) {
+    Oid user = GetUserId();
+    bool allowed = reads_source(policy.source);
     for (Oid view : allowed ? std::vector<Oid>{} : release_views_of(policy.name)) {
         allowed = pg_call([&] {
             return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(view)) &&

@@ -59,8 +59,11 @@ Relation open_policy_source(const Policy& policy);
 // Errors unless the current user owns `source` (policies are the owner's to write).
 void require_source_owner(Oid source, const char* action);
 
-// Errors unless the current user may read the release of `policy`: owns the
-// source, holds SELECT on it, or holds SELECT on one of the policy's release views.
+// The current user owns `source` or holds SELECT on it (may read it anyway).
+bool reads_source(Oid source);
+
+// Errors unless the current user may read the release of `policy`: reads the
+// source, or holds SELECT on one of the policy's release views.
 void require_release_reader(const Policy& policy);
 
 // The attribute number of `column` in `source` (user columns only).

@@ -102,7 +102,7 @@ struct ReleaseScanState {
     int output_count;
     ReleasedOutput* outputs;
     int condition_count;
-    ExprState** conditions;
+    ExprState** conditions;           // conditions of read columns without a native form, else NULL
     FastCondition** fast_conditions;  // the native form where the shape allows, else NULL
     bool* condition_value;            // per row: TRUE discloses
     bool may_see_errors;              // reads the source anyway: rule errors keep their text
@@ -347,10 +347,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->source = open_policy_source(policy);
     Oid source = policy.source;
     s->source_name = pg_call([&] { return get_rel_name(source); });
-    s->may_see_errors = pg_call([&] {
-        return pg_class_ownercheck(source, GetUserId()) ||
-               pg_class_aclcheck(source, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
-    });
+    s->may_see_errors = reads_source(source);
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
     bool partitioned = s->source->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
     s->source_slot = pg_call([&] {
@@ -441,10 +438,10 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
         if (!condition_used[i]) continue;
         Expr* e = parse_condition(s->source, conditions[i], "condition " + quote_value(conditions[i]) +
                                                               " of policy " + quote_value(policy.name));
-        s->conditions[i] = pg_call([&] {
+        pg_call([&] {
             pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
             s->fast_conditions[i] = compile_fast_condition(e);
-            return ExecInitExpr(e, ps);
+            if (!s->fast_conditions[i]) s->conditions[i] = ExecInitExpr(e, ps);  // the evaluator only where needed
         });
     }
     for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
@@ -530,7 +527,7 @@ void explain_release(CustomScanState* node, List*, ExplainState* es) {
     // Conditions of the columns read, and how many of them run natively.
     int used = 0, native = 0;
     for (int i = 0; i < s->condition_count; ++i) {
-        used += s->conditions[i] != nullptr;
+        used += s->conditions[i] || s->fast_conditions[i];
         native += s->fast_conditions[i] != nullptr;
     }
     ExplainPropertyInteger("Conditions Evaluated", nullptr, used, es);
