@@ -10,6 +10,7 @@
 
 #include "flat_index.hpp"
 #include "postgres.hpp"
+#include "value_text.hpp"
 
 namespace privrisk::pg {
 
@@ -55,10 +56,9 @@ inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, c
         case FastCondition::Kind::Bool:
             return DatumGetBool(d) == (t.test == Test::IsTrue);
         case FastCondition::Kind::Text: {
-            auto* v = (text*)DatumGetPointer(d);
-            if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v)) v = DatumGetTextPP(d);  // may raise an ERROR
-            const char* data = VARDATA_ANY(v);
-            bool equal = (int)VARSIZE_ANY_EXHDR(v) == t.length &&
+            std::string_view v = text_bytes(d);  // may raise an ERROR (detoasting)
+            const char* data = v.data();
+            bool equal = (int)v.size() == t.length &&
                          (t.length <= 8 ? FlatIndex::small_word(data, t.length) == t.word
                                         : std::memcmp(data, t.bytes, t.length) == 0);
             return equal == (t.test == Test::Eq);

@@ -28,10 +28,7 @@ std::string_view value_text_slow(ValueText* method, Datum value) {
     switch (method->kind) {
         case ValueText::Text:
         case ValueText::Bpchar: {
-            // Inline values need no detoasting: the common case costs no call.
-            auto* t = reinterpret_cast<text*>(DatumGetPointer(value));
-            if (VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)) t = DatumGetTextPP(value);
-            std::string_view v(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+            std::string_view v = text_bytes(value);
             if (method->kind == ValueText::Bpchar)
                 while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
             return v;

@@ -22,14 +22,19 @@ struct ValueText {
 
 void init_value_text(ValueText* method, Oid type, MemoryContext context);
 
+// The bytes of a text (or varchar, char(n)) datum. Inline values, nearly all,
+// need no call; a toasted one is detoasted in CurrentMemoryContext, which may
+// raise an ERROR.
+inline std::string_view text_bytes(Datum value) {
+    auto* t = reinterpret_cast<text*>(DatumGetPointer(value));
+    if (VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)) t = DatumGetTextPP(value);
+    return std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
 // The text of a non-NULL value; valid until the next call or memory reset.
 std::string_view value_text_slow(ValueText* method, Datum value);
 inline std::string_view value_text(ValueText* method, Datum value) {
-    if (method->kind == ValueText::Text) {  // inline values need no detoasting: no call at all
-        auto* t = reinterpret_cast<text*>(DatumGetPointer(value));
-        if (!VARATT_IS_EXTERNAL(t) && !VARATT_IS_COMPRESSED(t)) return std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-    }
-    return value_text_slow(method, value);
+    return method->kind == ValueText::Text ? text_bytes(value) : value_text_slow(method, value);
 }
 
 }  // namespace privrisk::pg
