@@ -8,15 +8,12 @@
 
 namespace {
 
+using itest::exec;
+
 std::string generalize(pqxx::connection& c, const std::string& h, const std::string& v, int level) {
     pqxx::nontransaction tx{c};
     auto r = tx.exec("SELECT privrisk.generalize(" + tx.quote(h) + ", " + tx.quote(v) + ", " + std::to_string(level) + ")");
     return r[0][0].is_null() ? "⊥" : r[0][0].as<std::string>();
-}
-
-void exec(pqxx::connection& c, const std::string& sql) {
-    pqxx::nontransaction tx{c};
-    tx.exec(sql);
 }
 
 }  // namespace

@@ -36,6 +36,12 @@ private:
     std::string name_;
 };
 
+// Runs one statement outside a transaction block.
+inline void exec(pqxx::connection& c, const std::string& sql) {
+    pqxx::nontransaction tx{c};
+    tx.exec(sql);
+}
+
 // Private anonymous memory (the heap: palloc and the C++ allocator) of a backend, in kB.
 // Shared buffers do not count.
 inline long rss_kb(int pid) { return privrisk_test::proc_status_kb(pid, "RssAnon"); }
