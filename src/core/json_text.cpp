@@ -1,5 +1,8 @@
 #include "json_text.hpp"
 
+#include <charconv>
+#include <cmath>
+
 #include "no_postgres.hpp"
 
 namespace privrisk {
@@ -29,5 +32,21 @@ void append_json_string(std::string& out, std::string_view s) {
     }
     out += '"';
 }
+
+std::string json_string(std::string_view s) {
+    std::string out;
+    append_json_string(out, s);
+    return out;
+}
+
+std::string json_number(std::optional<double> v) {
+    if (!v) return "null";
+    if (std::isinf(*v)) return *v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, *v);
+    return std::string(buf, res.ptr);
+}
+
+std::string json_integer(std::optional<int64_t> v) { return v ? std::to_string(*v) : "null"; }
 
 }  // namespace privrisk

@@ -189,11 +189,17 @@ double recursive_level(std::vector<int64_t>& r, double c) {
     return best;
 }
 
+// The least level over the classes; each class's level also goes to *per_class when given.
 template <typename F>
-std::optional<double> min_over_classes(const ContingencyTable& t, F&& level) {
+std::optional<double> min_over_classes(const ContingencyTable& t, std::vector<double>* per_class, F&& level) {
+    if (per_class) per_class->clear();
     if (t.all().empty()) return std::nullopt;
     double m = std::numeric_limits<double>::infinity();
-    for (const auto& c : t.all()) m = std::min(m, level(c));
+    for (const auto& c : t.all()) {
+        double v = level(c);
+        if (per_class) per_class->push_back(v);
+        m = std::min(m, v);
+    }
     return m;
 }
 
@@ -211,18 +217,18 @@ double class_l_recursive(HistogramView h, double c) {
     return recursive_level(counts, c);
 }
 
-std::optional<double> l_distinct(const ContingencyTable& t) {
-    return min_over_classes(t, [&](const ContingencyTable::Class& c) { return static_cast<double>(c.distinct); });
+std::optional<double> l_distinct(const ContingencyTable& t, std::vector<double>* per_class) {
+    return min_over_classes(t, per_class, [&](const ContingencyTable::Class& c) { return static_cast<double>(c.distinct); });
 }
 
-std::optional<double> l_entropy(const ContingencyTable& t) {
-    return min_over_classes(t, [&](const ContingencyTable::Class& c) { return std::exp(class_entropy(t, c)); });
+std::optional<double> l_entropy(const ContingencyTable& t, std::vector<double>* per_class) {
+    return min_over_classes(t, per_class, [&](const ContingencyTable::Class& c) { return std::exp(class_entropy(t, c)); });
 }
 
-std::optional<double> l_recursive(const ContingencyTable& t, double c) {
+std::optional<double> l_recursive(const ContingencyTable& t, double c, std::vector<double>* per_class) {
     check_c(c);
     std::vector<int64_t> counts;  // reused for every class
-    return min_over_classes(t, [&](const ContingencyTable::Class& k) {
+    return min_over_classes(t, per_class, [&](const ContingencyTable::Class& k) {
         counts.clear();
         for (auto& [id, n] : t.counts(k)) counts.push_back(n);
         return recursive_level(counts, c);
@@ -233,11 +239,17 @@ std::optional<double> l_recursive(const ContingencyTable& t, double c) {
 
 namespace {
 
+// The largest distance over the classes; each class's also goes to *per_class when given.
 template <typename F>
-std::optional<double> max_over_classes(const ContingencyTable& t, F&& distance) {
+std::optional<double> max_over_classes(const ContingencyTable& t, std::vector<double>* per_class, F&& distance) {
+    if (per_class) per_class->clear();
     if (t.all().empty()) return std::nullopt;
     double m = 0;
-    for (const auto& c : t.all()) m = std::max(m, distance(c));
+    for (const auto& c : t.all()) {
+        double v = distance(c);
+        if (per_class) per_class->push_back(v);
+        m = std::max(m, v);
+    }
     return m;
 }
 
@@ -270,11 +282,11 @@ bool parse_double(const std::string& s, double& out) {
 
 }  // namespace
 
-std::optional<double> t_equal(const ContingencyTable& t) {
-    return max_over_classes(t, [&](const ContingencyTable::Class& c) { return variational(t, c); });
+std::optional<double> t_equal(const ContingencyTable& t, std::vector<double>* per_class) {
+    return max_over_classes(t, per_class, [&](const ContingencyTable::Class& c) { return variational(t, c); });
 }
 
-std::optional<double> t_ordered(const ContingencyTable& t) {
+std::optional<double> t_ordered(const ContingencyTable& t, std::vector<double>* per_class) {
     // Order: numeric if every (non-⊥) value is a number, else bytewise; ⊥ last.
     std::vector<uint32_t> order(t.distinct());
     std::iota(order.begin(), order.end(), 0);
@@ -289,7 +301,7 @@ std::optional<double> t_ordered(const ContingencyTable& t) {
         return *va < *vb;
     });
     double m = static_cast<double>(t.distinct());
-    return max_over_classes(t, [&](const ContingencyTable::Class& c) {
+    return max_over_classes(t, per_class, [&](const ContingencyTable::Class& c) {
         if (m < 2) return 0.0;
         std::vector<double> r = difference(t, c);
         double cumulative = 0, sum = 0;
@@ -301,7 +313,7 @@ std::optional<double> t_ordered(const ContingencyTable& t) {
     });
 }
 
-std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy& h) {
+std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy& h, std::vector<double>* per_class) {
     const int height = h.height();
     // node[level][value id]: the id of the value's ancestor at levels 1..height-1, interned per level;
     // ⊥ gets a node of its own on every level, so it meets the other values only at the root.
@@ -339,7 +351,7 @@ std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy&
         for (uint32_t id = 0; id < t.distinct(); ++id)
             up[level][level == 1 ? id : node[level - 1][id]] = node[level][id];
     }
-    return max_over_classes(t, [&](const ContingencyTable::Class& c) {
+    return max_over_classes(t, per_class, [&](const ContingencyTable::Class& c) {
         std::vector<double> extra = difference(t, c);  // extra of each child, starting with the leaves (Li et al. §4.3)
         double cost = 0;
         for (int level = 1; level <= height; ++level) {
@@ -365,9 +377,9 @@ std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy&
 
 namespace privrisk {
 
-std::optional<double> delta_disclosure(const ContingencyTable& t) {
+std::optional<double> delta_disclosure(const ContingencyTable& t, std::vector<double>* per_class) {
     const double log_n = log_count(t.rows());
-    return max_over_classes(t, [&](const ContingencyTable::Class& c) {
+    return max_over_classes(t, per_class, [&](const ContingencyTable::Class& c) {
         if (c.distinct < t.distinct()) return std::numeric_limits<double>::infinity();
         double worst = 0, log_size = log_count(c.size);
         for (auto& [id, cnt] : t.counts(c))  // |ln(p(class,s) / p(T,s))| as a sum of logs of counts

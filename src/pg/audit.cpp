@@ -20,9 +20,11 @@
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
 #include "hist_type.hpp"
+#include "json_text.hpp"
 #include "measures.hpp"
 #include "memory.hpp"
 #include "row_stream.hpp"
+#include "source_columns.hpp"
 
 extern "C" {
 #include "utils/guc.h"
@@ -45,68 +47,6 @@ void register_audit_settings() {
 }
 
 }  // namespace privrisk::pg
-
-namespace {
-
-
-// How a quasi-identifier's value becomes the bytes of its class key: the binary
-// form where equal bytes mean the same displayed value (by-value types, the
-// string types), else the type's text output. Only class identity matters here.
-struct ValueReader {
-    enum Kind { kByValue, kString, kPaddedString, kOutput } kind;
-    int16 length;
-    FmgrInfo output;
-
-    static ValueReader for_type(Oid type) {
-        ValueReader r{};
-        bool byval;
-        pg_call([&] { get_typlenbyval(type, &r.length, &byval); });
-        if (type == TEXTOID || type == VARCHAROID || type == NAMEOID) {
-            r.kind = type == NAMEOID ? kOutput : kString;
-        } else if (type == BPCHAROID) {
-            r.kind = kPaddedString;
-        } else if (byval && r.length > 0 && r.length <= static_cast<int16>(sizeof(Datum))) {
-            r.kind = kByValue;
-        } else {
-            r.kind = kOutput;
-        }
-        if (r.kind == kOutput) output_function(type, &r.output, CurrentMemoryContext);
-        return r;
-    }
-
-    std::string_view read(Datum d, char* scratch, MemoryContext row_context) {
-        switch (kind) {
-            case kByValue:
-                std::memcpy(scratch, &d, sizeof d);
-                return std::string_view(scratch, sizeof d);
-            case kString:
-                return text_view(d);
-            case kPaddedString:
-                return bpchar_view(d);
-            case kOutput:
-                break;
-        }
-        char* text = pg_call([&] {
-            MemoryContext old = MemoryContextSwitchTo(row_context);
-            char* t = OutputFunctionCall(&output, d);
-            MemoryContextSwitchTo(old);
-            return t;
-        });
-        return std::string_view(text, std::strlen(text));
-    }
-};
-
-std::string json_number(std::optional<double> v) {
-    if (!v) return "null";
-    if (std::isinf(*v)) return *v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, *v);
-    return std::string(buf, res.ptr);
-}
-
-std::string json_integer(std::optional<int64_t> v) { return v ? std::to_string(*v) : "null"; }
-
-}  // namespace
 
 // audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
 //               risk_threshold, l_c, sensitive_hierarchy, kmax) -> jsonb
@@ -137,25 +77,16 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
                                               std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
 
     // The relation and its columns; names are quoted, never spliced.
-    char* relname = pg_call([&] { return get_rel_name(relid); });
-    if (!relname) fail(ErrorKind::UndefinedObject, "relation with OID " + std::to_string(relid) + " does not exist");
-    std::string relation_name(relname);
-    const char* qualified = pg_call([&] {
-        return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
-    });
+    SourceRelation source = source_relation(relid);
     Oid column_type = InvalidOid;  // of the last column checked
     std::vector<AttrNumber> attnums;  // of the columns read, in the query's order
     auto check_column = [&](const std::string& column, const char* role) {
-        const char* name = column.c_str();
-        AttrNumber attnum = pg_call([&] { return get_attnum(relid, name); });
-        if (attnum <= 0)
-            fail(ErrorKind::UndefinedObject, std::string(role) + " column " + quote_value(column) +
-                                                 " does not exist in relation " + quote_value(relation_name));
-        column_type = pg_call([&] { return get_atttype(relid, attnum); });
-        attnums.push_back(attnum);
-        return std::string(pg_call([&] { return quote_identifier(name); }));
+        SourceColumn c = source_column(source, column, role);
+        column_type = c.type;
+        attnums.push_back(c.attnum);
+        return c.quoted;
     };
-    std::vector<ValueReader> readers;
+    std::vector<ClassKeyReader> readers;
     std::string select = "SELECT ";
     std::vector<SpiArg> args;
     for (std::size_t i = 0; i < qi.size(); ++i) {
@@ -173,24 +104,19 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
             args.push_back(int4_arg(static_cast<int>(level)));
             select += "privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
                       std::to_string(args.size()) + ")";
-            readers.push_back(ValueReader::for_type(TEXTOID));
+            readers.push_back(ClassKeyReader::for_type(TEXTOID));
         } else {
             select += column;  // read in its binary form where that identifies the displayed value
-            readers.push_back(ValueReader::for_type(column_type));
+            readers.push_back(ClassKeyReader::for_type(column_type));
         }
     }
     if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::text";
-    select += std::string(" FROM ") + qualified;
+    select += " FROM " + source.qualified;
     const std::size_t width = qi.size();
     // Plain columns of a table the reader may read whole, without row-level
     // security, are read straight from the heap: the query would only project them.
     bool plain = args.empty() && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
-    bool direct = plain && pg_call([&] {
-        char kind = get_rel_relkind(relid);
-        return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) &&
-               pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
-               check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
-    });
+    bool direct = plain && readable_from_heap(relid);
 
     // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
     MemoryContext memory = pg_call([] {
