@@ -4,6 +4,7 @@
 #include "hierarchy_catalog.hpp"
 #include "postgres.hpp"
 #include "release_scan.hpp"
+#include "search.hpp"
 
 extern "C" {
 PG_MODULE_MAGIC;
@@ -13,5 +14,6 @@ void _PG_init(void) {
     privrisk::pg::register_hierarchy_cache();
     privrisk::pg::register_audit_settings();
     privrisk::pg::register_release_scan();
+    privrisk::pg::register_search_settings();
 }
 }
