@@ -21,7 +21,7 @@ bool Constraints::monotone() const {
 
 namespace {
 
-constexpr std::size_t kCacheEntries = 24;
+constexpr std::size_t kCacheEntries = 256;
 
 ContingencyTable table_of(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive,
                           const std::vector<char>* keep) {
@@ -117,6 +117,16 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
         }
     }
 
+    // Keys pack into one word when every code fits its share of 64 bits.
+    int total_bits = 0;
+    for (const auto& d : dims_) {
+        int b = 0;
+        while ((std::size_t(1) << b) < d.ancestor[0].size()) ++b;
+        bits_.push_back(b);
+        total_bits += b;
+    }
+    if (total_bits > 64) bits_.clear();
+
     bound_.resize(nodes_);
     status_.assign(nodes_, 0);
     const double n = double(rows_);
@@ -174,19 +184,19 @@ std::shared_ptr<const NodeClasses> GeneralizationLattice::classes_of(int64_t nod
     std::shared_ptr<const NodeClasses> source = base_;
     for (const auto& c : cache_) {
         if (c.node == node) return c.classes;
-        auto levels = levels_of(c.node);
         bool below = true;
-        for (std::size_t j = 0; j < levels.size() && below; ++j) below = levels[j] <= target[j];
+        for (std::size_t j = 0; j < target.size() && below; ++j) below = c.levels[j] <= target[j];
         if (below && c.classes->classes() < source->classes()) from = c.node, source = c.classes;
     }
     auto from_levels = levels_of(from);
+    stats_.rolled_up += static_cast<int64_t>(source->classes());
     std::vector<const uint32_t*> maps(dims_.size());
     for (std::size_t j = 0; j < dims_.size(); ++j) maps[j] = level_map(j, from_levels[j], target[j]).data();
     auto interrupt = [](void* self) { static_cast<GeneralizationLattice*>(self)->tick(); };
     auto rolled = std::make_shared<const NodeClasses>(
-        roll_up(*source, maps, static_cast<uint32_t>(sensitive_.size()), interrupt, this));
+        roll_up(*source, maps, static_cast<uint32_t>(sensitive_.size()), bits_, interrupt, this));
     // Keep recent nodes' classes for their generalizations, within a memory bound.
-    cache_.push_back(Cached{node, rolled});
+    cache_.push_back(Cached{node, target, rolled});
     cache_bytes_ += rolled->bytes();
     const std::size_t budget = 2 * base_->bytes() + (std::size_t(64) << 20);
     while (!cache_.empty() && (cache_.size() > kCacheEntries || cache_bytes_ > budget)) {
@@ -287,6 +297,9 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     }
     if (q.average_risk && r.average_risk) qualifies = qualifies && !strictly_below(*q.average_risk, *r.average_risk);
     r.safe = qualifies;
+    if (r.safe && r.suppressed > 0 && (metric_ == UtilityMetric::Loss || metric_ == UtilityMetric::Entropy))
+        suppressions_.push_back(
+            Suppression{r.levels, metric_ == UtilityMetric::Loss ? penalty / (double(m) * rows) : penalty});
 
     switch (metric_) {
         case UtilityMetric::Height:
@@ -310,6 +323,20 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     }
     tick();
     return reports_.emplace(node, std::move(r)).first->second;
+}
+
+double GeneralizationLattice::suppression_bound(int64_t node) const {
+    // With suppression monotone, a coarser qualifying node suppresses a subset of
+    // the rows, and each of them costs less there (its generalization already
+    // loses more): the node's own suppression costs at least any such node's.
+    auto levels = levels_of(node);
+    double most = 0;
+    for (const auto& s : suppressions_) {
+        bool above = true;
+        for (std::size_t j = 0; j < levels.size() && above; ++j) above = s.levels[j] >= levels[j];
+        if (above) most = std::max(most, s.cost);
+    }
+    return most * (1 - 1e-12);
 }
 
 NodeReport GeneralizationLattice::evaluate(const std::vector<int>& levels) {
@@ -390,11 +417,17 @@ SearchResult GeneralizationLattice::search() {
     for (std::size_t i = 0; i < order.size(); ++i) {
         int64_t v = order[i];
         if (best >= 0 && key(v, bound_[v]) > key(best, best_cost)) {
-            stats_.bounded = nodes_ - static_cast<int64_t>(i);
+            stats_.bounded += nodes_ - static_cast<int64_t>(i);
             break;
         }
         double cost;
         if (stats_.monotone) {
+            // A node that qualifies suppresses at least what a coarser one does: if even
+            // that cannot win, neither can the node, whether it qualifies or not.
+            if (!exact_bound && best >= 0 && key(v, bound_[v] + suppression_bound(v)) > key(best, best_cost)) {
+                ++stats_.bounded;
+                continue;
+            }
             if (status_[v] == 0) classify(v);
             if (status_[v] < 0) continue;
             if (exact_bound) {

@@ -85,6 +85,7 @@ struct SearchStats {
     int64_t evaluated = 0;      // nodes whose classes were built
     int64_t tagged = 0;         // classified by monotonicity without evaluation
     int64_t bounded = 0;        // never looked at: the utility bound ruled them out
+    int64_t rolled_up = 0;      // classes read by roll-ups (the work of the evaluations)
     bool monotone = true;
 };
 
@@ -134,6 +135,7 @@ private:
 
     // Per quasi-identifier and level: rows and level-0 codes under each id.
     std::vector<std::vector<std::vector<int64_t>>> group_rows_, group_codes_;
+    std::vector<int> bits_;                            // per quasi-identifier, when keys pack into 64 bits
     std::vector<int64_t> present_;                     // distinct level-0 values in the data
     std::vector<std::vector<double>> dimension_cost_;  // the metric's class-free part, per level
     std::vector<double> bound_;                        // per node
@@ -142,9 +144,17 @@ private:
     std::vector<std::vector<std::vector<uint32_t>>> level_maps_;  // [j][from * (H+1) + to]
     struct Cached {
         int64_t node;
+        std::vector<int> levels;
         std::shared_ptr<const NodeClasses> classes;
     };
     std::vector<Cached> cache_;  // recent nodes' classes, oldest first
+    // Qualifying nodes that suppress rows, with the utility their suppression costs (loss, entropy).
+    struct Suppression {
+        std::vector<int> levels;
+        double cost;
+    };
+    std::vector<Suppression> suppressions_;
+    double suppression_bound(int64_t node) const;
     std::size_t cache_bytes_ = 0;
 };
 

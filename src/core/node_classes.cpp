@@ -30,24 +30,31 @@ ClassKeys::ClassKeys(std::size_t expected) {
 
 uint32_t ClassKeys::find_or_add(NodeClasses& c, const uint32_t* key) {
     if (2 * (c.classes() + 1) > slots_.size()) rehash(c);
-    std::size_t mask = slots_.size() - 1, i = hash_key(key, c.width) & mask;
-    while (uint32_t s = slots_[i]) {
-        if (std::memcmp(c.key(s - 1), key, c.width * 4) == 0) return s - 1;
+    const std::size_t width = c.width, mask = slots_.size() - 1;
+    const uint64_t h = hash_key(key, width), tag = h >> 32;
+    std::size_t i = h & mask;
+    while (uint64_t s = slots_[i]) {
+        if ((s >> 32) == tag) {  // the tag spares most key comparisons
+            const uint32_t* other = c.key((s & 0xffffffff) - 1);
+            std::size_t j = 0;
+            while (j < width && other[j] == key[j]) ++j;
+            if (j == width) return static_cast<uint32_t>((s & 0xffffffff) - 1);
+        }
         i = (i + 1) & mask;
     }
     if (c.classes() >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "more than 2^32 - 2 classes");
-    c.keys.insert(c.keys.end(), key, key + c.width);
+    c.keys.insert(c.keys.end(), key, key + width);
     c.sizes.push_back(0);
-    slots_[i] = static_cast<uint32_t>(c.classes());
-    return slots_[i] - 1;
+    slots_[i] = tag << 32 | c.classes();
+    return static_cast<uint32_t>(c.classes() - 1);
 }
 
 void ClassKeys::rehash(const NodeClasses& c) {
-    std::vector<uint32_t> bigger(slots_.size() * 2, 0);
-    std::size_t mask = bigger.size() - 1;
-    for (uint32_t s : slots_) {
+    std::vector<uint64_t> bigger(slots_.size() * 2, 0);
+    const std::size_t mask = bigger.size() - 1;
+    for (uint64_t s : slots_) {
         if (!s) continue;
-        std::size_t i = hash_key(c.key(s - 1), c.width) & mask;
+        std::size_t i = hash_key(c.key((s & 0xffffffff) - 1), c.width) & mask;
         while (bigger[i]) i = (i + 1) & mask;
         bigger[i] = s;
     }
@@ -83,18 +90,61 @@ NodeClasses BaseClassBuilder::finish() {
 }
 
 NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>& maps, uint32_t sensitive_values,
-                    void (*interrupt)(void*), void* interrupt_arg) {
+                    const std::vector<int>& bits, void (*interrupt)(void*), void* interrupt_arg) {
     const std::size_t width = from.width, n = from.classes();
     NodeClasses to;
     to.width = width;
-    ClassKeys table(std::min<std::size_t>(n, 1 << 20));
-    std::vector<uint32_t> parent(n), key(width);
-    for (std::size_t c = 0; c < n; ++c) {
-        if ((c & 0xffff) == 0xffff && interrupt) interrupt(interrupt_arg);
-        const uint32_t* k = from.key(c);
-        for (std::size_t j = 0; j < width; ++j) key[j] = maps[j][k[j]];
-        parent[c] = table.find_or_add(to, key.data());
-        to.sizes[parent[c]] += from.sizes[c];
+    std::vector<uint32_t> parent(from.has_histograms() ? n : 0), key(width);
+    if (!bits.empty()) {
+        // One word per key: a multiply to hash it, a compare to match it.
+        std::size_t capacity = 1024;
+        while (capacity < n / 2) capacity *= 2;
+        std::vector<uint64_t> words(capacity);
+        std::vector<uint32_t> slots(capacity, 0);  // class index + 1
+        for (std::size_t c = 0; c < n; ++c) {
+            if ((c & 0xffff) == 0xffff && interrupt) interrupt(interrupt_arg);
+            const uint32_t* k = from.key(c);
+            uint64_t word = 0;
+            for (std::size_t j = 0; j < width; ++j) {
+                key[j] = maps[j][k[j]];
+                word = word << bits[j] | key[j];
+            }
+            if (2 * (to.classes() + 1) > capacity) {  // grow: re-place every word
+                capacity *= 2;
+                std::vector<uint64_t> w2(capacity);
+                std::vector<uint32_t> s2(capacity, 0);
+                for (std::size_t i = 0; i < slots.size(); ++i) {
+                    if (!slots[i]) continue;
+                    std::size_t at = (words[i] * 0x9e3779b97f4a7c15ull) >> 20 & (capacity - 1);
+                    while (s2[at]) at = (at + 1) & (capacity - 1);
+                    w2[at] = words[i];
+                    s2[at] = slots[i];
+                }
+                words.swap(w2);
+                slots.swap(s2);
+            }
+            std::size_t at = (word * 0x9e3779b97f4a7c15ull) >> 20 & (capacity - 1);
+            while (slots[at] && words[at] != word) at = (at + 1) & (capacity - 1);
+            if (!slots[at]) {
+                words[at] = word;
+                to.keys.insert(to.keys.end(), key.begin(), key.end());
+                to.sizes.push_back(0);
+                slots[at] = static_cast<uint32_t>(to.classes());
+            }
+            uint32_t p = slots[at] - 1;
+            to.sizes[p] += from.sizes[c];
+            if (!parent.empty()) parent[c] = p;
+        }
+    } else {
+        ClassKeys table(std::min<std::size_t>(n / 4, 1 << 20));  // rolling up merges classes: start small
+        for (std::size_t c = 0; c < n; ++c) {
+            if ((c & 0xffff) == 0xffff && interrupt) interrupt(interrupt_arg);
+            const uint32_t* k = from.key(c);
+            for (std::size_t j = 0; j < width; ++j) key[j] = maps[j][k[j]];
+            uint32_t p = table.find_or_add(to, key.data());
+            to.sizes[p] += from.sizes[c];
+            if (!parent.empty()) parent[c] = p;
+        }
     }
     if (!from.has_histograms()) return to;
 

@@ -34,7 +34,7 @@ public:
 
 private:
     void rehash(const NodeClasses& c);
-    std::vector<uint32_t> slots_;  // class index + 1; 0 = empty
+    std::vector<uint64_t> slots_;  // hash tag << 32 | (class index + 1); 0 = empty
 };
 
 // Level-0 classes from rows of codes (one code per quasi-identifier) and a
@@ -53,9 +53,11 @@ private:
 };
 
 // The classes of a coarser node: maps[j][code] is the code at the target level
-// of quasi-identifier j for each code of `from`. `interrupt` is called every
-// 64 k classes (a long roll-up stays cancellable).
+// of quasi-identifier j for each code of `from`. When `bits` is given (bits[j]
+// holds every code of quasi-identifier j, 64 bits in all), keys are hashed and
+// compared packed into one word. `interrupt` is called every 64 k classes (a
+// long roll-up stays cancellable).
 NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>& maps, uint32_t sensitive_values,
-                    void (*interrupt)(void*), void* interrupt_arg);
+                    const std::vector<int>& bits, void (*interrupt)(void*), void* interrupt_arg);
 
 }  // namespace privrisk

@@ -342,7 +342,7 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     double scan_ms = std::chrono::duration<double, std::milli>(scanned - started).count();
     json += ", \"search\": {\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +
-            ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) +
+            ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) + ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) +
             ", \"pruning\": " + (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
             ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) + ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
     return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });

@@ -404,3 +404,42 @@ TEST(LatticeSearch, BadInput) {
                   .find("more than 4194304 nodes"),
               std::string::npos);
 }
+
+// Roll-ups with keys packed into a word and with keys compared code by code give the same classes.
+TEST(LatticeSearch, PackedAndUnpackedRollUpsAgree) {
+    std::mt19937_64 rng(99);
+    for (int trial = 0; trial < 50; ++trial) {
+        const std::size_t width = 1 + rng() % 4;
+        const uint32_t codes = 2 + rng() % 299, parents = 2 + rng() % 40, values = 1 + rng() % 5;
+        BaseClassBuilder b(width, trial % 2 == 0);
+        std::vector<uint32_t> key(width);
+        for (int r = 0; r < 3000; ++r) {
+            for (auto& k : key) k = static_cast<uint32_t>(rng() % codes);
+            b.add(key.data(), static_cast<uint32_t>(rng() % values));
+        }
+        NodeClasses base = b.finish();
+        std::vector<std::vector<uint32_t>> maps(width, std::vector<uint32_t>(codes));
+        std::vector<const uint32_t*> map_ptrs;
+        for (auto& m : maps) {
+            for (auto& p : m) p = static_cast<uint32_t>(rng() % parents);
+            map_ptrs.push_back(m.data());
+        }
+        std::vector<int> bits(width, 9);  // 300 codes fit 9 bits
+        NodeClasses packed = roll_up(base, map_ptrs, values, bits, nullptr, nullptr);
+        NodeClasses plain = roll_up(base, map_ptrs, values, {}, nullptr, nullptr);
+        auto as_map = [&](const NodeClasses& c) {
+            std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> m;
+            for (std::size_t i = 0; i < c.classes(); ++i) {
+                std::vector<ContingencyTable::Pair> pairs;
+                if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
+                m[std::vector<uint32_t>(c.key(i), c.key(i) + width)] = {c.sizes[i], pairs};
+            }
+            return m;
+        };
+        ASSERT_EQ(as_map(packed), as_map(plain)) << "trial " << trial;
+        int64_t rows = 0;
+        for (int64_t s : packed.sizes) rows += s;
+        EXPECT_EQ(rows, 3000);
+        EXPECT_GT(packed.classes(), 1u);
+    }
+}
