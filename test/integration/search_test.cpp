@@ -1,0 +1,108 @@
+// The generalization search under cancellation, and its progress reports.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "server.hpp"
+
+namespace {
+
+struct Notices : pqxx::errorhandler {
+    explicit Notices(pqxx::connection_base& c) : pqxx::errorhandler(c) {}
+    bool operator()(const char msg[]) noexcept override {
+        lines.emplace_back(msg);
+        return true;
+    }
+    std::vector<std::string> lines;
+};
+
+// 100,000 census-like rows and a 1,728-node lattice over them.
+void make_people(pqxx::connection& c) {
+    itest::exec(c, "SELECT setseed(0.25)");
+    itest::exec(c, "CREATE TABLE people AS SELECT i AS id, 17 + (random() * 73)::int AS age, "
+                   "lpad((10000 + (random() * 89999)::int)::text, 5, '0') AS zip, "
+                   "(ARRAY['Male', 'Female'])[1 + (random() * 1)::int] AS sex, "
+                   "(ARRAY['White', 'Black', 'Other'])[1 + (random() * 2)::int] AS race, "
+                   "(ARRAY['Married', 'Single', 'Divorced'])[1 + (random() * 2)::int] AS marital, "
+                   "(ARRAY['HS', 'College', 'Bachelors', 'Masters'])[1 + (random() * 3)::int] AS education "
+                   "FROM generate_series(1, 100000) AS i");
+    itest::exec(c, "SELECT privrisk.interval_hierarchy('s_age', 0, 160, ARRAY[5, 10, 20, 40])");
+    itest::exec(c, "SELECT privrisk.prefix_hierarchy('s_zip', 5)");
+    itest::exec(c, "SELECT privrisk.load_hierarchy('s_sex', E'Male;*\\nFemale;*')");
+    itest::exec(c, "SELECT privrisk.load_hierarchy('s_race', E'White;*\\nBlack;*\\nOther;*')");
+    itest::exec(c, "SELECT privrisk.load_hierarchy('s_marital', E'Married;Married;*\\nSingle;Alone;*\\nDivorced;Alone;*')");
+    itest::exec(c, "SELECT privrisk.load_hierarchy('s_education', "
+                   "E'HS;School;Any;*\\nCollege;School;Any;*\\nBachelors;Degree;Any;*\\nMasters;Degree;Any;*')");
+}
+
+const char* kLattice =
+    "SELECT count(*) FROM privrisk.lattice('people', ARRAY['age', 'zip', 'sex', 'race', 'marital', 'education'], "
+    "ARRAY['s_age', 's_zip', 's_sex', 's_race', 's_marital', 's_education'], NULL, '{\"k\": 10}')";
+
+}  // namespace
+
+// A cancel reaches the search within 100 ms wherever it lands (the scan, the roll-ups,
+// between nodes), and a cancelled search leaves no memory behind in the backend.
+TEST(Search, CancelIsPromptAndLeavesNothingBehind) {
+    itest::Database db("privrisk_search_cancel");
+    pqxx::connection setup{db.conninfo()};
+    make_people(setup);
+    pqxx::connection c{db.conninfo()};
+    const int pid = itest::backend_pid(c);
+    // The whole lattice takes seconds: long enough to cancel at several points.
+    auto t0 = std::chrono::steady_clock::now();
+    itest::exec(c, kLattice);
+    double full_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_GT(full_ms, 1000) << "the lattice must run long enough to be cancelled";
+    const long context_before = itest::context_bytes(c), rss_before = itest::rss_kb(pid);
+
+    std::vector<double> latencies;
+    for (int delay_ms : {30, 150, 400, 700, 1000}) {
+        auto running = std::async(std::launch::async, [&] {
+            try {
+                itest::exec(c, kLattice);
+            } catch (const pqxx::sql_error& e) {
+                return std::string(e.sqlstate());
+            }
+            return std::string("finished");
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        auto cancelled_at = std::chrono::steady_clock::now();
+        c.cancel_query();
+        std::string outcome = running.get();
+        latencies.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cancelled_at).count());
+        EXPECT_EQ(outcome, "57014") << "cancelled after " << delay_ms << " ms";  // query_canceled
+    }
+    double worst = *std::max_element(latencies.begin(), latencies.end());
+    std::printf("[ search   ] full lattice %.0f ms; cancel latencies (ms):", full_ms);
+    for (double l : latencies) std::printf(" %.1f", l);
+    std::printf("\n");
+    EXPECT_LT(worst, 100.0);
+    // Nothing left: PostgreSQL's contexts and the C++ heap are back where they were.
+    EXPECT_LT(itest::context_bytes(c) - context_before, 256 * 1024);
+    EXPECT_LT(itest::rss_kb(pid) - rss_before, 16 * 1024);
+    pqxx::nontransaction tx{c};
+    EXPECT_EQ(tx.exec("SELECT count(*) FROM people")[0][0].as<long>(), 100000);
+}
+
+// privrisk.search_progress_interval makes a long search report as it goes.
+TEST(Search, ProgressIsReported) {
+    itest::Database db("privrisk_search_progress");
+    pqxx::connection c{db.conninfo()};
+    make_people(c);
+    Notices notices(c);
+    itest::exec(c, "SET privrisk.search_progress_interval = '50ms'");
+    itest::exec(c, kLattice);
+    int progress = 0;
+    for (const auto& l : notices.lines)
+        if (l.find("search: ") != std::string::npos && l.find("of 1728 nodes evaluated") != std::string::npos) ++progress;
+    EXPECT_GE(progress, 3);
+    notices.lines.clear();
+    itest::exec(c, "SET privrisk.search_progress_interval = 0");
+    itest::exec(c, kLattice);
+    EXPECT_TRUE(notices.lines.empty());
+}
