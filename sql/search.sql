@@ -127,7 +127,7 @@ GROUP BY s ORDER BY s;
 
 -- Each utility metric and constraint kind on a small table, with the search's own statistics.
 SELECT u, r->'result'->'node' AS node, round((r->'result'->>'utility')::numeric, 6) AS utility
-FROM unnest(ARRAY['height', 'loss', 'discernibility', 'entropy']) AS u,
+FROM unnest(ARRAY['height', 'loss', 'discernibility', 'entropy', 'levels_kept']) AS u,
      LATERAL (SELECT privrisk.search('adult', ARRAY['age', 'marital_status', 'race', 'sex'],
                                      ARRAY['age6', 'marital3', 'race2', 'sex2'], 'occupation',
                                      '{"k": 10, "l": 3, "l_kind": "entropy", "t": 0.3, "delta": 3, "max_suppression": 0.02}', u) AS r) AS s

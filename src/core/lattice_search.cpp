@@ -109,6 +109,9 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
                     case UtilityMetric::Height:
                         cost = l;
                         break;
+                    case UtilityMetric::LevelsKept:
+                        cost = -(dims_[j].height() - l);
+                        break;
                     case UtilityMetric::Discernibility:
                         break;
                 }
@@ -279,6 +282,8 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
                 penalty += size * (1 - loss);
             } else if (metric_ == UtilityMetric::Entropy) {
                 penalty += size * std::log2(rows / double(groups[key[j]]));
+            } else if (metric_ == UtilityMetric::LevelsKept) {
+                penalty += size * double(dims_[j].height() - r.levels[j]) / rows;  // a suppressed row keeps nothing
             }
         }
         if (metric_ == UtilityMetric::Discernibility) penalty += size * rows;
@@ -297,7 +302,7 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     }
     if (q.average_risk && r.average_risk) qualifies = qualifies && !strictly_below(*q.average_risk, *r.average_risk);
     r.safe = qualifies;
-    if (r.safe && r.suppressed > 0 && (metric_ == UtilityMetric::Loss || metric_ == UtilityMetric::Entropy))
+    if (r.safe && r.suppressed > 0 && metric_ != UtilityMetric::Height && metric_ != UtilityMetric::Discernibility)
         suppressions_.push_back(
             Suppression{r.levels, metric_ == UtilityMetric::Loss ? penalty / (double(m) * rows) : penalty});
 
@@ -311,7 +316,8 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
             r.utility = rows_ ? (sum + penalty) / (double(m) * rows) : 0;
             break;
         }
-        case UtilityMetric::Entropy: {
+        case UtilityMetric::Entropy:
+        case UtilityMetric::LevelsKept: {
             double sum = 0;
             for (std::size_t j = 0; j < m; ++j) sum += dimension_cost_[j][r.levels[j]];
             r.utility = sum + penalty;

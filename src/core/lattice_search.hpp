@@ -60,12 +60,13 @@ struct Constraints {
     bool monotone() const;
 };
 
-// Lower is better for every metric; the result reports the metric's value.
+// The search minimizes a cost: the metric itself, or for LevelsKept its negation.
 enum class UtilityMetric {
-    Height,          // Σ levels (the papers' utility Σ(height − level) is its complement)
+    Height,          // Σ levels
     Loss,            // generalization information loss, in [0, 1]
     Discernibility,  // Σ |class|² + |D| · suppressed rows
-    Entropy          // non-uniform entropy, in bits
+    Entropy,         // non-uniform entropy, in bits
+    LevelsKept       // the papers' record utility Σ(height − level), averaged over the rows (0 when suppressed)
 };
 
 struct NodeReport {
@@ -73,7 +74,7 @@ struct NodeReport {
     bool safe = false;
     int64_t violating = 0;   // rows of the classes that violate a per-class constraint
     int64_t suppressed = 0;  // of those, suppressed: all when max_suppression allows, else none
-    double utility = 0;      // the metric's value (of the release after suppression)
+    double utility = 0;      // the cost: the metric's value, negated for LevelsKept (after suppression)
     // Measures of the release after suppression (nullopt when not computed or no row is left).
     int64_t classes = 0;
     std::optional<int64_t> k;

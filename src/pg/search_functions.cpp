@@ -83,7 +83,7 @@ std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>
     }
     std::string json = "{\"node\": [" + node + "], \"levels\": {" + levels + "}";
     json += ", \"qualifies\": " + std::string(r.safe ? "true" : "false");
-    json += ", \"utility\": " + json_number(r.utility);
+    json += ", \"utility\": " + json_number(metric == UtilityMetric::LevelsKept ? -r.utility : r.utility);
     json += ", \"height\": " + std::to_string(height) + ", \"levels_kept\": " + std::to_string(kept);
     json += ", \"rows\": " + std::to_string(rows) + ", \"rows_suppressed\": " + std::to_string(r.suppressed);
     json += ", \"rows_violating\": " + std::to_string(r.violating);
@@ -95,7 +95,6 @@ std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>
     if (q.t) json += ", \"t_closeness\": " + json_number(r.t);
     if (q.delta) json += ", \"delta_disclosure\": " + json_number(r.delta);
     if (q.c) json += ", \"ck_max_disclosure\": " + json_number(r.ck);
-    (void)metric;
     return json + "}}";
 }
 
@@ -163,9 +162,10 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
     else if (utility == "height") metric = UtilityMetric::Height;
     else if (utility == "discernibility") metric = UtilityMetric::Discernibility;
     else if (utility == "entropy") metric = UtilityMetric::Entropy;
+    else if (utility == "levels_kept") metric = UtilityMetric::LevelsKept;
     else
         fail(ErrorKind::InvalidParameter,
-             "utility must be loss, height, discernibility or entropy, got " + quote_value(utility));
+             "utility must be loss, height, discernibility, entropy or levels_kept, got " + quote_value(utility));
     bool every = !PG_ARGISNULL(18) && PG_GETARG_BOOL(18);
 
     // The source and its columns; names are quoted, never spliced.
