@@ -176,6 +176,12 @@ FROM (SELECT privrisk.search('few', ARRAY['zip', 'sex'], ARRAY['f1zip', 'f1sex']
 -- A hostile column name is a name, not SQL.
 SELECT privrisk.search('few', ARRAY['zip"; DROP TABLE few; --'], ARRAY['f1zip']);
 SELECT count(*) AS few_still_there FROM few;
+-- The search reads with the caller's rights: no SELECT on the table, no search.
+CREATE ROLE privrisk_search_stranger;
+SET ROLE privrisk_search_stranger;
+SELECT privrisk.search('few', ARRAY['zip'], ARRAY['f1zip']);
+RESET ROLE;
+DROP ROLE privrisk_search_stranger;
 -- A cancelled search raises the cancel and leaves nothing behind.
 SET statement_timeout = '20ms';
 SELECT privrisk.lattice('arx', ARRAY['sex', 'age', 'race', 'marital_status', 'education', 'native_country', 'workclass',
