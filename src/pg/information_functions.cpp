@@ -1,0 +1,312 @@
+// Information-theoretic measures (SPEC §4.8; digest 002): entropy aggregates of
+// one column or a pair, channel metrics on an explicit matrix, the k-anonymity
+// channel of a tiny universe.
+//
+// The aggregates count values in the same state as hist() (a HistogramBuilder
+// in the aggregate's context, with hist's combine and serialization for
+// parallel plans); a pair (x, y) is counted as one key that keeps both parts.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "args.hpp"
+#include "class_histogram.hpp"
+#include "error.hpp"
+#include "hierarchy_catalog.hpp"
+#include "hist_type.hpp"
+#include "information.hpp"
+#include "json_text.hpp"
+#include "memory.hpp"
+#include "spi.hpp"
+
+extern "C" {
+#include "utils/jsonb.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+HistogramBuilder* builder(FunctionCallInfo fcinfo, MemoryContext context) {
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0));
+    return construct_in<HistogramBuilder>(context);
+}
+
+// A pair's key: flags (bit 0: x is NULL, bit 1: y is NULL), x's length (4 bytes), x, y.
+void append_pair_key(std::string& key, const std::string_view* x, const std::string_view* y) {
+    key.clear();
+    key.push_back(static_cast<char>((x ? 0 : 1) | (y ? 0 : 2)));
+    uint32_t n = x ? static_cast<uint32_t>(x->size()) : 0;
+    key.append(reinterpret_cast<const char*>(&n), 4);
+    if (x) key.append(*x);
+    if (y) key.append(*y);
+}
+
+// The counts of a finished state, in the encoded (sorted) order, ⊥ last.
+template <typename F>
+void for_each_count(const HistogramBuilder& b, F&& f) {
+    std::string encoded = b.encode();
+    HistogramView h(encoded);
+    h.for_each([&](std::string_view value, int64_t count) { f(std::optional<std::string_view>(value), count); });
+    if (h.bottom() > 0) f(std::nullopt, h.bottom());
+}
+
+double column_entropy(FunctionCallInfo fcinfo) {
+    std::vector<int64_t> counts;
+    for_each_count(*reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0)),
+                   [&](std::optional<std::string_view>, int64_t c) { counts.push_back(c); });
+    return entropy_nats(counts);
+}
+
+struct PairEntropies {
+    double x, y, joint;  // nats
+};
+
+PairEntropies pair_entropies(FunctionCallInfo fcinfo) {
+    std::vector<int64_t> joint;
+    std::unordered_map<std::string, int64_t> xs, ys;  // marginals, keyed with the NULL flag first
+    for_each_count(*reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0)),
+                   [&](std::optional<std::string_view> key, int64_t c) {
+                       joint.push_back(c);
+                       if (!key || key->size() < 5) fail(ErrorKind::Internal, "a malformed pair key");
+                       uint8_t flags = static_cast<uint8_t>((*key)[0]);
+                       uint32_t n;
+                       std::memcpy(&n, key->data() + 1, 4);
+                       std::string_view rest = key->substr(5);
+                       xs[std::string(1, char(flags & 1)) + std::string(rest.substr(0, n))] += c;
+                       ys[std::string(1, char(flags & 2)) + std::string(rest.substr(n))] += c;
+                   });
+    auto sorted_counts = [](const std::unordered_map<std::string, int64_t>& m) {
+        std::vector<int64_t> v;
+        for (const auto& kv : m) v.push_back(kv.second);
+        std::sort(v.begin(), v.end());  // one summation order, whatever the hash order
+        return v;
+    };
+    return PairEntropies{entropy_nats(sorted_counts(xs)), entropy_nats(sorted_counts(ys)), entropy_nats(joint)};
+}
+
+}  // namespace
+
+// entropy(x) and friends: transition of a pair ("any", "any"); NULL is ⊥, a value of its own.
+PRIVRISK_FUNCTION(privrisk_pair_transition) {
+    MemoryContext context = aggregate_context(fcinfo);
+    PgMemoryResource mr(context);
+    HistogramBuilder* b = builder(fcinfo, context);
+    void** slots = static_cast<void**>(fcinfo->flinfo->fn_extra);
+    if (!slots) {
+        slots = static_cast<void**>(pg_call([&] { return MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 2 * sizeof(void*)); }));
+        fcinfo->flinfo->fn_extra = slots;
+    }
+    std::string_view x, y;
+    if (!PG_ARGISNULL(1)) x = value_text(fcinfo, 1, &slots[0]);
+    std::string xs(x);  // the second output call may reuse the first one's memory
+    if (!PG_ARGISNULL(2)) y = value_text(fcinfo, 2, &slots[1]);
+    std::string key;
+    std::string_view xv(xs);
+    append_pair_key(key, PG_ARGISNULL(1) ? nullptr : &xv, PG_ARGISNULL(2) ? nullptr : &y);
+    b->add(key, 1, &mr);
+    PG_RETURN_POINTER(b);
+}
+
+PRIVRISK_FUNCTION(privrisk_entropy_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(column_entropy(fcinfo));
+}
+PRIVRISK_FUNCTION(privrisk_entropy_bits_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(column_entropy(fcinfo) / kNatsPerBit);
+}
+// H(X|Y) = H(X,Y) − H(Y); I(X;Y) = H(X) + H(Y) − H(X,Y).
+PRIVRISK_FUNCTION(privrisk_conditional_entropy_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    auto h = pair_entropies(fcinfo);
+    PG_RETURN_FLOAT8(std::max(0.0, h.joint - h.y));
+}
+PRIVRISK_FUNCTION(privrisk_conditional_entropy_bits_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    auto h = pair_entropies(fcinfo);
+    PG_RETURN_FLOAT8(std::max(0.0, h.joint - h.y) / kNatsPerBit);
+}
+PRIVRISK_FUNCTION(privrisk_mutual_information_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    auto h = pair_entropies(fcinfo);
+    PG_RETURN_FLOAT8(std::max(0.0, h.x + h.y - h.joint));
+}
+PRIVRISK_FUNCTION(privrisk_mutual_information_bits_final) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    auto h = pair_entropies(fcinfo);
+    PG_RETURN_FLOAT8(std::max(0.0, h.x + h.y - h.joint) / kNatsPerBit);
+}
+
+// ---- channels ---------------------------------------------------------------
+
+namespace {
+
+std::vector<double> float8_values(Datum d, const char* what, int* ndim_out, int* dims_out) {
+    Datum* items;
+    bool* nulls;
+    int n, ndim;
+    int dims[MAXDIM];
+    pg_call([&] {
+        ArrayType* a = DatumGetArrayTypeP(d);
+        ndim = ARR_NDIM(a);
+        for (int i = 0; i < ndim; ++i) dims[i] = ARR_DIMS(a)[i];
+        deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &items, &nulls, &n);
+    });
+    std::vector<double> v;
+    for (int i = 0; i < n; ++i) {
+        if (nulls[i]) fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " + std::to_string(i + 1) + ")");
+        v.push_back(DatumGetFloat8(items[i]));
+    }
+    *ndim_out = ndim;
+    for (int i = 0; i < ndim && i < 2; ++i) dims_out[i] = dims[i];
+    return v;
+}
+
+Channel channel_arg(FunctionCallInfo fcinfo) {
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "matrix must not be NULL");
+    int ndim = 0, dims[2] = {0, 0};
+    auto v = float8_values(PG_GETARG_DATUM(0), "matrix", &ndim, dims);
+    if (ndim != 2)
+        fail(ErrorKind::InvalidParameter, "matrix must be a two-dimensional array (rows = inputs, columns = outputs), got " +
+                                              std::to_string(ndim) + " dimension(s)");
+    std::vector<std::vector<double>> rows(dims[0]);
+    for (int i = 0; i < dims[0]; ++i) rows[i].assign(v.begin() + std::size_t(i) * dims[1], v.begin() + std::size_t(i + 1) * dims[1]);
+    return Channel::from_rows(rows);
+}
+
+std::vector<double> prior_arg(FunctionCallInfo fcinfo, const Channel& c) {
+    if (PG_NARGS() < 2 || PG_ARGISNULL(1)) return c.prior({});
+    int ndim = 0, dims[2] = {0, 0};
+    auto v = float8_values(PG_GETARG_DATUM(1), "prior", &ndim, dims);
+    if (ndim > 1) fail(ErrorKind::InvalidParameter, "prior must be a one-dimensional array");
+    if (v.empty()) fail(ErrorKind::InvalidParameter, "prior must not be empty (NULL means uniform)");
+    return c.prior(v);
+}
+
+Datum jsonb_datum(const std::string& json) {
+    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+}
+
+std::string json_array(const std::vector<double>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + json_number(v[i]);
+    return s + "]";
+}
+
+}  // namespace
+
+PRIVRISK_FUNCTION(privrisk_channel_bayes_error) {
+    Channel c = channel_arg(fcinfo);
+    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).bayes_error);
+}
+PRIVRISK_FUNCTION(privrisk_channel_conditional_entropy) {
+    Channel c = channel_arg(fcinfo);
+    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).conditional_entropy);
+}
+PRIVRISK_FUNCTION(privrisk_channel_mutual_information) {
+    Channel c = channel_arg(fcinfo);
+    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).mutual_information);
+}
+PRIVRISK_FUNCTION(privrisk_channel_error_bound) {
+    Channel c = channel_arg(fcinfo);
+    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).error_bound);
+}
+
+// Everything about one channel and prior, with the four adversaries of §4.1.1.
+PRIVRISK_FUNCTION(privrisk_channel_report) {
+    Channel c = channel_arg(fcinfo);
+    std::vector<double> prior = prior_arg(fcinfo, c);
+    auto m = channel_metrics(c, prior);
+    auto a = adversary_errors(c, prior);
+    std::string guess = "[";
+    for (std::size_t j = 0; j < m.guess.size(); ++j)
+        guess += (j ? ", " : "") + (m.guess[j] ? std::to_string(*m.guess[j] + 1) : std::string("null"));
+    guess += "]";
+    std::string json = "{\"unit\": \"bits\", \"bayes_error\": " + json_number(m.bayes_error) +
+                       ", \"input_entropy\": " + json_number(m.input_entropy) +
+                       ", \"output_entropy\": " + json_number(m.output_entropy) +
+                       ", \"conditional_entropy\": " + json_number(m.conditional_entropy) +
+                       ", \"mutual_information\": " + json_number(m.mutual_information) +
+                       ", \"error_bound\": " + json_number(m.error_bound) + ", \"map_guess\": " + guess +
+                       ", \"adversaries\": {\"knows_neither\": " + json_number(a.neither) +
+                       ", \"knows_prior\": " + json_number(a.prior_only) +
+                       ", \"knows_mechanism\": " + json_number(a.mechanism_only) +
+                       ", \"knows_both\": " + json_number(a.both) + "}}";
+    return jsonb_datum(json);
+}
+
+PRIVRISK_FUNCTION(privrisk_channel_worst_case_prior) {
+    Channel c = channel_arg(fcinfo);
+    auto w = worst_case_prior(c);
+    return jsonb_datum("{\"bayes_error\": " + json_number(w.bayes_error) + ", \"prior\": " + json_array(w.prior) + "}");
+}
+
+// k_anonymity_channel(quasi_identifiers text[] (tree hierarchies), other_domains int[], rows, k, mechanism)
+PRIVRISK_FUNCTION(privrisk_k_anonymity_channel) {
+    auto names = text_array_arg_values(fcinfo, 0, "quasi_identifiers", false);
+    std::vector<long> others;
+    if (!PG_ARGISNULL(1)) others = int4_array_arg_values(fcinfo, 1, "other_domains");
+    int rows = int4_arg_value(fcinfo, 2, "rows"), k = int4_arg_value(fcinfo, 3, "k");
+    std::string mechanism = PG_ARGISNULL(4) ? "uniform" : std::string(text_view(PG_GETARG_DATUM(4)));
+    KAnonymityMechanism kind;
+    if (mechanism == "uniform") kind = KAnonymityMechanism::Uniform;
+    else if (mechanism == "minimal") kind = KAnonymityMechanism::Minimal;
+    else fail(ErrorKind::InvalidParameter, "mechanism must be uniform or minimal, got " + quote_value(mechanism));
+    if (names.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one hierarchy");
+    std::vector<UniverseAttribute> attributes;
+    Spi spi;
+    for (const auto& name : names) {
+        // The ground domain is the hierarchy's leaves (tree hierarchies list them).
+        const Hierarchy& h = cached_hierarchy(*name);  // first: loading it runs its own query
+        uint64 n = spi.run("SELECT path[1] FROM privrisk.hierarchy_leaf WHERE hierarchy = $1 ORDER BY line",
+                           {text_arg(*name)}, true);
+        if (n == 0)
+            fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(*name) +
+                                                  " lists no leaves; the universe needs a tree hierarchy (load_hierarchy)");
+        UniverseAttribute a;
+        a.name = *name;
+        std::vector<std::string> leaves;
+        for (uint64 i = 0; i < n; ++i) leaves.push_back(spi.string(i, 1));
+        for (int level = 0; level <= h.height(); ++level) {
+            std::unordered_map<std::string, uint32_t> ids;
+            std::vector<uint32_t> ids_of(leaves.size());
+            std::string scratch;
+            for (std::size_t v = 0; v < leaves.size(); ++v) {
+                Value g = h.generalize(leaves[v], level, scratch);
+                std::string key = g ? std::string(*g) : std::string("\x01");
+                ids_of[v] = ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second;
+            }
+            a.levels.push_back(ids_of);
+        }
+        attributes.push_back(a);
+    }
+    spi.finish();
+    for (std::size_t i = 0; i < others.size(); ++i) {
+        if (others[i] < 1 || others[i] > 1000000)
+            fail(ErrorKind::InvalidParameter, "other_domains element " + std::to_string(i + 1) + " is " +
+                                                  std::to_string(others[i]) + "; a domain has 1 to 1,000,000 values");
+        UniverseAttribute a;
+        a.name = "other " + std::to_string(i + 1);
+        a.quasi_identifier = false;
+        std::vector<uint32_t> identity(static_cast<std::size_t>(others[i]));
+        for (std::size_t v = 0; v < identity.size(); ++v) identity[v] = static_cast<uint32_t>(v);
+        a.levels.push_back(identity);
+        attributes.push_back(a);
+    }
+    auto u = k_anonymity_channel(attributes, rows, k, kind);
+    std::string histogram;
+    for (const auto& [x, count] : u.feasible_nodes)
+        histogram += (histogram.empty() ? "" : ", ") + json_string(std::to_string(x)) + ": " + std::to_string(count);
+    std::string json = "{\"unit\": \"bits\", \"inputs\": " + std::to_string(u.inputs) +
+                       ", \"outputs\": " + std::to_string(u.outputs) + ", \"bayes_error\": " + json_number(u.bayes_error) +
+                       ", \"conditional_entropy\": " + json_number(u.conditional_entropy) +
+                       ", \"error_bound\": " + json_number(u.error_bound) +
+                       ", \"utility_degradation\": " + json_number(u.utility_degradation) +
+                       ", \"feasible_nodes\": {" + histogram + "}}";
+    return jsonb_datum(json);
+}
