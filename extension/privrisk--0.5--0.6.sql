@@ -3,16 +3,25 @@
 
 ------------------------------------------------------------------------------
 -- Entropy aggregates: the unit is in the name (nats by default, as SPEC §2
--- says; _bits for base 2). They count values in hist()'s state, so they share
--- its combine and serialization and run in parallel plans. NULL is ⊥, a
--- value of its own; x may be a row, ROW(a, b), for a quasi-identifier tuple.
+-- says; _bits for base 2). The state counts rows per distinct value (or pair)
+-- by a 128-bit fingerprint of the value, with a combine function and binary
+-- serialization for parallel plans. NULL is ⊥, a value of its own; x may be a
+-- row value, ROW(a, b), for a quasi-identifier tuple.
 ------------------------------------------------------------------------------
+CREATE FUNCTION privrisk.value_counts_transition(internal, anyelement) RETURNS internal
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_transition';
+CREATE FUNCTION privrisk.pair_counts_transition(internal, "any", "any") RETURNS internal
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pair_counts_transition';
+CREATE FUNCTION privrisk.value_counts_combine(internal, internal) RETURNS internal
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_combine';
+CREATE FUNCTION privrisk.value_counts_serialize(internal) RETURNS bytea
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_serialize';
+CREATE FUNCTION privrisk.value_counts_deserialize(bytea, internal) RETURNS internal
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_deserialize';
 CREATE FUNCTION privrisk.entropy_final(internal) RETURNS float8
     LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_entropy_final';
 CREATE FUNCTION privrisk.entropy_bits_final(internal) RETURNS float8
     LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_entropy_bits_final';
-CREATE FUNCTION privrisk.pair_transition(internal, "any", "any") RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pair_transition';
 CREATE FUNCTION privrisk.conditional_entropy_final(internal) RETURNS float8
     LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_conditional_entropy_final';
 CREATE FUNCTION privrisk.conditional_entropy_bits_final(internal) RETURNS float8
@@ -24,36 +33,36 @@ CREATE FUNCTION privrisk.mutual_information_bits_final(internal) RETURNS float8
 
 -- H(X), in nats / bits.
 CREATE AGGREGATE privrisk.entropy(x anyelement) (
-    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.entropy_final,
-    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+    SFUNC = privrisk.value_counts_transition, STYPE = internal, FINALFUNC = privrisk.entropy_final,
+    COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize,
+    DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE
 );
 CREATE AGGREGATE privrisk.entropy_bits(x anyelement) (
-    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.entropy_bits_final,
-    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+    SFUNC = privrisk.value_counts_transition, STYPE = internal, FINALFUNC = privrisk.entropy_bits_final,
+    COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize,
+    DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE
 );
 -- H(X|Y) = H(X,Y) − H(Y).
 CREATE AGGREGATE privrisk.conditional_entropy(x "any", y "any") (
-    SFUNC = privrisk.pair_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_final,
-    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_final,
+    COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize,
+    DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE
 );
 CREATE AGGREGATE privrisk.conditional_entropy_bits(x "any", y "any") (
-    SFUNC = privrisk.pair_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_bits_final,
-    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_bits_final,
+    COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize,
+    DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE
 );
 -- I(X;Y) = H(X) + H(Y) − H(X,Y).
 CREATE AGGREGATE privrisk.mutual_information(x "any", y "any") (
-    SFUNC = privrisk.pair_transition, STYPE = internal, FINALFUNC = privrisk.mutual_information_final,
-    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.mutual_information_final,
+    COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize,
+    DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE
 );
 CREATE AGGREGATE privrisk.mutual_information_bits(x "any", y "any") (
-    SFUNC = privrisk.pair_transition, STYPE = internal, FINALFUNC = privrisk.mutual_information_bits_final,
-    COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.mutual_information_bits_final,
+    COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize,
+    DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE
 );
 
 ------------------------------------------------------------------------------

@@ -9,20 +9,21 @@
 #include <unordered_map>
 
 #include "error.hpp"
+#include "exact_sum.hpp"
 #include "no_postgres.hpp"
 
 namespace privrisk {
 
 double entropy_nats(const std::vector<int64_t>& counts) {
     int64_t n = 0;
-    double s = 0;
+    ExactSum<64> s;  // Σ c ln c, the same bits in any order of the counts
     for (int64_t c : counts)
         if (c > 0) {
             n += c;
-            s += double(c) * std::log(double(c));
+            s.add(double(c) * std::log(double(c)));
         }
     if (n == 0) return 0;
-    double h = std::log(double(n)) - s / double(n);
+    double h = std::log(double(n)) - static_cast<double>(s.value() / static_cast<long double>(n));
     return h < 0 ? 0 : h;
 }
 

@@ -14,7 +14,8 @@
 
 namespace privrisk {
 
-// H of the distribution given by counts (zeros ignored), in nats: ln n − (1/n) Σ c ln c.
+// H of the distribution given by counts (zeros ignored), in nats: ln n − (1/n) Σ c ln c,
+// with Σ c ln c summed exactly, so the counts' order does not change a bit.
 double entropy_nats(const std::vector<int64_t>& counts);
 constexpr double kNatsPerBit = 0.69314718055994530942;  // ln 2
 

@@ -1,10 +1,6 @@
-// Information-theoretic measures (SPEC §4.8; digest 002): entropy aggregates of
-// one column or a pair, channel metrics on an explicit matrix, the k-anonymity
-// channel of a tiny universe.
-//
-// The aggregates count values in the same state as hist() (a HistogramBuilder
-// in the aggregate's context, with hist's combine and serialization for
-// parallel plans); a pair (x, y) is counted as one key that keeps both parts.
+// Channel metrics on an explicit matrix and the k-anonymity channel of a tiny
+// universe (SPEC §4.8; digest 002). The entropy aggregates are in
+// entropy_aggregates.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -13,13 +9,10 @@
 #include <vector>
 
 #include "args.hpp"
-#include "class_histogram.hpp"
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
-#include "hist_type.hpp"
 #include "information.hpp"
 #include "json_text.hpp"
-#include "memory.hpp"
 #include "spi.hpp"
 
 extern "C" {
@@ -28,119 +21,6 @@ extern "C" {
 
 using namespace privrisk;
 using namespace privrisk::pg;
-
-namespace {
-
-HistogramBuilder* builder(FunctionCallInfo fcinfo, MemoryContext context) {
-    if (!PG_ARGISNULL(0)) return reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0));
-    return construct_in<HistogramBuilder>(context);
-}
-
-// A pair's key: flags (bit 0: x is NULL, bit 1: y is NULL), x's length (4 bytes), x, y.
-void append_pair_key(std::string& key, const std::string_view* x, const std::string_view* y) {
-    key.clear();
-    key.push_back(static_cast<char>((x ? 0 : 1) | (y ? 0 : 2)));
-    uint32_t n = x ? static_cast<uint32_t>(x->size()) : 0;
-    key.append(reinterpret_cast<const char*>(&n), 4);
-    if (x) key.append(*x);
-    if (y) key.append(*y);
-}
-
-// The counts of a finished state, in the encoded (sorted) order, ⊥ last.
-template <typename F>
-void for_each_count(const HistogramBuilder& b, F&& f) {
-    std::string encoded = b.encode();
-    HistogramView h(encoded);
-    h.for_each([&](std::string_view value, int64_t count) { f(std::optional<std::string_view>(value), count); });
-    if (h.bottom() > 0) f(std::nullopt, h.bottom());
-}
-
-double column_entropy(FunctionCallInfo fcinfo) {
-    std::vector<int64_t> counts;
-    for_each_count(*reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0)),
-                   [&](std::optional<std::string_view>, int64_t c) { counts.push_back(c); });
-    return entropy_nats(counts);
-}
-
-struct PairEntropies {
-    double x, y, joint;  // nats
-};
-
-PairEntropies pair_entropies(FunctionCallInfo fcinfo) {
-    std::vector<int64_t> joint;
-    std::unordered_map<std::string, int64_t> xs, ys;  // marginals, keyed with the NULL flag first
-    for_each_count(*reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0)),
-                   [&](std::optional<std::string_view> key, int64_t c) {
-                       joint.push_back(c);
-                       if (!key || key->size() < 5) fail(ErrorKind::Internal, "a malformed pair key");
-                       uint8_t flags = static_cast<uint8_t>((*key)[0]);
-                       uint32_t n;
-                       std::memcpy(&n, key->data() + 1, 4);
-                       std::string_view rest = key->substr(5);
-                       xs[std::string(1, char(flags & 1)) + std::string(rest.substr(0, n))] += c;
-                       ys[std::string(1, char(flags & 2)) + std::string(rest.substr(n))] += c;
-                   });
-    auto sorted_counts = [](const std::unordered_map<std::string, int64_t>& m) {
-        std::vector<int64_t> v;
-        for (const auto& kv : m) v.push_back(kv.second);
-        std::sort(v.begin(), v.end());  // one summation order, whatever the hash order
-        return v;
-    };
-    return PairEntropies{entropy_nats(sorted_counts(xs)), entropy_nats(sorted_counts(ys)), entropy_nats(joint)};
-}
-
-}  // namespace
-
-// entropy(x) and friends: transition of a pair ("any", "any"); NULL is ⊥, a value of its own.
-PRIVRISK_FUNCTION(privrisk_pair_transition) {
-    MemoryContext context = aggregate_context(fcinfo);
-    PgMemoryResource mr(context);
-    HistogramBuilder* b = builder(fcinfo, context);
-    void** slots = static_cast<void**>(fcinfo->flinfo->fn_extra);
-    if (!slots) {
-        slots = static_cast<void**>(pg_call([&] { return MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 2 * sizeof(void*)); }));
-        fcinfo->flinfo->fn_extra = slots;
-    }
-    std::string_view x, y;
-    if (!PG_ARGISNULL(1)) x = value_text(fcinfo, 1, &slots[0]);
-    std::string xs(x);  // the second output call may reuse the first one's memory
-    if (!PG_ARGISNULL(2)) y = value_text(fcinfo, 2, &slots[1]);
-    std::string key;
-    std::string_view xv(xs);
-    append_pair_key(key, PG_ARGISNULL(1) ? nullptr : &xv, PG_ARGISNULL(2) ? nullptr : &y);
-    b->add(key, 1, &mr);
-    PG_RETURN_POINTER(b);
-}
-
-PRIVRISK_FUNCTION(privrisk_entropy_final) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(column_entropy(fcinfo));
-}
-PRIVRISK_FUNCTION(privrisk_entropy_bits_final) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(column_entropy(fcinfo) / kNatsPerBit);
-}
-// H(X|Y) = H(X,Y) − H(Y); I(X;Y) = H(X) + H(Y) − H(X,Y).
-PRIVRISK_FUNCTION(privrisk_conditional_entropy_final) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    auto h = pair_entropies(fcinfo);
-    PG_RETURN_FLOAT8(std::max(0.0, h.joint - h.y));
-}
-PRIVRISK_FUNCTION(privrisk_conditional_entropy_bits_final) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    auto h = pair_entropies(fcinfo);
-    PG_RETURN_FLOAT8(std::max(0.0, h.joint - h.y) / kNatsPerBit);
-}
-PRIVRISK_FUNCTION(privrisk_mutual_information_final) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    auto h = pair_entropies(fcinfo);
-    PG_RETURN_FLOAT8(std::max(0.0, h.x + h.y - h.joint));
-}
-PRIVRISK_FUNCTION(privrisk_mutual_information_bits_final) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    auto h = pair_entropies(fcinfo);
-    PG_RETURN_FLOAT8(std::max(0.0, h.x + h.y - h.joint) / kNatsPerBit);
-}
 
 // ---- channels ---------------------------------------------------------------
 
