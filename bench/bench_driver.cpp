@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../test/common/notices.hpp"
 #include "../test/common/proc_status.hpp"
 #include "../test/common/read_file.hpp"
 
@@ -47,15 +48,7 @@ std::string scalar(pqxx::connection& c, const std::string& sql) {
 // Peak resident memory of a backend (VmHWM), in kB.
 long peak_rss_kb(int pid) { return privrisk_test::proc_status_kb(pid, "VmHWM"); }
 
-// Collects the server's DEBUG/NOTICE lines (audit() reports its phases and memory there).
-struct Notices : pqxx::errorhandler {
-    explicit Notices(pqxx::connection_base& c) : pqxx::errorhandler(c) {}
-    bool operator()(const char msg[]) noexcept override {
-        lines.emplace_back(msg);
-        return true;
-    }
-    std::vector<std::string> lines;
-};
+using privrisk_test::Notices;  // audit() reports its phases and memory in DEBUG lines
 
 // Times `op` against `baseline`, interleaved; a target <= 0 means the ratio is only informative.
 void compare(pqxx::connection& c, const Options& o, const std::string& label, const std::string& op,

@@ -78,24 +78,22 @@ std::string json_array(const std::vector<double>& v) {
     return s + "]";
 }
 
+// One metric of the channel and prior given as arguments 0 and 1.
+Datum channel_metric(FunctionCallInfo fcinfo, double ChannelMetrics::*metric) {
+    Channel c = channel_arg(fcinfo);
+    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).*metric);
+}
+
 }  // namespace
 
-PRIVRISK_FUNCTION(privrisk_channel_bayes_error) {
-    Channel c = channel_arg(fcinfo);
-    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).bayes_error);
-}
+PRIVRISK_FUNCTION(privrisk_channel_bayes_error) { return channel_metric(fcinfo, &ChannelMetrics::bayes_error); }
 PRIVRISK_FUNCTION(privrisk_channel_conditional_entropy) {
-    Channel c = channel_arg(fcinfo);
-    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).conditional_entropy);
+    return channel_metric(fcinfo, &ChannelMetrics::conditional_entropy);
 }
 PRIVRISK_FUNCTION(privrisk_channel_mutual_information) {
-    Channel c = channel_arg(fcinfo);
-    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).mutual_information);
+    return channel_metric(fcinfo, &ChannelMetrics::mutual_information);
 }
-PRIVRISK_FUNCTION(privrisk_channel_error_bound) {
-    Channel c = channel_arg(fcinfo);
-    PG_RETURN_FLOAT8(channel_metrics(c, prior_arg(fcinfo, c)).error_bound);
-}
+PRIVRISK_FUNCTION(privrisk_channel_error_bound) { return channel_metric(fcinfo, &ChannelMetrics::error_bound); }
 
 // Everything about one channel and prior, with the four adversaries of §4.1.1.
 PRIVRISK_FUNCTION(privrisk_channel_report) {

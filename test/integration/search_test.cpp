@@ -6,18 +6,12 @@
 #include <future>
 #include <thread>
 
+#include "../common/notices.hpp"
 #include "server.hpp"
 
 namespace {
 
-struct Notices : pqxx::errorhandler {
-    explicit Notices(pqxx::connection_base& c) : pqxx::errorhandler(c) {}
-    bool operator()(const char msg[]) noexcept override {
-        lines.emplace_back(msg);
-        return true;
-    }
-    std::vector<std::string> lines;
-};
+using privrisk_test::Notices;
 
 // 100,000 census-like rows and a 1,728-node lattice over them.
 void make_people(pqxx::connection& c) {
