@@ -1,11 +1,13 @@
 // Reading SQL arguments into C++ values, with errors that name the argument.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "error.hpp"
 #include "guard.hpp"
 
 namespace privrisk::pg {
@@ -18,6 +20,12 @@ std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const ch
 // A text[] argument; NULL gives an empty vector, a NULL element is an error unless allow_nulls.
 std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what,
                                                               bool allow_nulls);
+
+// One of a few named options, from a text argument (NULL: `fallback`): an error
+// lists the names ("kind must be a, b or c, got "x"").
+template <typename E>
+E choice_arg(FunctionCallInfo fcinfo, int i, const char* what, const char* fallback,
+             std::initializer_list<std::pair<const char*, E>> names);
 
 // A view of a text datum (detoasting it when needed).
 std::string_view text_view(Datum d);
@@ -35,5 +43,19 @@ Datum text_datum(std::string_view s);
 // Names of hierarchies and policies are keys users type: bounded and printable.
 void check_object_name(const char* kind, std::string_view name);
 void check_hierarchy_name(std::string_view name);
+
+template <typename E>
+E choice_arg(FunctionCallInfo fcinfo, int i, const char* what, const char* fallback,
+             std::initializer_list<std::pair<const char*, E>> names) {
+    std::string_view value = PG_ARGISNULL(i) ? std::string_view(fallback) : text_view(PG_GETARG_DATUM(i));
+    std::string list;
+    std::size_t j = 0;
+    for (const auto& [name, choice] : names) {
+        if (value == name) return choice;
+        list += std::string(j == 0 ? "" : j + 1 == names.size() ? " or " : ", ") + name;
+        ++j;
+    }
+    fail(ErrorKind::InvalidParameter, std::string(what) + " must be " + list + ", got " + quote_value(value));
+}
 
 }  // namespace privrisk::pg

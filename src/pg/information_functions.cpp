@@ -130,11 +130,9 @@ PRIVRISK_FUNCTION(privrisk_k_anonymity_channel) {
     std::vector<long> others;
     if (!PG_ARGISNULL(1)) others = int4_array_arg_values(fcinfo, 1, "other_domains");
     int rows = int4_arg_value(fcinfo, 2, "rows"), k = int4_arg_value(fcinfo, 3, "k");
-    std::string mechanism = PG_ARGISNULL(4) ? "uniform" : std::string(text_view(PG_GETARG_DATUM(4)));
-    KAnonymityMechanism kind;
-    if (mechanism == "uniform") kind = KAnonymityMechanism::Uniform;
-    else if (mechanism == "minimal") kind = KAnonymityMechanism::Minimal;
-    else fail(ErrorKind::InvalidParameter, "mechanism must be uniform or minimal, got " + quote_value(mechanism));
+    KAnonymityMechanism kind = choice_arg<KAnonymityMechanism>(
+        fcinfo, 4, "mechanism", "uniform",
+        {{"uniform", KAnonymityMechanism::Uniform}, {"minimal", KAnonymityMechanism::Minimal}});
     if (names.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one hierarchy");
     std::vector<UniverseAttribute> attributes;
     Spi spi;

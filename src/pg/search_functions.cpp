@@ -124,20 +124,16 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
     }
     q.l = float_arg(fcinfo, 5);
     check_range("l", q.l, 1, 1e9, false);
-    std::string l_kind = PG_ARGISNULL(6) ? "distinct" : std::string(text_view(PG_GETARG_DATUM(6)));
-    if (l_kind == "distinct") q.l_kind = LDiversity::Distinct;
-    else if (l_kind == "entropy") q.l_kind = LDiversity::Entropy;
-    else if (l_kind == "recursive") q.l_kind = LDiversity::Recursive;
-    else fail(ErrorKind::InvalidParameter, "l_kind must be distinct, entropy or recursive, got " + quote_value(l_kind));
+    q.l_kind = choice_arg<LDiversity>(fcinfo, 6, "l_kind", "distinct",
+                                      {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy},
+                                       {"recursive", LDiversity::Recursive}});
     if (!PG_ARGISNULL(7)) q.l_c = PG_GETARG_FLOAT8(7);
     check_c(q.l_c);
     q.t = float_arg(fcinfo, 8);
     check_range("t", q.t, 0, 1, false);
-    std::string t_kind = PG_ARGISNULL(9) ? "equal" : std::string(text_view(PG_GETARG_DATUM(9)));
-    if (t_kind == "equal") q.t_kind = TCloseness::Equal;
-    else if (t_kind == "ordered") q.t_kind = TCloseness::Ordered;
-    else if (t_kind == "hierarchical") q.t_kind = TCloseness::Hierarchical;
-    else fail(ErrorKind::InvalidParameter, "t_kind must be equal, ordered or hierarchical, got " + quote_value(t_kind));
+    q.t_kind = choice_arg<TCloseness>(fcinfo, 9, "t_kind", "equal",
+                                      {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered},
+                                       {"hierarchical", TCloseness::Hierarchical}});
     if (q.t && q.t_kind == TCloseness::Hierarchical) {
         if (PG_ARGISNULL(10)) fail(ErrorKind::InvalidParameter, "t_kind hierarchical needs t_hierarchy");
         q.t_hierarchy = &cached_hierarchy(text_view(PG_GETARG_DATUM(10)));
@@ -156,16 +152,12 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
     check_range("max_suppression", q.max_suppression, 0, 1, false);
     if (q.needs_histograms() && !sensitive)
         fail(ErrorKind::InvalidParameter, "the l, t, delta and c constraints need a sensitive column");
-    std::string utility = PG_ARGISNULL(17) ? "loss" : std::string(text_view(PG_GETARG_DATUM(17)));
-    UtilityMetric metric;
-    if (utility == "loss") metric = UtilityMetric::Loss;
-    else if (utility == "height") metric = UtilityMetric::Height;
-    else if (utility == "discernibility") metric = UtilityMetric::Discernibility;
-    else if (utility == "entropy") metric = UtilityMetric::Entropy;
-    else if (utility == "levels_kept") metric = UtilityMetric::LevelsKept;
-    else
-        fail(ErrorKind::InvalidParameter,
-             "utility must be loss, height, discernibility, entropy or levels_kept, got " + quote_value(utility));
+    std::string utility = PG_ARGISNULL(17) ? "loss" : std::string(text_view(PG_GETARG_DATUM(17)));  // echoed in the result
+    UtilityMetric metric = choice_arg<UtilityMetric>(
+        fcinfo, 17, "utility", "loss",
+        {{"loss", UtilityMetric::Loss}, {"height", UtilityMetric::Height},
+         {"discernibility", UtilityMetric::Discernibility}, {"entropy", UtilityMetric::Entropy},
+         {"levels_kept", UtilityMetric::LevelsKept}});
     bool every = !PG_ARGISNULL(18) && PG_GETARG_BOOL(18);
 
     // The source and its columns; names are quoted, never spliced.

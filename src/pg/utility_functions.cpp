@@ -199,10 +199,9 @@ PRIVRISK_FUNCTION(privrisk_classification_accuracy) {
     if (!PG_ARGISNULL(1)) features = text_array_arg_values(fcinfo, 1, "features", false);
     std::string target(text_arg_view(fcinfo, 2, "target"));
     std::string classifier = PG_ARGISNULL(3) ? "naive_bayes" : std::string(text_view(PG_GETARG_DATUM(3)));
-    ClassifierKind kind;
-    if (classifier == "naive_bayes") kind = ClassifierKind::NaiveBayes;
-    else if (classifier == "majority") kind = ClassifierKind::MajorityClass;
-    else fail(ErrorKind::InvalidParameter, "classifier must be naive_bayes or majority, got " + quote_value(classifier));
+    ClassifierKind kind = choice_arg<ClassifierKind>(
+        fcinfo, 3, "classifier", "naive_bayes",
+        {{"naive_bayes", ClassifierKind::NaiveBayes}, {"majority", ClassifierKind::MajorityClass}});
     int folds = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
     if (folds < 2 || folds > 1000) fail(ErrorKind::InvalidParameter, "folds must be in 2..1000, got " + std::to_string(folds));
     for (const auto& f : features)
