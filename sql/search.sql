@@ -173,6 +173,16 @@ FROM (SELECT privrisk.search('few', ARRAY['zip', 'sex'], ARRAY['f1zip', 'f1sex']
 INSERT INTO few VALUES ('14850', 'M');
 SELECT r->'found' AS found, r->'result'->'node' AS node, r->'result'->'measures'->'k_anonymity' AS k
 FROM (SELECT privrisk.search('few', ARRAY['zip', 'sex'], ARRAY['f1zip', 'f1sex'], NULL, '{"k": 1}') AS r) AS s;
+-- lattice() lists at most 1,000,000 nodes; search() goes further (8 columns x 6 levels: 1,679,616 nodes).
+SELECT privrisk.prefix_hierarchy('p5', 5);
+CREATE TABLE wide AS SELECT '12345'::text AS a, '12345'::text AS b, '12345'::text AS c, '12345'::text AS d,
+                            '12345'::text AS e, '12345'::text AS f, '12345'::text AS g, '12345'::text AS h;
+SELECT count(*) FROM privrisk.lattice('wide', ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+                                      array_fill('p5'::text, ARRAY[8]));
+SELECT r->'result'->'node' AS node, r->'search'->'nodes' AS nodes
+FROM (SELECT privrisk.search('wide', ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], array_fill('p5'::text, ARRAY[8]),
+                             NULL, '{"k": 1}') AS r) AS s;
+DROP TABLE wide;
 -- A hostile column name is a name, not SQL.
 SELECT privrisk.search('few', ARRAY['zip"; DROP TABLE few; --'], ARRAY['f1zip']);
 SELECT count(*) AS few_still_there FROM few;

@@ -309,6 +309,11 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
         pg_call([&] { ereport(NOTICE, (errmsg("search: %lld of %lld nodes evaluated", evaluated, nodes))); });
     };
     GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt);
+    constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
+    if (every && lattice.nodes() > kMaxListedNodes)
+        fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) + " nodes; this one has " +
+                                          std::to_string(lattice.nodes()) + " (search() takes up to " +
+                                          std::to_string(GeneralizationLattice::kMaxNodes) + ")");
     const int64_t total_rows = lattice.rows();
     std::string json = "{\"source\": " + json_string(source.qualified) + ", \"quasi_identifiers\": [";
     for (std::size_t j = 0; j < width; ++j) json += (j ? ", " : "") + json_string(*qi[j]);
