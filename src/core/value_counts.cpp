@@ -79,13 +79,13 @@ int64_t& ValueCounts::find(std::pmr::vector<Slot>& table, std::size_t& used, Fin
         std::pmr::vector<Slot> bigger(table.empty() ? 256 : table.size() * 2, Slot{}, table.get_allocator());
         for (const Slot& s : table) {
             if (!s.value) continue;
-            std::size_t i = slot_of(s.key.low, bigger.size());
+            std::size_t i = s.key.low & (bigger.size() - 1);
             while (bigger[i].value) i = (i + 1) & (bigger.size() - 1);
             bigger[i] = s;
         }
         table.swap(bigger);
     }
-    std::size_t i = slot_of(key.low, table.size());
+    std::size_t i = key.low & (table.size() - 1);  // a fingerprint's bits are already uniform
     while (table[i].value && !(table[i].key == key)) i = (i + 1) & (table.size() - 1);
     *added = !table[i].value;
     if (*added) {

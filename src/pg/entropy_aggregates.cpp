@@ -153,8 +153,8 @@ Fingerprint fingerprint_arg(FunctionCallInfo fcinfo, int arg) {
 }
 
 CountsState* counts_state(FunctionCallInfo fcinfo, bool pairs) {
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));  // only an aggregate passes one
     MemoryContext context = aggregate_context(fcinfo);
-    if (!PG_ARGISNULL(0)) return reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));
     return construct_in<CountsState>(context, context, pairs);
 }
 
