@@ -108,6 +108,7 @@ public:
     NodeReport evaluate(const std::vector<int>& levels);
     SearchResult search();
     std::vector<NodeReport> every_node();
+    const SearchStats& stats() const { return stats_; }  // of the last search() or every_node()
 
     // A lower bound of the metric at a node that qualifies, computed without its classes.
     double utility_bound(int64_t node) const { return bound_[node]; }

@@ -94,6 +94,8 @@ NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>&
     const std::size_t width = from.width, n = from.classes();
     NodeClasses to;
     to.width = width;
+    to.keys.reserve(width * (n / 4 + 16));  // a roll-up merges classes; growth past this is rare enough
+    to.sizes.reserve(n / 4 + 16);
     std::vector<uint32_t> parent(from.has_histograms() ? n : 0), key(width);
     if (!bits.empty()) {
         // One word per key: a multiply to hash it, a compare to match it.

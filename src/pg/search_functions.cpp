@@ -328,8 +328,7 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
         for (std::size_t i = 0; i < all.size(); ++i)
             json += (i ? ", " : "") + report_json(all[i], dims, q, metric, total_rows);
         json += "]";
-        stats.nodes = stats.evaluated = lattice.nodes();
-        stats.monotone = q.monotone();
+        stats = lattice.stats();
     } else {
         SearchResult result = lattice.search();
         stats = result.stats;
