@@ -196,3 +196,10 @@ BEGIN
     END IF;
     RETURN result;
 END $$;
+
+------------------------------------------------------------------------------
+-- Differential privacy, first part (SPEC §4.7): SafePub's sampling probability
+-- and suppression threshold for a target (ε, δ), rounded on the safe side.
+------------------------------------------------------------------------------
+CREATE FUNCTION privrisk.dp_parameters(epsilon float8, delta float8, OUT beta float8, OUT k int8, OUT delta_k float8)
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_parameters';
