@@ -302,30 +302,20 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     }
     if (q.average_risk && r.average_risk) qualifies = qualifies && !strictly_below(*q.average_risk, *r.average_risk);
     r.safe = qualifies;
-    if (r.safe && r.suppressed > 0 && metric_ != UtilityMetric::Height && metric_ != UtilityMetric::Discernibility)
-        suppressions_.push_back(
-            Suppression{r.levels, metric_ == UtilityMetric::Loss ? penalty / (double(m) * rows) : penalty});
-
+    // The utility: the class-free part (the node's bound) plus what suppression costs,
+    // in the metric's units; discernibility is all classes.
+    const double suppression_cost =
+        metric_ == UtilityMetric::Loss ? (rows_ ? penalty / (double(m) * rows) : 0) : penalty;
     switch (metric_) {
         case UtilityMetric::Height:
-            r.utility = bound_[node];
+            r.utility = bound_[node];  // suppression does not change a node's height
             break;
-        case UtilityMetric::Loss: {
-            double sum = 0;
-            for (std::size_t j = 0; j < m; ++j) sum += dimension_cost_[j][r.levels[j]];
-            r.utility = rows_ ? (sum + penalty) / (double(m) * rows) : 0;
-            break;
-        }
-        case UtilityMetric::Entropy:
-        case UtilityMetric::LevelsKept: {
-            double sum = 0;
-            for (std::size_t j = 0; j < m; ++j) sum += dimension_cost_[j][r.levels[j]];
-            r.utility = sum + penalty;
-            break;
-        }
         case UtilityMetric::Discernibility:
             r.utility = penalty;
             break;
+        default:
+            r.utility = bound_[node] + suppression_cost;
+            if (r.safe && r.suppressed > 0) suppressions_.push_back(Suppression{r.levels, suppression_cost});
     }
     tick();
     return reports_.emplace(node, std::move(r)).first->second;
