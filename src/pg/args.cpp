@@ -2,6 +2,10 @@
 
 #include "error.hpp"
 
+extern "C" {
+#include "utils/jsonb.h"
+}
+
 namespace privrisk::pg {
 
 namespace {
@@ -79,6 +83,14 @@ std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const ch
     return out;
 }
 
+std::vector<double> float8_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    std::vector<double> out;
+    for (auto& e : array_elements(fcinfo, i, what, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, false))
+        out.push_back(DatumGetFloat8(*e));
+    return out;
+}
+
 std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what,
                                                               bool allow_nulls) {
     std::vector<std::optional<std::string>> out;
@@ -92,6 +104,11 @@ Datum text_datum(std::string_view s) {
     const char* p = s.data();
     int n = static_cast<int>(s.size());
     return pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(p, n)); });
+}
+
+Datum jsonb_datum(const std::string& json) {
+    const char* text = json.c_str();
+    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(text)); });
 }
 
 void check_object_name(const char* kind, std::string_view name) {

@@ -17,6 +17,8 @@ namespace privrisk::pg {
 std::string_view text_arg_view(FunctionCallInfo fcinfo, int i, const char* what);
 int int4_arg_value(FunctionCallInfo fcinfo, int i, const char* what);
 std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
+// A one-dimensional float8[] argument without NULL elements (NULL: an error naming `what`).
+std::vector<double> float8_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
 // A text[] argument; NULL gives an empty vector, a NULL element is an error unless allow_nulls.
 std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what,
                                                               bool allow_nulls);
@@ -39,6 +41,8 @@ void output_function(Oid type, FmgrInfo* output, MemoryContext context);
 
 // A new text datum holding `s`.
 Datum text_datum(std::string_view s);
+// A jsonb datum parsed from `json` (the reports of audit, search and the measures).
+Datum jsonb_datum(const std::string& json);
 
 // Names of hierarchies and policies are keys users type: bounded and printable.
 void check_object_name(const char* kind, std::string_view name);

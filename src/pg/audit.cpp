@@ -28,7 +28,6 @@
 
 extern "C" {
 #include "utils/guc.h"
-#include "utils/jsonb.h"
 }
 
 using namespace privrisk;
@@ -229,5 +228,5 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
              measure_ms);
         MemoryContextDelete(memory);
     });
-    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+    return jsonb_datum(json);
 }

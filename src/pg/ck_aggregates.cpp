@@ -16,10 +16,6 @@
 #include "measures.hpp"
 #include "memory.hpp"
 
-extern "C" {
-#include "utils/jsonb.h"
-}
-
 using namespace privrisk;
 using namespace privrisk::pg;
 
@@ -368,5 +364,5 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_final) {
     for (std::size_t i = 0; i < w.antecedents.size(); ++i)
         json += std::string(i ? ", " : "") + "{\"if\": " + describe(w.antecedents[i]) + ", \"then\": \"target\"}";
     json += "]}";
-    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+    return jsonb_datum(json);
 }

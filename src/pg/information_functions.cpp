@@ -15,10 +15,6 @@
 #include "json_text.hpp"
 #include "spi.hpp"
 
-extern "C" {
-#include "utils/jsonb.h"
-}
-
 using namespace privrisk;
 using namespace privrisk::pg;
 
@@ -61,15 +57,9 @@ Channel channel_arg(FunctionCallInfo fcinfo) {
 
 std::vector<double> prior_arg(FunctionCallInfo fcinfo, const Channel& c) {
     if (PG_NARGS() < 2 || PG_ARGISNULL(1)) return c.prior({});
-    int ndim = 0, dims[2] = {0, 0};
-    auto v = float8_values(PG_GETARG_DATUM(1), "prior", &ndim, dims);
-    if (ndim > 1) fail(ErrorKind::InvalidParameter, "prior must be a one-dimensional array");
+    std::vector<double> v = float8_array_arg_values(fcinfo, 1, "prior");
     if (v.empty()) fail(ErrorKind::InvalidParameter, "prior must not be empty (NULL means uniform)");
     return c.prior(v);
-}
-
-Datum jsonb_datum(const std::string& json) {
-    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
 }
 
 std::string json_array(const std::vector<double>& v) {

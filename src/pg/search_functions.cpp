@@ -26,7 +26,6 @@
 extern "C" {
 #include "miscadmin.h"
 #include "utils/guc.h"
-#include "utils/jsonb.h"
 }
 
 using namespace privrisk;
@@ -341,5 +340,5 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
             ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) + ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) +
             ", \"pruning\": " + (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
             ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) + ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
-    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+    return jsonb_datum(json);
 }

@@ -19,10 +19,6 @@
 #include "source_columns.hpp"
 #include "value_text.hpp"
 
-extern "C" {
-#include "utils/jsonb.h"
-}
-
 using namespace privrisk;
 using namespace privrisk::pg;
 
@@ -151,10 +147,6 @@ double domain_size(const Published& p, std::size_t i, const ColumnCodes& data) {
     return std::max<double>(1, double(data.values.size()));
 }
 
-Datum jsonb_datum(const std::string& json) {
-    return pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
-}
-
 }  // namespace
 
 // askari_utility(source, columns, hierarchies, levels, weights) -> jsonb (eq 8-14, bits)
@@ -163,17 +155,7 @@ PRIVRISK_FUNCTION(privrisk_askari_utility) {
     SourceRelation source = source_relation(PG_GETARG_OID(0));
     Published p = published_columns(source, fcinfo, 1, 2, 3, "columns");
     std::vector<double> weights;
-    if (!PG_ARGISNULL(4)) {
-        ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(4); });
-        Datum* items;
-        bool* nulls;
-        int n;
-        pg_call([&] { deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &items, &nulls, &n); });
-        for (int i = 0; i < n; ++i) {
-            if (nulls[i]) fail(ErrorKind::InvalidParameter, "weights must not contain NULL (element " + std::to_string(i + 1) + ")");
-            weights.push_back(DatumGetFloat8(items[i]));
-        }
-    }
+    if (!PG_ARGISNULL(4)) weights = float8_array_arg_values(fcinfo, 4, "weights");
     ReadColumns data = read_columns(source, p.expressions, p.args);
     std::vector<double> domain;
     for (std::size_t i = 0; i < p.names.size(); ++i) domain.push_back(domain_size(p, i, data.columns[i]));
