@@ -6,7 +6,7 @@ DATA       = extension/privrisk.control $(wildcard extension/privrisk--*.sql)
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
-SHLIB_LINK  = -lstdc++
+SHLIB_LINK  = -lstdc++ -lsodium
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=privrisk

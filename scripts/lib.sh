@@ -4,7 +4,7 @@
 
 PRIVRISK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_BIN=/usr/lib/postgresql/15/bin
-PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib libpqxx-dev libpq-dev libboost-dev libxxhash-dev googletest libgtest-dev
+PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
           cmake g++ make pkg-config)
 
 say() { printf '\n== %s\n' "$*"; }
