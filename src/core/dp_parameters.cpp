@@ -41,7 +41,7 @@ double safepub_delta(double beta, double gamma, int64_t k) {
     for (int64_t examined = 0;; ++n, ++examined) {
         if (examined > kMaxDpScan)
             fail(ErrorKind::ProgramLimit, "δ(k) needs more than " + std::to_string(kMaxDpScan) +
-                                              " sample sizes at this ε; use a larger ε");
+                                              " sample sizes: SafePub's bound converges too slowly for ε near 0 or above about 5");
         // ⌊nγ⌋ taken low when nγ is within rounding of an integer: a larger tail, the safe side
         auto floor = static_cast<int64_t>(std::floor(double(n) * gamma * (1 - 1e-15)));
         double a = std::exp(log_upper_tail(n, floor, log_beta, log_rest)) * (1 + 1e-9);

@@ -1,0 +1,202 @@
+-- Differentially private releases (SPEC §4.7): SafePub's sampling, generalization
+-- and suppression, the privacy budget and its ledger.
+CREATE ROLE regress_dp_owner;
+CREATE ROLE regress_dp_analyst;
+GRANT CREATE ON SCHEMA public TO regress_dp_owner;
+SET ROLE regress_dp_owner;
+-- 1,000,000 census-like rows; zip has a long tail, so some classes are small.
+CREATE TABLE dp_census AS
+SELECT g AS id, 17 + (g::int8 * 7919) % 74 AS age, CASE WHEN g % 3 = 0 THEN 'F' ELSE 'M' END AS sex,
+       CASE WHEN g % 10 < 9 THEN lpad(((g * 31) % 40)::text, 5, '4') ELSE lpad(((g * 17) % 3000)::text, 5, '7') END AS zip
+FROM generate_series(1, 1000000) g;
+ALTER TABLE dp_census SET (parallel_workers = 2);
+ANALYZE dp_census;
+RESET ROLE;
+SELECT privrisk.interval_hierarchy('dp_age', 0, 100, ARRAY[5, 10, 20, 100]);
+SELECT privrisk.prefix_hierarchy('dp_zip', 5);
+GRANT SELECT ON dp_census TO regress_dp_analyst;
+
+-- Budgets: only the owner sets one; bad values are refused.
+SET ROLE regress_dp_analyst;
+SELECT privrisk.set_budget('dp_census', 10, 1e-3);
+SET ROLE regress_dp_owner;
+SELECT privrisk.set_budget('dp_census', 0, 1e-3);
+SELECT privrisk.set_budget('dp_census', 'Infinity', 1e-3);
+SELECT privrisk.set_budget('dp_census', 1, 1);
+SELECT privrisk.set_budget('dp_census', 1, -0.1);
+SELECT privrisk.set_budget('no_such_table', 1, 1e-3);
+SELECT privrisk.set_budget('dp_census', 8, 1e-2);
+SELECT relation, epsilon, delta, spent_epsilon, spent_delta, set_by FROM privrisk.budget;
+-- Nobody writes the budget or the ledger directly.
+UPDATE privrisk.budget SET spent_epsilon = 0;
+SET ROLE regress_dp_analyst;
+INSERT INTO privrisk.budget_ledger(relation, spent_by, epsilon, delta, mechanism, parameters, private)
+VALUES ('dp_census', 'x', 0, 0, 'safepub', '{}', true);
+
+-- The sampling rate: with every column generalized to ⊥ there is one class, the
+-- whole sample; it lies within 4 standard deviations of beta·n, for each seed.
+-- (A seed repeats a sample of the same table; a new table samples afresh, as its
+-- rows' identities include its OID, so no count is printed.)
+SELECT epsilon, seed,
+       abs(n - p.beta * 1e6) <= 4 * sqrt(1e6 * p.beta * (1 - p.beta)) AS within_4_sd
+FROM (VALUES (0.5::float8, 1::int8), (1, 2), (2, 3)) AS v(epsilon, seed),
+     LATERAL privrisk.dp_parameters(epsilon, 1e-4) AS p,
+     LATERAL privrisk.dp_release('dp_census', ARRAY['age', 'zip'], ARRAY['dp_age', 'dp_zip'], epsilon, 1e-4,
+                                 levels => ARRAY[5, 5], seed => seed, output => 'classes') AS r(age text, zip text, n bigint)
+ORDER BY epsilon;
+
+-- The released classes are exactly the classes of the seeded sample with at least
+-- k rows, recomputed in plain SQL (dp_sampled decides as the release does); some
+-- classes of the sample are suppressed, none released has fewer than k rows.
+CREATE TEMP TABLE released AS
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 1, 1e-5,
+                                  levels => ARRAY[1, 0, 2], seed => 42, output => 'classes')
+    AS r(age text, sex text, zip text, n bigint);
+CREATE TEMP TABLE sample_classes AS
+SELECT privrisk.gen(age, 'dp_age', 1) AS age, sex, privrisk.gen(zip, 'dp_zip', 2) AS zip, count(*) AS n
+FROM dp_census WHERE privrisk.dp_sampled(42, (SELECT beta FROM privrisk.dp_parameters(1, 1e-5)), tableoid, ctid)
+GROUP BY 1, 2, 3;
+SELECT (SELECT k FROM privrisk.dp_parameters(1, 1e-5)) AS k,
+       (SELECT min(n) FROM released) >= (SELECT k FROM privrisk.dp_parameters(1, 1e-5)) AS none_below_k,
+       (SELECT count(*) FROM sample_classes WHERE n < (SELECT k FROM privrisk.dp_parameters(1, 1e-5))) > 100
+           AS over_100_suppressed,
+       (SELECT count(*) FROM released) > 400 AS over_400_released;
+SELECT count(*) AS differences FROM (
+    (SELECT * FROM released EXCEPT SELECT * FROM sample_classes WHERE n >= (SELECT k FROM privrisk.dp_parameters(1, 1e-5)))
+    UNION ALL
+    (SELECT * FROM sample_classes WHERE n >= (SELECT k FROM privrisk.dp_parameters(1, 1e-5)) EXCEPT SELECT * FROM released)
+) AS d;
+
+-- A parallel plan samples the same rows as a serial one: the same recomputation
+-- under a Gather equals the release.
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM dp_census WHERE privrisk.dp_sampled(42, 0.6, tableoid, ctid);
+SELECT count(*) AS differences FROM (
+    SELECT privrisk.gen(age, 'dp_age', 1) AS age, sex, privrisk.gen(zip, 'dp_zip', 2) AS zip, count(*) AS n
+    FROM dp_census WHERE privrisk.dp_sampled(42, (SELECT beta FROM privrisk.dp_parameters(1, 1e-5)), tableoid, ctid)
+    GROUP BY 1, 2, 3 EXCEPT SELECT * FROM sample_classes) AS d;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+-- One row per released row: as many as the classes count, class by class in a
+-- random order (two seeds give two orders; no source order survives).
+SELECT count(*) = (SELECT sum(n) FROM released) AS rows_match_classes
+FROM privrisk.dp_release('dp_census', ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 1, 1e-5,
+                         levels => ARRAY[1, 0, 2], seed => 42) AS r(age text, sex text, zip text);
+SELECT a.order_of_classes <> b.order_of_classes AS orders_differ
+FROM (SELECT string_agg(concat(age, '|', sex, '|', zip), ',') AS order_of_classes
+      FROM privrisk.dp_release('dp_census', ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 0.1, 1e-3,
+                               levels => ARRAY[3, 0, 5], seed => 1, output => 'classes') AS r(age text, sex text, zip text, n bigint)) a,
+     (SELECT string_agg(concat(age, '|', sex, '|', zip), ',') AS order_of_classes
+      FROM privrisk.dp_release('dp_census', ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 0.1, 1e-3,
+                               levels => ARRAY[3, 0, 5], seed => 2, output => 'classes') AS r(age text, sex text, zip text, n bigint)) b;
+-- Unseeded runs draw from the OS: two of them sample differently (the ledger
+-- records them as private).
+SELECT a.counts <> b.counts AS unseeded_runs_differ
+FROM (SELECT string_agg(age || ':' || n, ',' ORDER BY age) AS counts
+      FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 0.1, 1e-3, levels => ARRAY[1],
+                               output => 'classes') AS r(age text, n bigint)) a,
+     (SELECT string_agg(age || ':' || n, ',' ORDER BY age) AS counts
+      FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 0.1, 1e-3, levels => ARRAY[1],
+                               output => 'classes') AS r(age text, n bigint)) b;
+
+-- The ledger: every spend, who, what; the budget's spent sums equal the ledger's.
+SELECT spent_by, epsilon, delta, mechanism, private, parameters->'levels' AS levels, parameters->'seed' AS seed,
+       parameters->'k' AS k
+FROM privrisk.budget_ledger ORDER BY id;
+SELECT round(b.spent_epsilon::numeric, 9) = round(l.epsilon::numeric, 9) AS epsilon_adds_up,
+       round(b.spent_delta::numeric, 12) = round(l.delta::numeric, 12) AS delta_adds_up,
+       round(b.spent_epsilon::numeric, 6) AS spent_epsilon
+FROM privrisk.budget b, (SELECT sum(epsilon) AS epsilon, sum(delta) AS delta FROM privrisk.budget_ledger) l;
+
+-- A rolled-back release spends nothing, also inside a savepoint.
+BEGIN;
+SELECT count(*) > 0 AS released FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5,
+                                                          levels => ARRAY[2], seed => 5) AS r(age text);
+ROLLBACK;
+BEGIN;
+SAVEPOINT s;
+SELECT count(*) > 0 AS released FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5,
+                                                          levels => ARRAY[2], seed => 5) AS r(age text);
+ROLLBACK TO SAVEPOINT s;
+COMMIT;
+SELECT round(spent_epsilon::numeric, 6) AS spent_epsilon, (SELECT count(*) FROM privrisk.budget_ledger) AS spends
+FROM privrisk.budget;
+-- A release that would overspend is refused; nothing is released or spent.
+SELECT count(*) FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 4, 1e-5, levels => ARRAY[2])
+    AS r(age text);
+SELECT round(spent_epsilon::numeric, 6) AS spent_epsilon, (SELECT count(*) FROM privrisk.budget_ledger) AS spends
+FROM privrisk.budget;
+-- Nor can the budget go below what was spent.
+RESET ROLE;
+SET ROLE regress_dp_owner;
+SELECT privrisk.set_budget('dp_census', 1, 1e-3);
+
+-- Bad input: each a clear error, nothing spent.
+SET ROLE regress_dp_analyst;
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 0, 1e-5, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], -1, 1e-5, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 0, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, NULL, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[9]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, mechanism => 'laplace',
+                                  levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['nope'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age', 'age'], ARRAY['dp_age', 'dp_age'], 1, 1e-5,
+                                  levels => ARRAY[2, 2]) AS r(a text, b text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['no_such_hierarchy'], 1, 1e-5, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age', 'sex'], ARRAY['dp_age', NULL], 1, 1e-5, levels => ARRAY[2, 0])
+    AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2]) AS r(age int);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2],
+                                  output => 'classes') AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2]);
+-- A hierarchy that does not cover a value (ages go to 90; this one stops at 50).
+RESET ROLE;
+SELECT privrisk.interval_hierarchy('dp_age_short', 0, 50, ARRAY[10, 50]);
+SET ROLE regress_dp_analyst;
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age_short'], 1, 1e-5, levels => ARRAY[1]) AS r(age text);
+-- A table without a budget; a view (rows have no identity to sample by).
+RESET ROLE;
+SET ROLE regress_dp_owner;
+CREATE TABLE dp_tiny AS SELECT g AS id, 20 + g AS age FROM generate_series(1, 50) g;
+CREATE VIEW dp_view AS SELECT * FROM dp_census;
+GRANT SELECT ON dp_tiny, dp_view TO regress_dp_analyst;
+SET ROLE regress_dp_analyst;
+SELECT * FROM privrisk.dp_release('dp_tiny', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2]) AS r(age text);
+SELECT * FROM privrisk.dp_release('dp_view', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2]) AS r(age text);
+-- delta so small that k exceeds the table's rows.
+RESET ROLE;
+SET ROLE regress_dp_owner;
+SELECT privrisk.set_budget('dp_tiny', 5, 0.5);
+SET ROLE regress_dp_analyst;
+SELECT * FROM privrisk.dp_release('dp_tiny', ARRAY['age'], ARRAY['dp_age'], 1, 1e-5, levels => ARRAY[2]) AS r(age text);
+SELECT relation, round(spent_epsilon::numeric, 6) AS spent_epsilon FROM privrisk.budget ORDER BY relation::text;
+-- Without the right to read the source, nothing is read (and nothing spent).
+RESET ROLE;
+REVOKE SELECT ON dp_census FROM regress_dp_analyst;
+SET ROLE regress_dp_analyst;
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 0.1, 1e-3, levels => ARRAY[2]) AS r(age text);
+RESET ROLE;
+SELECT count(*) AS spends FROM privrisk.budget_ledger;
+-- δ(k) has no computable value for a huge epsilon.
+SELECT * FROM privrisk.dp_parameters(6, 1e-5);
+
+DROP TABLE released, sample_classes;
+DROP TABLE dp_census, dp_tiny CASCADE;
+DELETE FROM privrisk.budget_ledger;
+DELETE FROM privrisk.budget;
+SELECT privrisk.drop_hierarchy('dp_age');
+SELECT privrisk.drop_hierarchy('dp_age_short');
+SELECT privrisk.drop_hierarchy('dp_zip');
+REVOKE CREATE ON SCHEMA public FROM regress_dp_owner;
+DROP ROLE regress_dp_owner;
+DROP ROLE regress_dp_analyst;
