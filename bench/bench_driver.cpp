@@ -356,6 +356,39 @@ void bench_information(pqxx::connection& c, const Options& o) {
     }
 }
 
+// dp_release (SafePub: sampling, generalization, class counting, suppression in
+// one pass) against TABLESAMPLE BERNOULLI at the same rate followed by the same
+// GROUP BY and the same suppression. Every run spends from a large budget.
+void bench_dp(pqxx::connection& c, const Options& o) {
+    std::string t = census_table(c, o, o.sizes.back());
+    std::string n = std::to_string(o.sizes.back() / 1000000) + "M";
+    {
+        pqxx::nontransaction tx{c};
+        tx.exec("SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy WHERE name IN ('bench_dp_age', 'bench_dp_zip')");
+        tx.exec("SELECT privrisk.interval_hierarchy('bench_dp_age', 0, 160, ARRAY[5, 10, 20, 40, 160])");
+        tx.exec("SELECT privrisk.prefix_hierarchy('bench_dp_zip', 5)");
+        tx.exec("SELECT privrisk.set_budget(" + tx.quote(t) + ", 1e9, 0.99)");
+    }
+    for (double epsilon : {1.0, 0.5}) {
+        std::string e = epsilon == 1.0 ? "1" : "0.5";
+        std::string beta = scalar(c, "SELECT beta FROM privrisk.dp_parameters(" + e + ", 1e-5)");
+        std::string k = scalar(c, "SELECT k FROM privrisk.dp_parameters(" + e + ", 1e-5)");
+        std::string release = "SELECT count(*), sum(n) FROM privrisk.dp_release('" + t +
+                              "', ARRAY['age', 'sex', 'zip'], ARRAY['bench_dp_age', NULL, 'bench_dp_zip'], " + e +
+                              ", 1e-5, levels => ARRAY[2, 0, 2], output => 'classes') AS r(age text, sex text, zip text, n bigint)";
+        std::string sample = "SELECT count(*), sum(n) FROM (SELECT privrisk.gen(age, 'bench_dp_age', 2), sex, "
+                             "privrisk.gen(zip, 'bench_dp_zip', 2), count(*) AS n FROM " + t +
+                             " TABLESAMPLE BERNOULLI (100 * " + beta + ") GROUP BY 1, 2, 3 HAVING count(*) >= " + k + ") AS g";
+        std::string native = "SELECT count(*), sum(n) FROM (SELECT age / 10, sex, left(zip, 3), count(*) AS n FROM " + t +
+                             " TABLESAMPLE BERNOULLI (100 * " + beta + ") GROUP BY 1, 2, 3 HAVING count(*) >= " + k + ") AS g";
+        std::printf("-- epsilon %s, delta 1e-5: beta %s, k %s; released classes, rows: %s | sample + GROUP BY: %s\n",
+                    e.c_str(), beta.c_str(), k.c_str(), scalar(c, "SELECT count || ', ' || sum FROM (" + release + ") s").c_str(),
+                    scalar(c, "SELECT count || ', ' || sum FROM (" + sample + ") s").c_str());
+        compare(c, o, "dp_release eps=" + e + " vs BERNOULLI + GROUP BY gen(), " + n, release, sample, 0.8);
+        compare(c, o, "dp_release eps=" + e + " vs BERNOULLI + GROUP BY age/10, left(zip,3), " + n, release, native, 0);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -374,7 +407,7 @@ int main(int argc, char** argv) {
         }
         else if (a == "--help") {
             std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
-                        "[generalize] [measures] [ck] [release] [search] [information]\n");
+                        "[generalize] [measures] [ck] [release] [search] [information] [dp]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -388,7 +421,7 @@ int main(int argc, char** argv) {
                     o.rows, o.repeat);
         std::vector<std::pair<std::string, std::function<void(pqxx::connection&, const Options&)>>> all = {
             {"generalize", bench_generalize}, {"measures", bench_measures}, {"ck", bench_ck}, {"release", bench_release},
-            {"search", bench_search}, {"information", bench_information}};
+            {"search", bench_search}, {"information", bench_information}, {"dp", bench_dp}};
         for (auto& [name, fn] : all)
             if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) fn(c, o);
     } catch (const std::exception& e) {
