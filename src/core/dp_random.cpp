@@ -6,6 +6,7 @@
 #include <sodium.h>
 
 #include "error.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 namespace {

@@ -1,4 +1,5 @@
 #include "sample_classes.hpp"
+#include "no_postgres.hpp"
 
 namespace privrisk {
 

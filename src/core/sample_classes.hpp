@@ -17,15 +17,15 @@ class SampleClasses {
 public:
     explicit SampleClasses(std::size_t width) : width_(width), index_(std::pmr::new_delete_resource()) {}
 
-    void add(const uint32_t* ids) {
+    void add(const uint32_t* ids, int64_t rows = 1) {
         auto key = std::string_view(reinterpret_cast<const char*>(ids), width_ * sizeof(uint32_t));
         uint32_t c = index_.find_or_add(key);
         if (c == rows_.size()) {
             rows_.push_back(0);
             ids_.insert(ids_.end(), ids, ids + width_);
         }
-        ++rows_[c];
-        ++sampled_;
+        rows_[c] += rows;
+        sampled_ += rows;
     }
 
     struct Released {
