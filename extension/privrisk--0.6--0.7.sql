@@ -42,18 +42,25 @@ COMMENT ON FUNCTION privrisk.set_budget(regclass, float8, float8) IS
     'sets the privacy budget of a relation (its owner only; never below what was spent)';
 
 ------------------------------------------------------------------------------
--- dp_release: a differentially private sample of a relation, generalized to a
--- node; spends (epsilon, delta) from the relation's budget in the caller's
--- transaction. Returns SETOF record: give a column definition list of text
--- columns, one per quasi-identifier (plus a bigint count with output => 'classes').
+-- dp_release: a differentially private release of a relation; spends (epsilon,
+-- delta) from the relation's budget in the caller's transaction. Returns SETOF
+-- record: give a column definition list of text columns, one per
+-- quasi-identifier (plus a bigint count with output => 'classes').
+--   safepub: levels (the node) required; fouad: drop_probability required,
+--   theta0, lambda, kappa, score (aggregate | risk), sensitivity (uniform |
+--   harmonic) and leaf_weights optional.
 ------------------------------------------------------------------------------
 CREATE FUNCTION privrisk.dp_release(source regclass, quasi_identifiers text[], hierarchies text[],
                                     epsilon float8, delta float8, mechanism text DEFAULT 'safepub',
-                                    levels int[] DEFAULT NULL, seed int8 DEFAULT NULL, output text DEFAULT 'rows')
+                                    levels int[] DEFAULT NULL, seed int8 DEFAULT NULL, output text DEFAULT 'rows',
+                                    drop_probability float8 DEFAULT NULL, theta0 float8 DEFAULT NULL,
+                                    lambda float8 DEFAULT NULL, kappa int DEFAULT NULL, score text DEFAULT NULL,
+                                    sensitivity text DEFAULT NULL, leaf_weights float8[] DEFAULT NULL)
     RETURNS SETOF record
     LANGUAGE c VOLATILE PARALLEL UNSAFE ROWS 1000 AS 'MODULE_PATHNAME', 'privrisk_dp_release';
-COMMENT ON FUNCTION privrisk.dp_release(regclass, text[], text[], float8, float8, text, int[], int8, text) IS
-    'differentially private release (SafePub: sampling, generalization, suppression of classes under k) under a budget';
+COMMENT ON FUNCTION privrisk.dp_release(regclass, text[], text[], float8, float8, text, int[], int8, text,
+                                        float8, float8, float8, int, text, text, float8[]) IS
+    'differentially private release under a budget: safepub (sampling, generalization, suppression under k) or fouad (per-record exponential mechanism)';
 
 CREATE FUNCTION privrisk.dp_sampled(seed int8, probability float8, tableoid oid, ctid tid) RETURNS boolean
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_sampled';

@@ -190,6 +190,82 @@ SELECT count(*) AS spends FROM privrisk.budget_ledger;
 -- δ(k) has no computable value for a huge epsilon.
 SELECT * FROM privrisk.dp_parameters(6, 1e-5);
 
+
+-- Fouad's mechanism on the digest's toy data set (003b §5.3), each of its ten
+-- rows repeated 100 times. Every released row generalizes at least theta0 x rows
+-- source rows (it is t-frequent for the smallest possible t), the released rows
+-- are about (1 - drop) x rows, and a seed repeats the release.
+RESET ROLE;
+SELECT privrisk.load_hierarchy('dp_city', E'Dayton;Tippecanoe;Indiana;*\nLafayette;Tippecanoe;Indiana;*\nIndianapolis;Marion;Indiana;*\nSpeedway;Marion;Indiana;*\nColumbus;Franklin;Ohio;*');
+SELECT privrisk.load_hierarchy('dp_race', E'Chinese;Asian;*\nJapanese;Asian;*\nGerman;White;*\nIrish;White;*');
+CREATE TABLE dp_toy AS
+SELECT city, race FROM (VALUES ('Dayton', 'Chinese'), ('Dayton', 'Chinese'), ('Dayton', 'Japanese'), ('Lafayette', 'Chinese'),
+                               ('Lafayette', 'German'), ('Indianapolis', 'Japanese'), ('Indianapolis', 'Irish'),
+                               ('Speedway', 'Chinese'), ('Columbus', 'German'), ('Columbus', 'Irish')) AS v(city, race),
+     generate_series(1, 100) AS copy;
+SELECT privrisk.set_budget('dp_toy', 20, 0.5);
+CREATE TEMP TABLE fouad_a AS
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city', 'race'], ARRAY['dp_city', 'dp_race'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, theta0 => 0.3, seed => 11, output => 'classes')
+    AS r(city text, race text, n bigint);
+SELECT abs(sum(n) - 500) <= 4 * sqrt(1000 * 0.25) AS kept_within_4_sd,
+       bool_and((SELECT count(*) FROM dp_toy t
+                 WHERE (f.city IS NULL OR privrisk.generalizes('dp_city', f.city, t.city))
+                   AND (f.race IS NULL OR privrisk.generalizes('dp_race', f.race, t.race))) >= 300) AS every_row_t_frequent
+FROM fouad_a f;
+SELECT count(*) AS differences FROM (
+    (SELECT * FROM fouad_a EXCEPT
+     SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city', 'race'], ARRAY['dp_city', 'dp_race'], 1, 1e-3, mechanism => 'fouad',
+                                       drop_probability => 0.5, theta0 => 0.3, seed => 11, output => 'classes')
+         AS r(city text, race text, n bigint))) AS d;
+-- The risk version and harmonic weights (the digest's leaf weights 0.3, 0.4);
+-- under the aggregate score with harmonic weights, Φ(⊥, ⊥) = 0 is never chosen
+-- unless nothing else is t-frequent.
+SELECT sum(n) > 0 AS released
+FROM privrisk.dp_release('dp_toy', ARRAY['city', 'race'], ARRAY['dp_city', 'dp_race'], 1, 1e-3, mechanism => 'fouad',
+                         drop_probability => 0.5, theta0 => 0.3, score => 'risk', seed => 12, output => 'classes')
+    AS r(city text, race text, n bigint);
+SELECT sum(n) > 0 AS released
+FROM privrisk.dp_release('dp_toy', ARRAY['city', 'race'], ARRAY['dp_city', 'dp_race'], 1, 1e-3, mechanism => 'fouad',
+                         drop_probability => 0.5, theta0 => 0.3, sensitivity => 'harmonic', leaf_weights => ARRAY[0.3, 0.4],
+                         seed => 13, output => 'classes') AS r(city text, race text, n bigint);
+SELECT mechanism, private, parameters->'drop_probability' AS drop_probability, parameters->>'score' AS score,
+       parameters->>'sensitivity' AS sensitivity
+FROM privrisk.budget_ledger WHERE relation = 'dp_toy'::regclass ORDER BY id;
+-- Bad input for fouad.
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.3) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.36787944117144233) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 1) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad') AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, levels => ARRAY[1]) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, drop_probability => 0.5,
+                                  levels => ARRAY[1]) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, theta0 => 1) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, score => 'utility') AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, sensitivity => 'harmonic', leaf_weights => ARRAY[0.3, 0.4])
+    AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, sensitivity => 'harmonic', leaf_weights => ARRAY[-1]) AS r(city text);
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city'], ARRAY['dp_city'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, leaf_weights => ARRAY[1]) AS r(city text);
+-- The thesis' delta bound needs enough rows for the threshold: 1,000 rows and
+-- theta0 = 0.01 leave t = 10, too few.
+SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city', 'race'], ARRAY['dp_city', 'dp_race'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5) AS r(city text, race text);
+SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age'], 1, 1e-3, mechanism => 'fouad',
+                                  drop_probability => 0.5, sensitivity => 'harmonic') AS r(age text);
+SELECT count(*) AS toy_spends FROM privrisk.budget_ledger WHERE relation = 'dp_toy'::regclass;
+DROP TABLE dp_toy, fouad_a;
+SELECT privrisk.drop_hierarchy('dp_city');
+SELECT privrisk.drop_hierarchy('dp_race');
+
 DROP TABLE released, sample_classes;
 DROP TABLE dp_census, dp_tiny CASCADE;
 DELETE FROM privrisk.budget_ledger;

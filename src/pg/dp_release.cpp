@@ -1,10 +1,15 @@
-// privrisk.dp_release (SPEC §4.7), mechanism safepub: one pass over the source
-// samples each row by a keyed function of its identity (so the sample does not
-// depend on scan order), generalizes the sampled rows to the given node, counts
-// their classes, and the classes with fewer than k sampled rows are suppressed.
-// The budget is spent first, in the caller's transaction. Released rows come
-// class by class in a random order, never in the source's order.
+// privrisk.dp_release (SPEC §4.7). One pass over the source samples each row by
+// a keyed function of its identity (so the sample does not depend on scan order
+// or workers). safepub generalizes the sampled rows to the given node, counts
+// their classes and suppresses those with fewer than k rows; fouad counts the
+// distinct rows, then gives each kept row a t-frequent generalization drawn by
+// the exponential mechanism (src/core/fouad_mechanism). The budget is spent
+// first, in the caller's transaction. Released rows come class by class in a
+// random order, never in the source's order, with no identifier.
+#include <algorithm>
 #include <array>
+#include <functional>
+#include <unordered_map>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -17,11 +22,13 @@
 #include "dp_random.hpp"
 #include "error.hpp"
 #include "flat_index.hpp"
+#include "fouad_mechanism.hpp"
 #include "hierarchy_catalog.hpp"
 #include "json_text.hpp"
 #include "row_stream.hpp"
 #include "sample_classes.hpp"
 #include "source_columns.hpp"
+#include "spi.hpp"
 #include "value_text.hpp"
 
 using namespace privrisk;
@@ -29,55 +36,60 @@ using namespace privrisk::pg;
 
 namespace {
 
-// A quasi-identifier of the release: its distinct source values, each
-// generalized once to the node's level and given the id of its released value.
+// A quasi-identifier of the release: its distinct source values as codes, each
+// checked against the hierarchy when first seen (every row's values, sampled or
+// not, so an error does not depend on the sample).
 struct ReleaseColumn {
     std::string name;
+    std::optional<std::string> hierarchy_name;
     const Hierarchy* hierarchy = nullptr;
-    int level = 0;
+    int level = 0;  // safepub: the released level
     ClassKeyReader reader{};
     ValueText text{};
     FlatIndex source_values{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> released_of;  // source value index -> released value id
-    FlatIndex released_values{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> id_of_index;                 // released_values index -> released value id
-    std::vector<std::optional<std::string>> released;  // released value id -> text (⊥: nullopt)
-    uint32_t null_id = UINT32_MAX;
+    std::vector<uint32_t> code_of;                   // source value index -> code
+    std::vector<std::optional<std::string>> values;  // code -> source value text (⊥: nullopt)
+    uint32_t null_code = UINT32_MAX;
 
-    uint32_t released_id(std::optional<std::string_view> value) {
-        if (!value) {
-            if (null_id == UINT32_MAX) {
-                null_id = static_cast<uint32_t>(released.size());
-                released.emplace_back(std::nullopt);
-            }
-            return null_id;
-        }
-        bool added;
-        uint32_t index = released_values.find_or_add(*value, &added);
-        if (added) {
-            id_of_index.push_back(static_cast<uint32_t>(released.size()));
-            released.emplace_back(std::string(*value));
-        }
-        return id_of_index[index];
-    }
+    int height() const { return hierarchy ? hierarchy->height() : 0; }
 
-    // The released value of a new source value; an error names the column and value.
-    uint32_t generalize(std::string_view value) {
-        if (!hierarchy) return released_id(value);
+    void check_value(std::string_view value, int max_level) const {
+        if (!hierarchy) return;
         int at;
         try {
             at = hierarchy->level_of(value);
         } catch (const Error& e) {
             fail(e.kind(), "quasi-identifier " + quote_value(name) + ": " + e.what());
         }
-        if (at > level)
+        if (at > max_level)
             fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(name) + ": value " + quote_value(value) +
                                                   " is at level " + std::to_string(at) + " of hierarchy " +
-                                                  quote_value(hierarchy->name()) + ", above the released level " +
-                                                  std::to_string(level));
-        std::string scratch;
-        Value g = hierarchy->generalize(value, level, scratch);
-        return released_id(g);
+                                                  quote_value(hierarchy->name()) + ", above level " + std::to_string(max_level));
+    }
+};
+
+// Released values of one column: text per id (⊥: nullopt), deduplicated.
+struct ReleasedValues {
+    FlatIndex index{std::pmr::new_delete_resource()};
+    std::vector<uint32_t> id_of_index;
+    std::vector<std::optional<std::string>> text;
+    uint32_t null_id = UINT32_MAX;
+
+    uint32_t id(std::optional<std::string_view> value) {
+        if (!value) {
+            if (null_id == UINT32_MAX) {
+                null_id = static_cast<uint32_t>(text.size());
+                text.emplace_back(std::nullopt);
+            }
+            return null_id;
+        }
+        bool added;
+        uint32_t i = index.find_or_add(*value, &added);
+        if (added) {
+            id_of_index.push_back(static_cast<uint32_t>(text.size()));
+            text.emplace_back(std::string(*value));
+        }
+        return id_of_index[i];
     }
 };
 
@@ -94,14 +106,20 @@ struct ReleaseOutput {
 };
 
 enum class Output { Rows, Classes };
+enum class Mechanism { SafePub, Fouad };
+enum class Sensitivity { Uniform, Harmonic };
 constexpr std::size_t kMaxReleaseColumns = 64;
 
 struct Request {
     Oid relid;
     std::vector<ReleaseColumn> columns;
     double epsilon, delta;
+    Mechanism mechanism;
     std::optional<int64_t> seed;
     Output output;
+    FouadParameters fouad;
+    Sensitivity sensitivity = Sensitivity::Uniform;
+    std::vector<double> leaf_weights;
 };
 
 void check_result_shape(TupleDesc desc, std::size_t width, Output output) {
@@ -120,15 +138,13 @@ void check_result_shape(TupleDesc desc, std::size_t width, Output output) {
     }
 }
 
-std::string parameters_json(const Request& r, const DpParameters& p, const std::vector<std::optional<std::string>>& hierarchies) {
-    std::string qi, h, levels;
+std::string parameters_json(const Request& r, const std::string& mechanism_fields) {
+    std::string qi, h;
     for (std::size_t j = 0; j < r.columns.size(); ++j) {
         qi += (j ? ", " : "") + json_string(r.columns[j].name);
-        h += (j ? ", " : "") + (hierarchies[j] ? json_string(*hierarchies[j]) : std::string("null"));
-        levels += (j ? ", " : "") + std::to_string(r.columns[j].level);
+        h += (j ? ", " : "") + (r.columns[j].hierarchy_name ? json_string(*r.columns[j].hierarchy_name) : std::string("null"));
     }
-    return "{\"quasi_identifiers\": [" + qi + "], \"hierarchies\": [" + h + "], \"levels\": [" + levels +
-           "], \"beta\": " + json_number(p.beta) + ", \"k\": " + std::to_string(p.k) +
+    return "{\"quasi_identifiers\": [" + qi + "], \"hierarchies\": [" + h + "], " + mechanism_fields +
            ", \"seed\": " + (r.seed ? std::to_string(*r.seed) : std::string("null")) + "}";
 }
 
@@ -152,19 +168,16 @@ DpRandom run_random(const std::optional<int64_t>& seed) {
     return DpRandom(secret);
 }
 
-// The first call: spend, scan, count, suppress; the result goes into `memory`.
-ReleaseOutput* build_release(Request& req, const std::vector<std::optional<std::string>>& hierarchy_names,
-                             MemoryContext memory) {
-    DpParameters p = dp_parameters(req.epsilon, req.delta);
-    SourceRelation source = source_relation(req.relid);
-    char kind = pg_call([&] { return get_rel_relkind(req.relid); });
-    if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW && kind != RELKIND_PARTITIONED_TABLE)
+// Checks the source and the caller's rights, then spends: nothing is read
+// before the budget allows it.
+std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source, char* kind, const Spend& spend) {
+    *kind = pg_call([&] { return get_rel_relkind(req.relid); });
+    if (*kind != RELKIND_RELATION && *kind != RELKIND_MATVIEW && *kind != RELKIND_PARTITIONED_TABLE)
         fail(ErrorKind::InvalidParameter, "dp_release reads tables and materialized views, not " + quote_value(source.name) +
                                               ": a row's identity (its ctid) decides whether it is sampled");
     std::vector<SourceColumn> columns;
     for (auto& c : req.columns) columns.push_back(source_column(source, c.name, "quasi-identifier"));
-    // Checked before anything is spent; the scan itself runs with the caller's rights.
-    for (auto& c : columns) {
+    for (auto& c : columns) {  // the scan runs with the caller's rights; this error comes first
         AttrNumber attnum = c.attnum;
         bool allowed = pg_call([&] {
             return pg_class_aclcheck(req.relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK ||
@@ -174,63 +187,67 @@ ReleaseOutput* build_release(Request& req, const std::vector<std::optional<std::
             fail(ErrorKind::PermissionDenied, "permission denied for column " + quote_value(c.name) + " of relation " +
                                                   quote_value(source.name));
     }
-
-    spend_budget(req.relid, Spend{req.epsilon, req.delta, "safepub", parameters_json(req, p, hierarchy_names),
-                                  req.seed.has_value()});
-    // Looked up again after the spend's SPI, which may have flushed the cache;
-    // a new value is generalized only while the cache is the one looked up.
-    for (std::size_t j = 0; j < req.columns.size(); ++j)
-        if (hierarchy_names[j]) req.columns[j].hierarchy = &cached_hierarchy(*hierarchy_names[j]);
-    const uint64_t generation = hierarchy_generation();
-    auto check_hierarchies = [&] {
-        if (hierarchy_generation() != generation)
-            fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
-    };
-
-    const std::size_t width = req.columns.size();
-    for (std::size_t j = 0; j < width; ++j) {
+    spend_budget(req.relid, spend);
+    // Looked up again after the spend's SPI, which may have flushed the cache.
+    for (auto& c : req.columns)
+        if (c.hierarchy_name) c.hierarchy = &cached_hierarchy(*c.hierarchy_name);
+    for (std::size_t j = 0; j < columns.size(); ++j) {
         req.columns[j].reader = ClassKeyReader::for_type(columns[j].type);
         pg_call([&] { init_value_text(&req.columns[j].text, columns[j].type, CurrentMemoryContext); });
     }
+    return columns;
+}
+
+// One pass over the source: on_row(identity, codes) for every row, each value
+// coded per column; on_new(column, code) once per distinct value, while the
+// hierarchy cache is the one looked up (checked before each use).
+int64_t scan_source(Request& req, const SourceRelation& source, char kind, const std::vector<SourceColumn>& columns,
+                    const std::function<void(const RowIdentity&, const uint32_t*)>& on_row,
+                    const std::function<void(std::size_t, uint32_t)>& on_new) {
+    const uint64_t generation = hierarchy_generation();
+    const std::size_t width = req.columns.size();
     MemoryContext row_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk dp_release rows", ALLOCSET_DEFAULT_SIZES);
     });
-    DpRandom random = run_random(req.seed);
-    const uint64_t threshold = DpRandom::inclusion_threshold(p.beta);
-    SampleClasses classes(width);
-    std::vector<uint32_t> ids(width);
+    std::vector<uint32_t> codes(width);
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     RowIdentity identity;
     ItemPointerData tid;
     const bool from_heap = readable_from_heap(req.relid) && kind != RELKIND_PARTITIONED_TABLE;
-    const int first = from_heap ? 0 : 2;  // the SPI query leads with tableoid, ctid
+    const int first = from_heap ? 0 : 2;  // the SQL query leads with tableoid, ctid
     int64_t rows = 0;
-    // Every row's values are checked against the hierarchies (an error must not
-    // depend on which rows were sampled); only sampled rows are counted.
-    auto on_row = [&](const Datum* values, const bool* nulls) {
-        if (from_heap) {
+    auto on_values = [&](const Datum* values, const bool* nulls) {
+        if (from_heap)
             identity.set(req.relid, tid);
-        } else {
+        else
             identity.set(DatumGetObjectId(values[0]), *reinterpret_cast<ItemPointer>(DatumGetPointer(values[1])));
-        }
-        const bool sampled = random.sampled(identity.bytes, sizeof identity.bytes, threshold);
         for (std::size_t j = 0; j < width; ++j) {
             ReleaseColumn& c = req.columns[j];
+            uint32_t code;
             if (nulls[first + j]) {
-                ids[j] = c.released_id(std::nullopt);
-                continue;
+                if (c.null_code == UINT32_MAX) {
+                    c.null_code = static_cast<uint32_t>(c.values.size());
+                    c.values.emplace_back(std::nullopt);
+                    on_new(j, c.null_code);
+                }
+                code = c.null_code;
+            } else {
+                Datum v = values[first + j];
+                bool added;
+                uint32_t index = c.source_values.find_or_add(c.reader.read(v, scratch[j].data(), row_context), &added);
+                if (added) {
+                    std::string_view text = pg_call([&] { return value_text(&c.text, v); });
+                    if (hierarchy_generation() != generation)
+                        fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
+                    c.code_of.push_back(static_cast<uint32_t>(c.values.size()));
+                    c.values.emplace_back(std::string(text));
+                    on_new(j, c.code_of.back());
+                }
+                code = c.code_of[index];
             }
-            Datum v = values[first + j];
-            bool added;
-            uint32_t index = c.source_values.find_or_add(c.reader.read(v, scratch[j].data(), row_context), &added);
-            if (added) {
-                std::string_view text = pg_call([&] { return value_text(&c.text, v); });
-                check_hierarchies();
-                c.released_of.push_back(c.generalize(text));
-            }
-            ids[j] = c.released_of[index];
+            codes[j] = code;
         }
-        if (sampled) classes.add(ids.data());
+        on_row(identity, codes.data());
         if ((++rows & 4095) == 0) pg_call([&] {
                 MemoryContextReset(row_context);
                 CHECK_FOR_INTERRUPTS();
@@ -239,23 +256,23 @@ ReleaseOutput* build_release(Request& req, const std::vector<std::optional<std::
     if (from_heap) {
         std::vector<AttrNumber> attnums;
         for (auto& c : columns) attnums.push_back(c.attnum);
-        scan_table_rows(req.relid, attnums, on_row, &tid);
+        scan_table_rows(req.relid, attnums, on_values, &tid);
     } else {
         std::string select = "SELECT tableoid, ctid";
         for (auto& c : columns) select += ", " + c.quoted;
         select += " FROM " + source.qualified;
         Spi spi;
-        stream_rows(select, {}, on_row);
+        stream_rows(select, {}, on_values);
         spi.finish();
     }
     pg_call([&] { MemoryContextDelete(row_context); });
-    if (p.k > rows)
-        fail(ErrorKind::InvalidParameter, "delta " + number_text(req.delta) + " needs classes of at least k = " +
-                                              std::to_string(p.k) + " sampled rows, more than the " + std::to_string(rows) +
-                                              " rows of " + quote_value(source.name) + ": choose a larger delta");
+    return rows;
+}
 
-    SampleClasses::Released released = classes.finish(p.k, random);
-    // The output, as PostgreSQL data in the multi-call context.
+// The kept classes as PostgreSQL data in the multi-call context.
+ReleaseOutput* output_classes(const SampleClasses& classes, const SampleClasses::Released& released,
+                              const std::vector<const std::vector<std::optional<std::string>>*>& texts, MemoryContext memory) {
+    const std::size_t width = texts.size();
     return pg_call([&] {
         MemoryContext old = MemoryContextSwitchTo(memory);
         auto* out = static_cast<ReleaseOutput*>(palloc0(sizeof(ReleaseOutput)));
@@ -266,19 +283,18 @@ ReleaseOutput* build_release(Request& req, const std::vector<std::optional<std::
         out->nulls = static_cast<bool*>(palloc(sizeof(bool) * cells));
         out->rows = static_cast<int64*>(palloc(sizeof(int64) * std::max<std::size_t>(1, released.classes.size())));
         // Each released value becomes one text datum, shared by the classes that hold it.
-        std::vector<std::vector<Datum>> texts(width);
+        std::vector<std::vector<Datum>> datums(width);
         for (std::size_t j = 0; j < width; ++j) {
-            texts[j].resize(req.columns[j].released.size(), Datum(0));
-            for (std::size_t id = 0; id < texts[j].size(); ++id)
-                if (req.columns[j].released[id])
-                    texts[j][id] = PointerGetDatum(cstring_to_text_with_len(req.columns[j].released[id]->data(),
-                                                                            req.columns[j].released[id]->size()));
+            const auto& t = *texts[j];
+            datums[j].resize(t.size(), Datum(0));
+            for (std::size_t id = 0; id < t.size(); ++id)
+                if (t[id]) datums[j][id] = PointerGetDatum(cstring_to_text_with_len(t[id]->data(), t[id]->size()));
         }
         for (std::size_t i = 0; i < released.classes.size(); ++i) {
             const uint32_t* c = classes.ids(released.classes[i]);
             for (std::size_t j = 0; j < width; ++j) {
-                out->nulls[i * width + j] = !req.columns[j].released[c[j]];
-                out->values[i * width + j] = texts[j][c[j]];
+                out->nulls[i * width + j] = !(*texts[j])[c[j]];
+                out->values[i * width + j] = datums[j][c[j]];
             }
             out->rows[i] = classes.rows(released.classes[i]);
         }
@@ -288,10 +304,230 @@ ReleaseOutput* build_release(Request& req, const std::vector<std::optional<std::
     });
 }
 
+// SafePub: sample with β, generalize to the node, suppress classes under k.
+ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
+    DpParameters p = dp_parameters(req.epsilon, req.delta);
+    SourceRelation source = source_relation(req.relid);
+    std::string levels;
+    for (std::size_t j = 0; j < req.columns.size(); ++j) levels += (j ? ", " : "") + std::to_string(req.columns[j].level);
+    char kind;
+    auto columns = open_source(req, source, &kind,
+                               Spend{req.epsilon, req.delta, "safepub",
+                                     parameters_json(req, "\"levels\": [" + levels + "], \"beta\": " + json_number(p.beta) +
+                                                              ", \"k\": " + std::to_string(p.k)),
+                                     req.seed.has_value()});
+    const std::size_t width = req.columns.size();
+    std::vector<ReleasedValues> released_values(width);
+    std::vector<std::vector<uint32_t>> released_of(width);  // code -> released id
+    DpRandom random = run_random(req.seed);
+    const uint64_t threshold = DpRandom::inclusion_threshold(p.beta);
+    SampleClasses classes(width);
+    std::vector<uint32_t> ids(width);
+    std::string scratch;
+    int64_t rows = scan_source(
+        req, source, kind, columns,
+        [&](const RowIdentity& identity, const uint32_t* codes) {
+            if (!random.sampled(identity.bytes, sizeof identity.bytes, threshold)) return;
+            for (std::size_t j = 0; j < width; ++j) ids[j] = released_of[j][codes[j]];
+            classes.add(ids.data());
+        },
+        [&](std::size_t j, uint32_t code) {
+            ReleaseColumn& c = req.columns[j];
+            const auto& v = c.values[code];
+            Value g = std::nullopt;
+            if (v) {
+                c.check_value(*v, c.level);
+                g = c.hierarchy ? c.hierarchy->generalize(*v, c.level, scratch) : Value(*v);
+            }
+            released_of[j].push_back(released_values[j].id(g));
+        });
+    if (p.k > rows)
+        fail(ErrorKind::InvalidParameter, "delta " + number_text(req.delta) + " needs classes of at least k = " +
+                                              std::to_string(p.k) + " sampled rows, more than the " + std::to_string(rows) +
+                                              " rows of " + quote_value(source.name) + ": choose a larger delta");
+    SampleClasses::Released kept = classes.finish(p.k, random);
+    std::vector<const std::vector<std::optional<std::string>>*> texts;
+    for (auto& r : released_values) texts.push_back(&r.text);
+    return output_classes(classes, kept, texts, memory);
+}
+
+// Leaf counts n(x) of every node of a tree hierarchy, by (level, label), from
+// the catalog: public, so the harmonic weights leak nothing about the data.
+std::vector<std::unordered_map<std::string, int64_t>> leaf_counts(const std::string& hierarchy, int height) {
+    std::vector<std::unordered_map<std::string, int64_t>> counts(height + 1);
+    Spi spi;
+    uint64 n = spi.run("SELECT h.kind, l.path FROM privrisk.hierarchy h LEFT JOIN privrisk.hierarchy_leaf l "
+                       "ON l.hierarchy = h.name WHERE h.name = $1",
+                       {text_arg(hierarchy)}, true);
+    for (uint64 r = 0; r < n; ++r) {
+        if (spi.string(r, 1) != "tree")
+            fail(ErrorKind::InvalidParameter, "sensitivity harmonic needs tree hierarchies (leaf counts); " +
+                                                  quote_value(hierarchy) + " is of kind " + spi.string(r, 1));
+        std::vector<std::string> path = spi.strings(r, 2);
+        for (int level = 0; level < height && level < int(path.size()); ++level) ++counts[level][path[level]];
+    }
+    spi.finish();
+    return counts;
+}
+
+// Fouad: keep with 1 − β, choose a t-frequent generalization per kept record.
+ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
+    const FouadParameters& fp = req.fouad;
+    check_fouad_parameters(fp);
+    if (!(req.delta > 0 && req.delta < 1))
+        fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(req.delta));
+    const std::size_t width = req.columns.size();
+    // Weights from the schema alone (A7): uniform is Model II (Φ ≡ 1); harmonic
+    // is w_leaf/n(x), ⊥ weighing 0.
+    std::vector<std::vector<std::unordered_map<std::string, int64_t>>> leaves(width);
+    double phi_l = 1, phi_u = 1;
+    if (req.sensitivity == Sensitivity::Harmonic) {
+        if (req.leaf_weights.empty()) req.leaf_weights.assign(width, 1.0 / width);
+        if (req.leaf_weights.size() != width)
+            fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per quasi-identifier (" +
+                                                  std::to_string(width) + "), got " + std::to_string(req.leaf_weights.size()));
+        phi_l = INFINITY;
+        phi_u = 0;
+        for (std::size_t j = 0; j < width; ++j) {
+            const double w = req.leaf_weights[j];
+            if (!(w > 0) || !std::isfinite(w))
+                fail(ErrorKind::InvalidParameter, "leaf weight " + number_text(w) + " of " + quote_value(req.columns[j].name) +
+                                                      " must be positive and finite");
+            phi_u += w;
+            int64_t widest = 1;
+            if (req.columns[j].hierarchy_name) {
+                leaves[j] = leaf_counts(*req.columns[j].hierarchy_name, req.columns[j].height());
+                for (const auto& level : leaves[j])
+                    for (const auto& [label, n] : level) widest = std::max(widest, n);
+            }
+            phi_l = std::min(phi_l, w / double(widest));
+        }
+    } else if (!req.leaf_weights.empty()) {
+        fail(ErrorKind::InvalidParameter, "leaf_weights apply to sensitivity harmonic");
+    }
+    const double scale = fouad_scale(fp, phi_l, phi_u);
+    SourceRelation source = source_relation(req.relid);
+    std::string mechanism_fields = "\"drop_probability\": " + json_number(fp.drop) + ", \"theta0\": " + json_number(fp.theta0) +
+                                   ", \"lambda\": " + json_number(fp.lambda) + ", \"kappa\": " + std::to_string(fp.kappa) +
+                                   ", \"score\": " + json_string(fp.score == FouadScore::Aggregate ? "aggregate" : "risk") +
+                                   ", \"sensitivity\": " + json_string(req.sensitivity == Sensitivity::Uniform ? "uniform" : "harmonic");
+    char kind;
+    auto columns = open_source(req, source, &kind,
+                               Spend{req.epsilon, req.delta, "fouad", parameters_json(req, mechanism_fields), req.seed.has_value()});
+    DpRandom random = run_random(req.seed);
+    const uint64_t keep = DpRandom::inclusion_threshold(1 - fp.drop);
+    // Codes are assigned during the scan and the mechanism needs the dimensions
+    // first, so the scan counts rows (and kept rows) per distinct tuple.
+    std::vector<FouadDimension> dims(width);
+    FlatIndex tuples{std::pmr::new_delete_resource()};
+    std::vector<uint32_t> tuple_codes;
+    std::vector<int64_t> tuple_rows, tuple_kept;
+    int64_t rows = scan_source(
+        req, source, kind, columns,
+        [&](const RowIdentity& identity, const uint32_t* codes) {
+            uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
+            if (t == tuple_rows.size()) {
+                tuple_rows.push_back(0);
+                tuple_kept.push_back(0);
+                tuple_codes.insert(tuple_codes.end(), codes, codes + width);
+            }
+            ++tuple_rows[t];
+            tuple_kept[t] += random.sampled(identity.bytes, sizeof identity.bytes, keep);
+        },
+        [&](std::size_t j, uint32_t code) {
+            const auto& v = req.columns[j].values[code];
+            if (v) req.columns[j].check_value(*v, 0);  // generalizations start from leaves
+        });
+    // Each column's values generalized per level: ids per level, texts per released id.
+    std::vector<ReleasedValues> released(width);
+    std::vector<std::vector<std::vector<uint32_t>>> released_at(width);  // [column][level][code] -> released id
+    int max_chain = 1;
+    std::string scratch;
+    for (std::size_t j = 0; j < width; ++j) {
+        const ReleaseColumn& c = req.columns[j];
+        FouadDimension& d = dims[j];
+        d.height = c.height();
+        max_chain = std::max(max_chain, d.height + 1);
+        const std::size_t n = c.values.size();
+        d.ancestor.assign(d.height + 1, std::vector<uint32_t>(n));
+        d.weight.assign(d.height + 1, std::vector<double>(n));
+        released_at[j].assign(d.height + 1, std::vector<uint32_t>(n));
+        d.suppressed.resize(n);
+        for (int level = 0; level <= d.height; ++level) {
+            for (uint32_t code = 0; code < n; ++code) {
+                const auto& v = c.values[code];
+                d.suppressed[code] = !v;
+                Value g = !v ? Value() : c.hierarchy ? c.hierarchy->generalize(*v, level, scratch) : Value(*v);
+                uint32_t id = released[j].id(g);
+                released_at[j][level][code] = id;
+                d.ancestor[level][code] = id;  // ids are unique across levels: labels identify nodes
+                double w = 1.0 / width;        // uniform: Model II
+                if (req.sensitivity == Sensitivity::Harmonic) {
+                    if (!g || level == d.height) {
+                        w = 0;
+                    } else {
+                        int64_t under = 1;
+                        if (c.hierarchy && level > 0) {
+                            auto it = leaves[j][level].find(std::string(*g));
+                            if (it != leaves[j][level].end()) under = it->second;
+                        }
+                        w = req.leaf_weights[j] / double(under);
+                    }
+                }
+                d.weight[level][code] = w;
+            }
+        }
+    }
+    const double tilt = fp.score == FouadScore::Aggregate ? (fp.epsilon + std::log(fp.drop)) / (6 * (1 - fp.drop))
+                                                          : scale * phi_u;
+    check_fouad_delta(fp, req.delta, rows, max_chain, static_cast<int>(width), tilt);
+    FouadMechanism m(std::move(dims), fp, phi_l, phi_u);
+    for (std::size_t t = 0; t < tuple_rows.size(); ++t) m.add(&tuple_codes[t * width], tuple_rows[t], tuple_kept[t]);
+    m.prepare();
+    // θ ~ U(θ0, 1); the kept rows' choices drawn from one stream, in an order
+    // fixed by the values (not by the scan), so a seed repeats a release.
+    const double theta = fp.theta0 + (1 - fp.theta0) * DpRandom::unit(random.run_words(DpStream::Threshold, 1)[0]);
+    const double threshold = theta * double(rows);
+    std::vector<std::size_t> order(m.tuples());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto value_of = [&](std::size_t t, std::size_t j) -> const std::optional<std::string>& {
+        return req.columns[j].values[m.tuple(t)[j]];
+    };
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        for (std::size_t j = 0; j < width; ++j) {
+            const auto &x = value_of(a, j), &y = value_of(b, j);
+            if (x != y) return x < y;
+        }
+        return false;
+    });
+    int64_t kept_rows = 0;
+    for (std::size_t t = 0; t < m.tuples(); ++t) kept_rows += m.kept(t);
+    std::vector<uint64_t> words = random.run_words(DpStream::Choice, static_cast<std::size_t>(kept_rows));
+    std::size_t next_word = 0;
+    SampleClasses classes(width);
+    std::vector<uint32_t> ids(width);
+    for (std::size_t t : order) {
+        if (m.kept(t) == 0) continue;
+        auto d = m.distribution(t, threshold);
+        for (int64_t r = 0; r < m.kept(t); ++r) {
+            const FouadMechanism::Choice* c = FouadMechanism::draw(d, DpRandom::unit(words[next_word++]));
+            for (std::size_t j = 0; j < width; ++j)
+                ids[j] = c ? released_at[j][c->levels[j]][m.tuple(t)[j]] : released[j].id(std::nullopt);
+            classes.add(ids.data());
+        }
+        pg_call([] { CHECK_FOR_INTERRUPTS(); });
+    }
+    SampleClasses::Released out = classes.finish(1, random);
+    std::vector<const std::vector<std::optional<std::string>>*> texts;
+    for (auto& r : released) texts.push_back(&r.text);
+    return output_classes(classes, out, texts, memory);
+}
+
 }  // namespace
 
-// dp_release(source, quasi_identifiers, hierarchies, epsilon, delta, mechanism,
-//            levels, seed, output) -> SETOF record (a column definition list of text columns)
+// dp_release(source, quasi_identifiers, hierarchies, epsilon, delta, mechanism, levels, seed, output,
+//            drop_probability, theta0, lambda, kappa, score, sensitivity, leaf_weights)
+//   -> SETOF record (a column definition list of text columns)
 PRIVRISK_FUNCTION(privrisk_dp_release) {
     FuncCallContext* call;
     if (SRF_IS_FIRSTCALL()) {
@@ -311,14 +547,8 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         if (PG_ARGISNULL(3) || PG_ARGISNULL(4)) fail(ErrorKind::InvalidParameter, "epsilon and delta must not be NULL");
         req.epsilon = PG_GETARG_FLOAT8(3);
         req.delta = PG_GETARG_FLOAT8(4);
-        choice_arg<int>(fcinfo, 5, "mechanism", "safepub", {{"safepub", 0}});
-        if (PG_ARGISNULL(6))
-            fail(ErrorKind::InvalidParameter,
-                 "levels must be given: safepub publishes a given generalization (one level per quasi-identifier)");
-        std::vector<long> levels = int4_array_arg_values(fcinfo, 6, "levels");
-        if (levels.size() != qi.size())
-            fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
-                                                  std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
+        req.mechanism = choice_arg<Mechanism>(fcinfo, 5, "mechanism", "safepub",
+                                              {{"safepub", Mechanism::SafePub}, {"fouad", Mechanism::Fouad}});
         if (!PG_ARGISNULL(7)) req.seed = PG_GETARG_INT64(7);
         req.output = choice_arg<Output>(fcinfo, 8, "output", "rows", {{"rows", Output::Rows}, {"classes", Output::Classes}});
         req.columns.resize(qi.size());
@@ -326,23 +556,54 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
             for (std::size_t i = 0; i < j; ++i)
                 if (*qi[i] == *qi[j])
                     fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[j]) + " is listed twice");
-            ReleaseColumn& c = req.columns[j];
-            c.name = *qi[j];
-            c.hierarchy = hierarchy_names[j] ? &cached_hierarchy(*hierarchy_names[j]) : nullptr;
-            const int height = c.hierarchy ? c.hierarchy->height() : 0;
-            if (levels[j] < 0 || levels[j] > height)
-                fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of quasi-identifier " +
-                                                      quote_value(c.name) + " is outside 0.." + std::to_string(height) +
-                                                      (c.hierarchy ? " (hierarchy " + quote_value(c.hierarchy->name()) + ")"
-                                                                   : " (no hierarchy: released as is)"));
-            c.level = static_cast<int>(levels[j]);
+            req.columns[j].name = *qi[j];
+            req.columns[j].hierarchy_name = hierarchy_names[j];
+            if (hierarchy_names[j]) req.columns[j].hierarchy = &cached_hierarchy(*hierarchy_names[j]);
+        }
+        const bool fouad_args = !PG_ARGISNULL(9) || !PG_ARGISNULL(10) || !PG_ARGISNULL(11) || !PG_ARGISNULL(12) ||
+                                !PG_ARGISNULL(13) || !PG_ARGISNULL(14) || !PG_ARGISNULL(15);
+        if (req.mechanism == Mechanism::SafePub) {
+            if (fouad_args)
+                fail(ErrorKind::InvalidParameter, "drop_probability, theta0, lambda, kappa, score, sensitivity and "
+                                                  "leaf_weights apply to mechanism fouad");
+            if (PG_ARGISNULL(6))
+                fail(ErrorKind::InvalidParameter,
+                     "levels must be given: safepub publishes a given generalization (one level per quasi-identifier)");
+            std::vector<long> levels = int4_array_arg_values(fcinfo, 6, "levels");
+            if (levels.size() != qi.size())
+                fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
+                                                      std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
+            for (std::size_t j = 0; j < qi.size(); ++j) {
+                ReleaseColumn& c = req.columns[j];
+                if (levels[j] < 0 || levels[j] > c.height())
+                    fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of quasi-identifier " +
+                                                          quote_value(c.name) + " is outside 0.." + std::to_string(c.height()) +
+                                                          (c.hierarchy ? " (hierarchy " + quote_value(c.hierarchy->name()) + ")"
+                                                                       : " (no hierarchy: released as is)"));
+                c.level = static_cast<int>(levels[j]);
+            }
+        } else {
+            if (!PG_ARGISNULL(6)) fail(ErrorKind::InvalidParameter, "fouad chooses a generalization per record: levels do not apply");
+            if (PG_ARGISNULL(9))
+                fail(ErrorKind::InvalidParameter, "fouad needs drop_probability, the probability that a record is not kept");
+            req.fouad.epsilon = req.epsilon;
+            req.fouad.drop = PG_GETARG_FLOAT8(9);
+            if (!PG_ARGISNULL(10)) req.fouad.theta0 = PG_GETARG_FLOAT8(10);
+            if (!PG_ARGISNULL(11)) req.fouad.lambda = PG_GETARG_FLOAT8(11);
+            if (!PG_ARGISNULL(12)) req.fouad.kappa = PG_GETARG_INT32(12);
+            req.fouad.score = choice_arg<FouadScore>(fcinfo, 13, "score", "aggregate",
+                                                     {{"aggregate", FouadScore::Aggregate}, {"risk", FouadScore::Risk}});
+            req.sensitivity = choice_arg<Sensitivity>(fcinfo, 14, "sensitivity", "uniform",
+                                                      {{"uniform", Sensitivity::Uniform}, {"harmonic", Sensitivity::Harmonic}});
+            if (!PG_ARGISNULL(15)) req.leaf_weights = float8_array_arg_values(fcinfo, 15, "leaf_weights");
+            check_fouad_parameters(req.fouad);
         }
         TupleDesc desc;
         if (pg_call([&] { return get_call_result_type(fcinfo, nullptr, &desc); }) != TYPEFUNC_COMPOSITE)
             fail(ErrorKind::InvalidParameter, "dp_release needs a column definition list: AS r(column text, …)");
         check_result_shape(desc, qi.size(), req.output);
         MemoryContext memory = call->multi_call_memory_ctx;
-        ReleaseOutput* out = build_release(req, hierarchy_names, memory);
+        ReleaseOutput* out = req.mechanism == Mechanism::SafePub ? release_safepub(req, memory) : release_fouad(req, memory);
         out->per_class = req.output == Output::Classes;
         pg_call([&] {
             MemoryContext old = MemoryContextSwitchTo(memory);
