@@ -128,6 +128,10 @@ TEST(ReleaseView, PgDumpRoundTripKeepsPoliciesAndViews) {
     {
         pqxx::connection s{src.conninfo() + " user=privrisk_it_steward"};
         exec(s, "SELECT privrisk.add_rule('p', 'zip', 'hide', $$id < 100 AND zip LIKE 'zip-%'$$)");
+        // A privacy budget and a spend: both survive the dump, and so does the ledger's sequence.
+        exec(s, "SELECT privrisk.set_budget('patients', 1, 1e-3)");
+        exec(s, "SELECT count(*) FROM privrisk.dp_release('patients', ARRAY['consent'], ARRAY[NULL], 0.5, 1e-4, "
+                "levels => ARRAY[0]) AS r(consent text)");
     }
     pqxx::connection d0{dst.conninfo()};
     exec(d0, "DROP EXTENSION privrisk; DROP SCHEMA privrisk");  // the dump creates both
@@ -145,4 +149,11 @@ TEST(ReleaseView, PgDumpRoundTripKeepsPoliciesAndViews) {
     EXPECT_EQ(one(d, "SELECT view::text FROM privrisk.release_view"), "patients_release");
     pqxx::connection analyst{dst.conninfo() + " user=privrisk_it_analyst"};
     EXPECT_EQ(one(analyst, "SELECT count(*) FROM patients_release WHERE diagnosis LIKE 'SECRET%'"), "0");
+    const std::string budget = "SELECT relation::text || epsilon || spent_epsilon || spent_delta FROM privrisk.budget";
+    EXPECT_EQ(one(d, budget), one(s, budget));
+    EXPECT_EQ(one(d, "SELECT string_agg(id || spent_by || epsilon || mechanism || parameters::text, ';') FROM privrisk.budget_ledger"),
+              one(s, "SELECT string_agg(id || spent_by || epsilon || mechanism || parameters::text, ';') FROM privrisk.budget_ledger"));
+    exec(d, "SELECT count(*) FROM privrisk.dp_release('patients', ARRAY['consent'], ARRAY[NULL], 0.5, 1e-4, "
+            "levels => ARRAY[0]) AS r(consent text)");  // the rest of the budget
+    EXPECT_EQ(one(d, "SELECT count(*) || ',' || max(id) FROM privrisk.budget_ledger"), "2,2");
 }
