@@ -1,0 +1,212 @@
+#include "identification.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "error.hpp"
+#include "no_postgres.hpp"
+
+namespace privrisk {
+
+double jaro(std::string_view a, std::string_view b) {
+    if (a.empty() && b.empty()) return 1;
+    if (a.empty() || b.empty()) return 0;
+    const std::size_t window = std::max<std::size_t>(std::max(a.size(), b.size()) / 2, 1) - 1;
+    std::vector<char> a_matched(a.size(), 0), b_matched(b.size(), 0);
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        std::size_t lo = i > window ? i - window : 0, hi = std::min(b.size(), i + window + 1);
+        for (std::size_t j = lo; j < hi; ++j)
+            if (!b_matched[j] && a[i] == b[j]) {
+                a_matched[i] = b_matched[j] = 1;
+                ++m;
+                break;
+            }
+    }
+    if (m == 0) return 0;
+    std::size_t transpositions = 0, j = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!a_matched[i]) continue;
+        while (!b_matched[j]) ++j;
+        if (a[i] != b[j]) ++transpositions;
+        ++j;
+    }
+    const double t = double(transpositions / 2);
+    return (double(m) / a.size() + double(m) / b.size() + (double(m) - t) / double(m)) / 3;
+}
+
+// One attribute: values (of both sides) as codes; per code its level and its
+// ancestors' node ids from that level up to ⊥ (node 0).
+struct MatchCounter::Attribute {
+    const Hierarchy* hierarchy;
+    int height;  // an attribute without hierarchy has two levels: the value and ⊥
+    FlatIndex values{std::pmr::new_delete_resource()};
+    std::vector<uint32_t> code_of;  // values index -> code
+    std::vector<int> level;          // code -> level
+    std::vector<std::vector<uint32_t>> ancestors;  // code -> node at level[code] + i
+    std::vector<std::string> text;   // code -> value (⊥: empty, code 0)
+    FlatIndex nodes{std::pmr::new_delete_resource()};
+
+    explicit Attribute(const Hierarchy* h) : hierarchy(h), height(h ? h->height() : 1) {
+        level.push_back(height);  // code 0 is ⊥, node 0 is ⊥
+        ancestors.push_back({0});
+        text.emplace_back();
+        nodes.find_or_add("\x01⊥");
+    }
+
+    uint32_t node(std::string_view label) { return nodes.find_or_add(std::string("\x02") + std::string(label)); }
+
+    uint32_t code(Value v) {
+        if (!v) return 0;
+        bool added;
+        uint32_t i = values.find_or_add(*v, &added);
+        if (!added) return code_of[i];
+        const uint32_t c = static_cast<uint32_t>(level.size());
+        code_of.push_back(c);
+        text.emplace_back(*v);
+        if (!hierarchy) {
+            level.push_back(0);
+            ancestors.push_back({node(*v), 0});
+            return c;
+        }
+        const int at = hierarchy->level_of(*v);
+        level.push_back(at);
+        std::vector<uint32_t> up;
+        std::string scratch;
+        for (int l = at; l <= height; ++l) {
+            Value g = hierarchy->generalize(*v, l, scratch);
+            up.push_back(g ? node(*g) : 0);
+        }
+        ancestors.push_back(std::move(up));
+        return c;
+    }
+
+    uint32_t node_at(uint32_t c, int m) const { return ancestors[c][m - level[c]]; }
+};
+
+// Distinct tuples of codes with their multiplicities.
+struct MatchCounter::Tuples {
+    explicit Tuples(std::size_t w) : width(w) {}
+    std::size_t width;
+    FlatIndex index{std::pmr::new_delete_resource()};
+    std::vector<uint32_t> codes;
+    std::vector<int64_t> times;
+
+    uint32_t add(const std::vector<uint32_t>& c, int64_t n) {
+        uint32_t i = index.find_or_add(std::string_view(reinterpret_cast<const char*>(c.data()), width * sizeof(uint32_t)));
+        if (i == times.size()) {
+            codes.insert(codes.end(), c.begin(), c.end());
+            times.push_back(0);
+        }
+        times[i] += n;
+        return i;
+    }
+    const uint32_t* tuple(std::size_t i) const { return codes.data() + i * width; }
+    std::size_t size() const { return times.size(); }
+};
+
+MatchCounter::MatchCounter(std::vector<const Hierarchy*> hierarchies, Mode mode, double threshold)
+    : mode_(mode), threshold_(threshold) {
+    if (hierarchies.empty()) fail(ErrorKind::InvalidParameter, "a mapping needs at least one attribute");
+    if (!(threshold >= 0 && threshold <= 1))
+        fail(ErrorKind::InvalidParameter, "the Jaro threshold must be in [0, 1], got " + number_text(threshold));
+    for (const Hierarchy* h : hierarchies) attributes_.push_back(std::make_unique<Attribute>(h));
+    dictionary_ = std::make_unique<Tuples>(hierarchies.size());
+    released_ = std::make_unique<Tuples>(hierarchies.size());
+}
+
+MatchCounter::~MatchCounter() = default;
+
+std::size_t MatchCounter::entries() const { return dictionary_->size(); }
+std::size_t MatchCounter::released() const { return released_->size(); }
+
+std::vector<uint32_t> MatchCounter::codes(const std::vector<Value>& values) {
+    if (values.size() != attributes_.size()) fail(ErrorKind::Internal, "a tuple of the wrong width");
+    std::vector<uint32_t> c(values.size());
+    for (std::size_t j = 0; j < values.size(); ++j) c[j] = attributes_[j]->code(values[j]);
+    return c;
+}
+
+void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) { dictionary_->add(codes(values), times); }
+
+uint32_t MatchCounter::add_released(const std::vector<Value>& values) { return released_->add(codes(values), 1); }
+
+std::vector<int64_t> MatchCounter::count() {
+    const std::size_t width = attributes_.size();
+    std::vector<int64_t> counts(released_->size(), 0);
+    if (mode_ == Mode::Jaro) {
+        if (double(released_->size()) * double(dictionary_->size()) > kMaxJaroPairs)
+            fail(ErrorKind::ProgramLimit, "Jaro matching compares every distinct released tuple with every distinct "
+                                          "dictionary tuple: " + std::to_string(released_->size()) + " x " +
+                                          std::to_string(dictionary_->size()) + " is over the limit");
+        for (std::size_t r = 0; r < released_->size(); ++r) {
+            const uint32_t* y = released_->tuple(r);
+            for (std::size_t e = 0; e < dictionary_->size(); ++e) {
+                const uint32_t* d = dictionary_->tuple(e);
+                bool consistent = true;
+                for (std::size_t j = 0; j < width && consistent; ++j) {
+                    if (y[j] == 0 || d[j] == 0 || y[j] == d[j]) continue;
+                    consistent = jaro(attributes_[j]->text[y[j]], attributes_[j]->text[d[j]]) >= threshold_;
+                }
+                if (consistent) counts[r] += dictionary_->times[e];
+            }
+        }
+        return counts;
+    }
+    // Dictionary tuples by level signature.
+    std::map<std::vector<int>, std::vector<uint32_t>> groups;
+    for (std::size_t e = 0; e < dictionary_->size(); ++e) {
+        const uint32_t* d = dictionary_->tuple(e);
+        std::vector<int> s(width);
+        for (std::size_t j = 0; j < width; ++j) s[j] = attributes_[j]->level[d[j]];
+        groups[s].push_back(static_cast<uint32_t>(e));
+    }
+    // (signature, m) -> the group's entries generalized to m, counted.
+    struct Table {
+        FlatIndex keys{std::pmr::new_delete_resource()};
+        std::vector<int64_t> counts;
+    };
+    std::map<std::pair<std::vector<int>, std::vector<int>>, Table> tables;
+    std::vector<uint32_t> key(width);
+    auto key_view = [&] { return std::string_view(reinterpret_cast<const char*>(key.data()), width * sizeof(uint32_t)); };
+    // Per released signature: the (table, levels) to look up in, one per dictionary group.
+    struct Lookup {
+        Table* table;
+        std::vector<int> m;
+    };
+    FlatIndex signatures{std::pmr::new_delete_resource()};
+    std::vector<std::vector<Lookup>> lookups;
+    std::vector<int> r_sig(width);
+    for (std::size_t r = 0; r < released_->size(); ++r) {
+        const uint32_t* y = released_->tuple(r);
+        for (std::size_t j = 0; j < width; ++j) r_sig[j] = attributes_[j]->level[y[j]];
+        uint32_t si = signatures.find_or_add(std::string_view(reinterpret_cast<const char*>(r_sig.data()), width * sizeof(int)));
+        if (si == lookups.size()) {
+            std::vector<Lookup> list;
+            for (const auto& [s, members] : groups) {
+                std::vector<int> m(width);
+                for (std::size_t j = 0; j < width; ++j) m[j] = std::max(s[j], r_sig[j]);
+                auto [it, fresh] = tables.try_emplace({s, m});
+                Table& t = it->second;
+                if (fresh)
+                    for (uint32_t e : members) {
+                        const uint32_t* d = dictionary_->tuple(e);
+                        for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(d[j], m[j]);
+                        uint32_t i = t.keys.find_or_add(key_view());
+                        if (i == t.counts.size()) t.counts.push_back(0);
+                        t.counts[i] += dictionary_->times[e];
+                    }
+                list.push_back(Lookup{&t, std::move(m)});
+            }
+            lookups.push_back(std::move(list));
+        }
+        for (const Lookup& l : lookups[si]) {
+            for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(y[j], l.m[j]);
+            uint32_t i = l.table->keys.find(key_view());
+            if (i != FlatIndex::kAbsent) counts[r] += l.table->counts[i];
+        }
+    }
+    return counts;
+}
+
+}  // namespace privrisk
