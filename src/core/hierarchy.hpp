@@ -40,6 +40,12 @@ public:
     // Comparable in the hierarchy, or either is ⊥ (digest 000 §7 A1).
     bool consistent(Value a, Value b) const;
 
+    // The number of leaves under a node (1 for a leaf), for harmonic sensitivity
+    // weights (digest 000 §3 H): a tree's own leaves; an interval's integers
+    // within [lo, hi]; a date's days; a prefix's 10 per masked character (digit
+    // strings). ⊥ is not a node here (its weight is 0 by definition).
+    double leaf_count(std::string_view node) const { return leaves_under(node, locate(node)); }
+
 protected:
     struct Node {
         int level;
@@ -48,6 +54,7 @@ protected:
     virtual Node locate(std::string_view node) const = 0;
     // Ancestor of a located node at `level`, with node.level <= level < height.
     virtual std::string_view ancestor(std::string_view node, Node where, int level, std::string& scratch) const = 0;
+    virtual double leaves_under(std::string_view node, Node where) const = 0;
 
     [[noreturn]] void not_in_hierarchy(std::string_view value, const std::string& why = "") const;
 

@@ -59,6 +59,17 @@ protected:
         return label(v, level, scratch);
     }
 
+    double leaves_under(std::string_view node, Node where) const override {
+        if (where.level == 0) return 1;
+        double a, b;
+        auto comma = node.find(", ");
+        parse_number(node.substr(1, comma - 1), a);
+        parse_number(node.substr(comma + 2, node.size() - comma - 3), b);
+        // integers in [a, b) ∩ [lo, hi]
+        double first = std::ceil(std::max(a, lo_)), last = std::min(std::ceil(b) - 1, std::floor(hi_));
+        return std::max(1.0, last - first + 1);
+    }
+
 private:
     void check_range(std::string_view node, double v) const {
         if (v < lo_ || v > hi_)
@@ -121,6 +132,8 @@ protected:
         scratch.append(chars - keep, '*');
         return scratch;
     }
+
+    double leaves_under(std::string_view, Node where) const override { return std::pow(10.0, where.level); }
 };
 
 class DateHierarchy final : public Hierarchy {
@@ -155,6 +168,17 @@ protected:
 
     std::string_view ancestor(std::string_view node, Node, int level, std::string&) const override {
         return node.substr(0, level == 1 ? 7 : 4);
+    }
+
+    double leaves_under(std::string_view node, Node where) const override {
+        if (where.level == 0) return 1;
+        int year = 0;
+        for (int i = 0; i < 4; ++i) year = year * 10 + (node[i] - '0');
+        const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        if (where.level == 2) return leap ? 366 : 365;
+        static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        const int month = (node[5] - '0') * 10 + (node[6] - '0');
+        return days[month - 1] + (month == 2 && leap);
     }
 };
 

@@ -21,6 +21,10 @@ public:
         // Nodes are ordered by level, so the first node met for a label is its lowest.
         index_.reserve(nodes_.size());
         for (std::size_t i = 0; i < nodes_.size(); ++i) index_.emplace(nodes_[i].label, static_cast<long>(i));
+        leaves_.assign(nodes_.size(), 0);
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (nodes_[i].level == 0)
+                for (long id = static_cast<long>(i); id >= 0; id = nodes_[id].parent) ++leaves_[id];
     }
 
 protected:
@@ -36,9 +40,11 @@ protected:
         return nodes_[id].label;
     }
 
-private:
+    double leaves_under(std::string_view, Node where) const override { return double(leaves_[where.id]); }
 
+private:
     std::vector<TreeNode> nodes_;
+    std::vector<long> leaves_;  // per node
     std::unordered_map<std::string_view, long> index_;
 };
 
