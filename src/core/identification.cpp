@@ -92,10 +92,10 @@ struct MatchCounter::Tuples {
     std::vector<uint32_t> codes;
     std::vector<int64_t> times;
 
-    uint32_t add(const std::vector<uint32_t>& c, int64_t n) {
-        uint32_t i = index.find_or_add(std::string_view(reinterpret_cast<const char*>(c.data()), width * sizeof(uint32_t)));
+    uint32_t add(const uint32_t* c, int64_t n) {
+        uint32_t i = index.find_or_add(std::string_view(reinterpret_cast<const char*>(c), width * sizeof(uint32_t)));
         if (i == times.size()) {
-            codes.insert(codes.end(), c.begin(), c.end());
+            codes.insert(codes.end(), c, c + width);
             times.push_back(0);
         }
         times[i] += n;
@@ -127,9 +127,29 @@ std::vector<uint32_t> MatchCounter::codes(const std::vector<Value>& values) {
     return c;
 }
 
-void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) { dictionary_->add(codes(values), times); }
+void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) { dictionary_->add(codes(values).data(), times); }
 
-uint32_t MatchCounter::add_released(const std::vector<Value>& values) { return released_->add(codes(values), 1); }
+uint32_t MatchCounter::add_released(const std::vector<Value>& values) { return released_->add(codes(values).data(), 1); }
+
+uint32_t MatchCounter::code(std::size_t j, Value v) { return attributes_.at(j)->code(v); }
+
+void MatchCounter::add_entry_codes(const uint32_t* c, int64_t times) {
+    dictionary_->add(c, times);
+}
+
+uint32_t MatchCounter::add_released_codes(const uint32_t* c) {
+    return released_->add(c, 1);
+}
+
+int64_t MatchCounter::released_rows(uint32_t id) const { return released_->times.at(id); }
+
+std::vector<Value> MatchCounter::released_values(uint32_t id) const {
+    const uint32_t* t = released_->tuple(id);
+    std::vector<Value> out;
+    for (std::size_t j = 0; j < attributes_.size(); ++j)
+        out.push_back(t[j] == 0 ? Value() : Value(attributes_[j]->text[t[j]]));
+    return out;
+}
 
 std::vector<int64_t> MatchCounter::count() {
     const std::size_t width = attributes_.size();

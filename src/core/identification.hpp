@@ -44,6 +44,14 @@ public:
     void add_entry(const std::vector<Value>& values, int64_t times = 1);
     // A released tuple's id (equal tuples share it), then its count.
     uint32_t add_released(const std::vector<Value>& values);
+    // The same by codes (code(j, v) for attribute j; 0 is ⊥), for callers that
+    // code each distinct value once.
+    uint32_t code(std::size_t j, Value v);
+    void add_entry_codes(const uint32_t* codes, int64_t times = 1);
+    uint32_t add_released_codes(const uint32_t* codes);
+    // A distinct released tuple: how many released rows hold it, and its values.
+    int64_t released_rows(uint32_t id) const;
+    std::vector<Value> released_values(uint32_t id) const;
     // |ρ| of every released tuple added so far, by id. Call once.
     std::vector<int64_t> count();
 

@@ -27,6 +27,7 @@
 #include "json_text.hpp"
 #include "row_stream.hpp"
 #include "sample_classes.hpp"
+#include "coded_scan.hpp"
 #include "source_columns.hpp"
 #include "spi.hpp"
 #include "value_text.hpp"
@@ -43,13 +44,8 @@ struct ReleaseColumn {
     std::string name;
     std::optional<std::string> hierarchy_name;
     const Hierarchy* hierarchy = nullptr;
-    int level = 0;  // safepub: the released level
-    ClassKeyReader reader{};
-    ValueText text{};
-    FlatIndex source_values{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> code_of;                   // source value index -> code
+    int level = 0;                                   // safepub: the released level
     std::vector<std::optional<std::string>> values;  // code -> source value text (⊥: nullopt)
-    uint32_t null_code = UINT32_MAX;
 
     int height() const { return hierarchy ? hierarchy->height() : 0; }
 
@@ -170,9 +166,9 @@ DpRandom run_random(const std::optional<int64_t>& seed) {
 
 // Checks the source and the caller's rights, then spends: nothing is read
 // before the budget allows it.
-std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source, char* kind, const Spend& spend) {
-    *kind = pg_call([&] { return get_rel_relkind(req.relid); });
-    if (*kind != RELKIND_RELATION && *kind != RELKIND_MATVIEW && *kind != RELKIND_PARTITIONED_TABLE)
+std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source, const Spend& spend) {
+    char kind = pg_call([&] { return get_rel_relkind(req.relid); });
+    if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW && kind != RELKIND_PARTITIONED_TABLE)
         fail(ErrorKind::InvalidParameter, "dp_release reads tables and materialized views, not " + quote_value(source.name) +
                                               ": a row's identity (its ctid) decides whether it is sampled");
     std::vector<SourceColumn> columns;
@@ -191,82 +187,32 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
     // Looked up again after the spend's SPI, which may have flushed the cache.
     for (auto& c : req.columns)
         if (c.hierarchy_name) c.hierarchy = &cached_hierarchy(*c.hierarchy_name);
-    for (std::size_t j = 0; j < columns.size(); ++j) {
-        req.columns[j].reader = ClassKeyReader::for_type(columns[j].type);
-        pg_call([&] { init_value_text(&req.columns[j].text, columns[j].type, CurrentMemoryContext); });
-    }
     return columns;
 }
 
 // One pass over the source: on_row(identity, codes) for every row, each value
 // coded per column; on_new(column, code) once per distinct value, while the
 // hierarchy cache is the one looked up (checked before each use).
-int64_t scan_source(Request& req, const SourceRelation& source, char kind, const std::vector<SourceColumn>& columns,
+int64_t scan_source(Request& req, const SourceRelation& source, const std::vector<SourceColumn>& columns,
                     const std::function<void(const RowIdentity&, const uint32_t*)>& on_row,
                     const std::function<void(std::size_t, uint32_t)>& on_new) {
     const uint64_t generation = hierarchy_generation();
-    const std::size_t width = req.columns.size();
-    MemoryContext row_context = pg_call([] {
-        return AllocSetContextCreate(CurrentMemoryContext, "privrisk dp_release rows", ALLOCSET_DEFAULT_SIZES);
-    });
-    std::vector<uint32_t> codes(width);
-    std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     RowIdentity identity;
-    ItemPointerData tid;
-    const bool from_heap = readable_from_heap(req.relid) && kind != RELKIND_PARTITIONED_TABLE;
-    const int first = from_heap ? 0 : 2;  // the SQL query leads with tableoid, ctid
-    int64_t rows = 0;
-    auto on_values = [&](const Datum* values, const bool* nulls) {
-        if (from_heap)
-            identity.set(req.relid, tid);
-        else
-            identity.set(DatumGetObjectId(values[0]), *reinterpret_cast<ItemPointer>(DatumGetPointer(values[1])));
-        for (std::size_t j = 0; j < width; ++j) {
-            ReleaseColumn& c = req.columns[j];
-            uint32_t code;
-            if (nulls[first + j]) {
-                if (c.null_code == UINT32_MAX) {
-                    c.null_code = static_cast<uint32_t>(c.values.size());
-                    c.values.emplace_back(std::nullopt);
-                    on_new(j, c.null_code);
-                }
-                code = c.null_code;
-            } else {
-                Datum v = values[first + j];
-                bool added;
-                uint32_t index = c.source_values.find_or_add(c.reader.read(v, scratch[j].data(), row_context), &added);
-                if (added) {
-                    std::string_view text = pg_call([&] { return value_text(&c.text, v); });
-                    if (hierarchy_generation() != generation)
-                        fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
-                    c.code_of.push_back(static_cast<uint32_t>(c.values.size()));
-                    c.values.emplace_back(std::string(text));
-                    on_new(j, c.code_of.back());
-                }
-                code = c.code_of[index];
-            }
-            codes[j] = code;
-        }
-        on_row(identity, codes.data());
-        if ((++rows & 4095) == 0) pg_call([&] {
-                MemoryContextReset(row_context);
-                CHECK_FOR_INTERRUPTS();
-            });
+    CodedScan scan{req.relid, columns, true};
+    scan.on_value = [&](std::size_t j, std::optional<std::string_view> text) {
+        if (hierarchy_generation() != generation)
+            fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
+        ReleaseColumn& c = req.columns[j];
+        const uint32_t code = static_cast<uint32_t>(c.values.size());
+        c.values.emplace_back(text ? std::optional<std::string>(std::string(*text)) : std::nullopt);
+        on_new(j, code);
+        return code;
     };
-    if (from_heap) {
-        std::vector<AttrNumber> attnums;
-        for (auto& c : columns) attnums.push_back(c.attnum);
-        scan_table_rows(req.relid, attnums, on_values, &tid);
-    } else {
-        std::string select = "SELECT tableoid, ctid";
-        for (auto& c : columns) select += ", " + c.quoted;
-        select += " FROM " + source.qualified;
-        Spi spi;
-        stream_rows(select, {}, on_values);
-        spi.finish();
-    }
-    pg_call([&] { MemoryContextDelete(row_context); });
-    return rows;
+    scan.on_row = [&](const uint32_t* codes, Oid table, const ItemPointerData* tid) {
+        identity.set(table, *tid);
+        on_row(identity, codes);
+    };
+    return run_coded_scan(source, scan);
 }
 
 // The kept classes as PostgreSQL data in the multi-call context.
@@ -310,8 +256,7 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
     SourceRelation source = source_relation(req.relid);
     std::string levels;
     for (std::size_t j = 0; j < req.columns.size(); ++j) levels += (j ? ", " : "") + std::to_string(req.columns[j].level);
-    char kind;
-    auto columns = open_source(req, source, &kind,
+    auto columns = open_source(req, source,
                                Spend{req.epsilon, req.delta, "safepub",
                                      parameters_json(req, "\"levels\": [" + levels + "], \"beta\": " + json_number(p.beta) +
                                                               ", \"k\": " + std::to_string(p.k)),
@@ -325,7 +270,7 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
     std::vector<uint32_t> ids(width);
     std::string scratch;
     int64_t rows = scan_source(
-        req, source, kind, columns,
+        req, source, columns,
         [&](const RowIdentity& identity, const uint32_t* codes) {
             if (!random.sampled(identity.bytes, sizeof identity.bytes, threshold)) return;
             for (std::size_t j = 0; j < width; ++j) ids[j] = released_of[j][codes[j]];
@@ -411,8 +356,7 @@ ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
                                    ", \"lambda\": " + json_number(fp.lambda) + ", \"kappa\": " + std::to_string(fp.kappa) +
                                    ", \"score\": " + json_string(fp.score == FouadScore::Aggregate ? "aggregate" : "risk") +
                                    ", \"sensitivity\": " + json_string(req.sensitivity == Sensitivity::Uniform ? "uniform" : "harmonic");
-    char kind;
-    auto columns = open_source(req, source, &kind,
+    auto columns = open_source(req, source,
                                Spend{req.epsilon, req.delta, "fouad", parameters_json(req, mechanism_fields), req.seed.has_value()});
     DpRandom random = run_random(req.seed);
     const uint64_t keep = DpRandom::inclusion_threshold(1 - fp.drop);
@@ -423,7 +367,7 @@ ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
     std::vector<uint32_t> tuple_codes;
     std::vector<int64_t> tuple_rows, tuple_kept;
     int64_t rows = scan_source(
-        req, source, kind, columns,
+        req, source, columns,
         [&](const RowIdentity& identity, const uint32_t* codes) {
             uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
             if (t == tuple_rows.size()) {
