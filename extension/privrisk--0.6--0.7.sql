@@ -66,3 +66,71 @@ CREATE FUNCTION privrisk.dp_sampled(seed int8, probability float8, tableoid oid,
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_sampled';
 COMMENT ON FUNCTION privrisk.dp_sampled(int8, float8, oid, tid) IS
     'whether dp_release with this seed samples the row (seeded runs are reproducible and not private)';
+
+------------------------------------------------------------------------------
+-- Decision-theoretic risk (SPEC §4.5; Lebanon et al.): sensitivity Φ, the
+-- loss, identification against a dictionary, and the risk aggregates.
+------------------------------------------------------------------------------
+CREATE FUNCTION privrisk.sensitivity_linear(weights float8[], disclosed boolean[]) RETURNS float8
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity_linear';
+COMMENT ON FUNCTION privrisk.sensitivity_linear(float8[], boolean[]) IS
+    'Phi_1 (Phi_2 with an entity''s own weights): the sum of the disclosed attributes'' weights';
+CREATE FUNCTION privrisk.sensitivity_pairwise(weights float8[], pair_weights float8[], disclosed boolean[]) RETURNS float8
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity_pairwise';
+COMMENT ON FUNCTION privrisk.sensitivity_pairwise(float8[], float8[], boolean[]) IS
+    'Phi_3: disclosed weights plus the weights of disclosed pairs (an m x m matrix, upper triangle)';
+CREATE FUNCTION privrisk.sensitivity_multiplicative(weights float8[], disclosed boolean[]) RETURNS float8
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity_multiplicative';
+COMMENT ON FUNCTION privrisk.sensitivity_multiplicative(float8[], boolean[]) IS
+    'Phi_4: exp of the sum of the disclosed weights (1 for a fully suppressed record)';
+CREATE FUNCTION privrisk.harmonic_weight(hierarchy text, node text, leaf_weight float8) RETURNS float8
+    LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_harmonic_weight';
+COMMENT ON FUNCTION privrisk.harmonic_weight(text, text, float8) IS
+    'the modified-harmonic-mean weight of a hierarchy node: leaf_weight / leaves under it; bottom (NULL) 0';
+CREATE FUNCTION privrisk.sensitivity(vals text[], hierarchies text[], leaf_weights float8[],
+                                     family text DEFAULT 'multiplicative') RETURNS float8
+    LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity';
+COMMENT ON FUNCTION privrisk.sensitivity(text[], text[], float8[], text) IS
+    'Phi of a released record with harmonic value weights (family multiplicative or linear); NULL is bottom';
+CREATE FUNCTION privrisk.loss(phi float8, matches int8, psi float8 DEFAULT 0) RETURNS float8
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_loss';
+COMMENT ON FUNCTION privrisk.loss(float8, int8, float8) IS
+    'decision-theoretic loss: phi/matches + (1 - 1/matches) psi; psi when nothing matches; 0 * inf = 0';
+
+CREATE FUNCTION privrisk.dt_risk_add(state bytea, phi float8, matches int8) RETURNS bytea
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
+CREATE FUNCTION privrisk.bayes_risk_add(state bytea, risk float8, prior float8) RETURNS bytea
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_bayes_risk_add';
+CREATE FUNCTION privrisk.risk_state_combine(bytea, bytea) RETURNS bytea
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_risk_state_combine';
+CREATE FUNCTION privrisk.risk_state_mean(bytea) RETURNS float8
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_risk_state_mean';
+CREATE FUNCTION privrisk.dt_risk_max_add(state float8, phi float8, matches int8) RETURNS float8
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_max_add';
+CREATE AGGREGATE privrisk.dt_risk(phi float8, matches int8) (
+    SFUNC = privrisk.dt_risk_add, STYPE = bytea, COMBINEFUNC = privrisk.risk_state_combine,
+    FINALFUNC = privrisk.risk_state_mean, PARALLEL = SAFE);
+COMMENT ON AGGREGATE privrisk.dt_risk(float8, int8) IS
+    'decision-theoretic risk R(delta, theta): the mean loss over all released rows (exact sums: order-independent)';
+CREATE AGGREGATE privrisk.dt_risk_max(phi float8, matches int8) (
+    SFUNC = privrisk.dt_risk_max_add, STYPE = float8, COMBINEFUNC = float8larger, PARALLEL = SAFE);
+COMMENT ON AGGREGATE privrisk.dt_risk_max(float8, int8) IS 'the worst released record''s loss';
+CREATE AGGREGATE privrisk.bayes_risk(risk float8, prior float8) (
+    SFUNC = privrisk.bayes_risk_add, STYPE = bytea, COMBINEFUNC = privrisk.risk_state_combine,
+    FINALFUNC = privrisk.risk_state_mean, PARALLEL = SAFE);
+COMMENT ON AGGREGATE privrisk.bayes_risk(float8, float8) IS
+    'Bayes risk over candidate dictionaries: sum(prior * risk) / sum(prior)';
+
+CREATE FUNCTION privrisk.match_counts(released regclass, dictionary regclass, mapping jsonb,
+                                      mode text DEFAULT 'exact', threshold float8 DEFAULT 0.8)
+    RETURNS TABLE(released_values text[], rows int8, matches int8)
+    LANGUAGE c STABLE PARALLEL RESTRICTED ROWS 10000 AS 'MODULE_PATHNAME', 'privrisk_match_counts';
+COMMENT ON FUNCTION privrisk.match_counts(regclass, regclass, jsonb, text, float8) IS
+    '|rho(y, theta)| for every distinct released tuple: the dictionary entries consistent with it (hierarchies, bottom)';
+CREATE FUNCTION privrisk.dt_risk_add(state bytea, phi float8, matches int8, rows int8) RETURNS bytea
+    LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
+CREATE AGGREGATE privrisk.dt_risk(phi float8, matches int8, rows int8) (
+    SFUNC = privrisk.dt_risk_add, STYPE = bytea, COMBINEFUNC = privrisk.risk_state_combine,
+    FINALFUNC = privrisk.risk_state_mean, PARALLEL = SAFE);
+COMMENT ON AGGREGATE privrisk.dt_risk(float8, int8, int8) IS
+    'the mean loss with each distinct released tuple weighted by its rows (match_counts output)';

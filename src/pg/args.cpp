@@ -83,6 +83,39 @@ std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const ch
     return out;
 }
 
+std::vector<bool> bool_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    std::vector<bool> out;
+    for (auto& e : array_elements(fcinfo, i, what, BOOLOID, 1, true, TYPALIGN_CHAR, false)) out.push_back(DatumGetBool(*e));
+    return out;
+}
+
+std::vector<double> float8_matrix_arg_values(FunctionCallInfo fcinfo, int i, const char* what, int expected_side) {
+    if (PG_ARGISNULL(i)) null_argument(what);
+    Datum d = PG_GETARG_DATUM(i);
+    Datum* items;
+    bool* nulls;
+    int n, ndim, rows = 0, cols = 0;
+    pg_call([&] {
+        ArrayType* a = DatumGetArrayTypeP(d);
+        ndim = ARR_NDIM(a);
+        if (ndim == 2) {
+            rows = ARR_DIMS(a)[0];
+            cols = ARR_DIMS(a)[1];
+        }
+        deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &items, &nulls, &n);
+    });
+    if (ndim != 2 || rows != expected_side || cols != expected_side)
+        fail(ErrorKind::InvalidParameter, std::string(what) + " must be a " + std::to_string(expected_side) + " x " +
+                                              std::to_string(expected_side) + " matrix");
+    std::vector<double> out;
+    for (int k = 0; k < n; ++k) {
+        if (nulls[k]) fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL");
+        out.push_back(DatumGetFloat8(items[k]));
+    }
+    return out;
+}
+
 std::vector<double> float8_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
     if (PG_ARGISNULL(i)) null_argument(what);
     std::vector<double> out;

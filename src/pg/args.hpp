@@ -19,6 +19,10 @@ int int4_arg_value(FunctionCallInfo fcinfo, int i, const char* what);
 std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
 // A one-dimensional float8[] argument without NULL elements (NULL: an error naming `what`).
 std::vector<double> float8_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
+// A one-dimensional boolean[] argument without NULL elements.
+std::vector<bool> bool_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what);
+// A side × side float8[][] argument, row-major, without NULL elements.
+std::vector<double> float8_matrix_arg_values(FunctionCallInfo fcinfo, int i, const char* what, int side);
 // A text[] argument; NULL gives an empty vector, a NULL element is an error unless allow_nulls.
 std::vector<std::optional<std::string>> text_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what,
                                                               bool allow_nulls);

@@ -1,0 +1,134 @@
+-- Decision-theoretic risk (SPEC §4.5; digest 000): sensitivity, loss, identification
+-- against a dictionary (match_counts), the risk aggregates.
+
+-- The paper's case study (§8; digest §4.1): City leaf weight 0.3, Race 0.4,
+-- Birthdate 0.5, Income 0.75, harmonic up the hierarchies, multiplicative Φ.
+SELECT privrisk.load_hierarchy('dt_city', E'West Lafayette;Tippecanoe;Indiana;Midwest;*\nLafayette;Tippecanoe;Indiana;Midwest;*');
+SELECT privrisk.load_hierarchy('dt_race', E'White;Caucasian;*\nChinese;Asian;*');
+SELECT privrisk.date_hierarchy('dt_birthdate');
+SELECT privrisk.interval_hierarchy('dt_income', 20, 99, ARRAY[5, 20, 80]);
+SELECT record, round(phi::numeric, 6) AS phi, round(privrisk.loss(phi, matches)::numeric, 6) AS loss,
+       round(phi::numeric, 2) AS phi_as_printed, round(privrisk.loss(round(phi::numeric, 2)::float8, matches)::numeric, 3) AS loss_as_printed
+FROM (VALUES (1, ARRAY['West Lafayette', 'White', '1975-05-10', '52'], 7),
+             (2, ARRAY['West Lafayette', NULL, '1975-05', '[20, 100)'], 198)) AS v(record, y, matches),
+     LATERAL privrisk.sensitivity(y, ARRAY['dt_city', 'dt_race', 'dt_birthdate', 'dt_income'], ARRAY[0.3, 0.4, 0.5, 0.75]) AS phi
+ORDER BY record;
+SELECT round(privrisk.harmonic_weight('dt_birthdate', '1975-05', 0.5)::numeric, 9) AS may_1975,
+       round(privrisk.harmonic_weight('dt_income', '[20, 100)', 0.75)::numeric, 9) AS income_20_99,
+       privrisk.harmonic_weight('dt_city', NULL, 0.3) AS bottom,
+       privrisk.harmonic_weight('dt_city', 'Tippecanoe', 0.3) AS county_of_2_cities;
+
+-- Constructed vectors (digest §4.4): a dictionary with a ⊥ and a generalized entry.
+SELECT privrisk.load_hierarchy('dt_zip', E'47906;4790*;*\n47907;4790*;*\n47901;4790*;*\n10001;1000*;*');
+SELECT privrisk.interval_hierarchy('dt_age', 0, 150, ARRAY[10]);
+CREATE TABLE dt_dictionary(zip text, age text);
+INSERT INTO dt_dictionary VALUES ('47906', '34'), ('47906', '36'), ('47907', '34'), ('47901', '25'), ('10001', '34'),
+                                 (NULL, '34'), ('4790*', '[30, 40)');
+CREATE TABLE dt_released(zip text, age text);
+INSERT INTO dt_released VALUES ('47906', '34'), ('4790*', '34'), ('4790*', '[30, 40)'), (NULL, NULL), ('47906', '[20, 30)');
+\set mapping '''[{"released": "zip", "hierarchy": "dt_zip"}, {"released": "age", "hierarchy": "dt_age"}]'''
+SELECT released_values, rows, matches,
+       round(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4])::numeric, 6) AS phi4,
+       round(privrisk.loss(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), matches)::numeric, 6) AS loss4,
+       round(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4], 'linear')::numeric, 6) AS phi1
+FROM privrisk.match_counts('dt_released', 'dt_dictionary', :mapping) ORDER BY matches;
+-- The risk divides by every released row, those matching nothing included: 0.2742820 and 0.0676.
+SELECT round(privrisk.dt_risk(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), matches, rows)::numeric, 7) AS risk_phi4,
+       round(privrisk.dt_risk(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4], 'linear'), matches, rows)::numeric, 7) AS risk_phi1,
+       round(privrisk.dt_risk_max(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), matches)::numeric, 6) AS worst
+FROM privrisk.match_counts('dt_released', 'dt_dictionary', :mapping);
+-- Row by row (joining the release to the counts) gives the same risk.
+SELECT round(privrisk.dt_risk(privrisk.sensitivity(ARRAY[r.zip, r.age], ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), m.matches)::numeric, 7) AS risk_phi4
+FROM dt_released r JOIN privrisk.match_counts('dt_released', 'dt_dictionary', :mapping) m
+  ON m.released_values IS NOT DISTINCT FROM ARRAY[r.zip, r.age];
+
+-- Proposition 1 (digest §4.5): against the true dictionary, whose entries are the
+-- estimated ones' or more general, the risk is lower (Φ ≡ 1, n = 3).
+CREATE TABLE dt_true(zip text, age text);
+INSERT INTO dt_true VALUES ('47906', '[30, 40)'), ('4790*', '36'), ('47901', '25'), ('47906', '31'), ('47907', NULL);
+CREATE TABLE dt_estimated(zip text, age text);
+INSERT INTO dt_estimated VALUES ('47906', '34'), ('47907', '36'), ('47901', '25');
+CREATE TABLE dt_release_identity AS SELECT zip, age FROM dt_estimated;
+CREATE TABLE dt_release_decade AS SELECT zip, privrisk.generalize('dt_age', age, 1) AS age FROM dt_estimated;
+CREATE TABLE dt_release_zip AS SELECT privrisk.generalize('dt_zip', zip, 1) AS zip, age FROM dt_estimated;
+SELECT release,
+       (SELECT round(privrisk.dt_risk(1, matches, rows)::numeric, 6) FROM privrisk.match_counts(release, 'dt_estimated', :mapping)) AS estimated,
+       (SELECT round(privrisk.dt_risk(1, matches, rows)::numeric, 6) FROM privrisk.match_counts(release, 'dt_true', :mapping)) AS true_risk
+FROM unnest(ARRAY['dt_release_identity', 'dt_release_decade', 'dt_release_zip']::regclass[]) AS release;
+
+-- Jaro matching (§7.2): per attribute at the threshold; ⊥ matches anything.
+CREATE TABLE dt_names(name text);
+INSERT INTO dt_names VALUES ('MARTHA'), ('DWAYNE'), ('CRATE'), (NULL);
+CREATE TABLE dt_names_released(name text);
+INSERT INTO dt_names_released VALUES ('MARHTA'), ('DUANE'), ('TRACE'), ('TRACE');
+SELECT released_values, rows, matches FROM privrisk.match_counts('dt_names_released', 'dt_names', '[{"released": "name"}]', 'jaro')
+ORDER BY 1;
+SELECT released_values, matches FROM privrisk.match_counts('dt_names_released', 'dt_names', '[{"released": "name"}]', 'jaro', 0.7)
+ORDER BY 1;
+
+-- The aggregates do not depend on row order or on workers: a parallel plan
+-- gives the serial result bit for bit.
+CREATE TABLE dt_losses AS
+SELECT (g % 97) / 7.0 AS phi, (g * 31) % 50 AS matches FROM generate_series(1, 300000) g;
+ALTER TABLE dt_losses SET (parallel_workers = 2);
+ANALYZE dt_losses;
+SET max_parallel_workers_per_gather = 0;
+SELECT privrisk.dt_risk(phi, matches)::text AS serial, privrisk.dt_risk_max(phi, matches) AS serial_max FROM dt_losses \gset
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT privrisk.dt_risk(phi, matches) FROM dt_losses;
+SELECT privrisk.dt_risk(phi, matches)::text = :'serial' AS parallel_equals_serial,
+       privrisk.dt_risk_max(phi, matches) = :serial_max AS max_equal,
+       abs(privrisk.dt_risk(phi, matches) - avg(privrisk.loss(phi, matches))) < 1e-12 AS equals_avg_of_losses
+FROM dt_losses;
+SELECT privrisk.dt_risk(phi, matches)::text = :'serial' AS reordered_equals
+FROM (SELECT * FROM dt_losses ORDER BY md5(phi::text || matches)) AS shuffled;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
+-- Bayes risk over candidate dictionaries: Σ q·R / Σ q.
+SELECT privrisk.bayes_risk(r, q) AS bayes FROM (VALUES (1.0::float8, 1.0::float8), (0.833333, 2), (0.5, 1)) AS v(r, q);
+
+-- Edges and bad input.
+SELECT privrisk.loss('Infinity', 0) AS infinite_phi_no_match, privrisk.loss('Infinity', 2) AS infinite_phi_matched,
+       privrisk.loss(2, 0, 5) AS psi_when_unmatched, privrisk.loss(2, 4) AS prop2_bound, privrisk.loss(2, 3) AS prop2_violation;
+SELECT privrisk.dt_risk(phi, m) AS infinite_risk FROM (VALUES (1.0::float8, 1::int8), ('Infinity', 2)) AS v(phi, m);
+SELECT privrisk.dt_risk(phi, m) AS no_rows FROM (SELECT 1.0::float8, 1::int8 WHERE false) AS v(phi, m);
+SELECT privrisk.sensitivity_linear(ARRAY[0.5, 0.25, 'Infinity'], ARRAY[true, true, false]) AS linear,
+       round(privrisk.sensitivity_multiplicative(ARRAY[0.5, 0.25], ARRAY[true, true])::numeric, 6) AS multiplicative,
+       privrisk.sensitivity_multiplicative(ARRAY[0.5, 0.25], ARRAY[false, false]) AS suppressed,
+       privrisk.sensitivity_pairwise(ARRAY[1, 2, 3], ARRAY[[0, 10, 20], [0, 0, 30], [0, 0, 0]], ARRAY[true, true, false]) AS pairwise;
+SELECT privrisk.loss(-1, 2);
+SELECT privrisk.loss('NaN', 2);
+SELECT privrisk.loss(1, -2);
+SELECT privrisk.sensitivity_linear(ARRAY[0.5, -0.25], ARRAY[true, true]);
+SELECT privrisk.sensitivity_linear(ARRAY[0.5, 'NaN'], ARRAY[true, true]);
+SELECT privrisk.sensitivity_linear(ARRAY[0.5], ARRAY[true, true]);
+SELECT privrisk.sensitivity_pairwise(ARRAY[1, 2], ARRAY[1, 2, 3, 4], ARRAY[true, true]);
+SELECT privrisk.harmonic_weight('dt_zip', '99999', 0.2);
+SELECT privrisk.harmonic_weight('dt_zip', '47906', -0.2);
+SELECT privrisk.sensitivity(ARRAY['47906'], ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]);
+SELECT privrisk.bayes_risk(r, q) FROM (VALUES (1.0::float8, -1.0::float8)) AS v(r, q);
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[{"released": "zipcode"}]');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[{"released": "zip", "dictionary": "nope"}]');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[{"released": "zip", "hierarchy": "nope"}]');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '{"zip": "dt_zip"}');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[{"released": "zip", "weight": 2}]');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[]');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[{"released": "zip"}]', 'fuzzy');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', '[{"released": "zip"}]', 'jaro', 1.5);
+INSERT INTO dt_dictionary VALUES ('99999', '34');
+SELECT * FROM privrisk.match_counts('dt_released', 'dt_dictionary', :mapping);
+DELETE FROM dt_dictionary WHERE zip = '99999';
+-- An empty dictionary: every row matches nothing, the risk is 0 (a NOTICE says why).
+CREATE TABLE dt_empty(zip text, age text);
+SELECT round(privrisk.dt_risk(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), matches, rows)::numeric, 6) AS risk
+FROM privrisk.match_counts('dt_released', 'dt_empty', :mapping);
+
+DROP TABLE dt_dictionary, dt_released, dt_true, dt_estimated, dt_release_identity, dt_release_decade, dt_release_zip,
+           dt_names, dt_names_released, dt_losses, dt_empty;
+SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['dt_city', 'dt_race', 'dt_birthdate', 'dt_income', 'dt_zip', 'dt_age']) AS h;

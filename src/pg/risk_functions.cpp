@@ -1,0 +1,313 @@
+// Decision-theoretic risk (SPEC §4.5; digest 000): sensitivity Φ, the loss,
+// identification against a dictionary (match_counts) and the risk aggregates.
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "coded_scan.hpp"
+#include "error.hpp"
+#include "exact_sum.hpp"
+#include "hierarchy_catalog.hpp"
+#include "identification.hpp"
+#include "sensitivity.hpp"
+#include "source_columns.hpp"
+#include "spi.hpp"
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+// sensitivity_linear(weights float8[], disclosed boolean[])
+PRIVRISK_FUNCTION(privrisk_sensitivity_linear) {
+    return Float8GetDatum(sensitivity_linear(float8_array_arg_values(fcinfo, 0, "weights"),
+                                             bool_array_arg_values(fcinfo, 1, "disclosed")));
+}
+
+// sensitivity_multiplicative(weights float8[], disclosed boolean[])
+PRIVRISK_FUNCTION(privrisk_sensitivity_multiplicative) {
+    return Float8GetDatum(sensitivity_multiplicative(float8_array_arg_values(fcinfo, 0, "weights"),
+                                                     bool_array_arg_values(fcinfo, 1, "disclosed")));
+}
+
+// sensitivity_pairwise(weights float8[], pair_weights float8[][], disclosed boolean[])
+PRIVRISK_FUNCTION(privrisk_sensitivity_pairwise) {
+    auto weights = float8_array_arg_values(fcinfo, 0, "weights");
+    auto pairs = float8_matrix_arg_values(fcinfo, 1, "pair_weights", static_cast<int>(weights.size()));
+    return Float8GetDatum(sensitivity_pairwise(weights, pairs, bool_array_arg_values(fcinfo, 2, "disclosed")));
+}
+
+// harmonic_weight(hierarchy, node, leaf_weight): leaf_weight / leaves under node; ⊥ (NULL) 0.
+PRIVRISK_FUNCTION(privrisk_harmonic_weight) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "hierarchy and leaf_weight must not be NULL");
+    const Hierarchy& h = hierarchy_for_call(fcinfo, PG_GETARG_TEXT_PP(0));
+    Value node = PG_ARGISNULL(1) ? Value() : Value(text_view(PG_GETARG_DATUM(1)));
+    return Float8GetDatum(harmonic_weight(h, node, PG_GETARG_FLOAT8(2)));
+}
+
+// sensitivity(values text[], hierarchies text[], leaf_weights float8[], family):
+// Φ with harmonic value weights (the paper's §8 form); NULL values are ⊥.
+PRIVRISK_FUNCTION(privrisk_sensitivity) {
+    auto values = text_array_arg_values(fcinfo, 0, "values", true);
+    auto hierarchies = text_array_arg_values(fcinfo, 1, "hierarchies", false);
+    auto leaf = float8_array_arg_values(fcinfo, 2, "leaf_weights");
+    enum class Family { Linear, Multiplicative };
+    Family family = choice_arg<Family>(fcinfo, 3, "family", "multiplicative",
+                                       {{"linear", Family::Linear}, {"multiplicative", Family::Multiplicative}});
+    if (hierarchies.size() != values.size() || leaf.size() != values.size())
+        fail(ErrorKind::InvalidParameter, "values, hierarchies and leaf_weights must have the same length, got " +
+                                              std::to_string(values.size()) + ", " + std::to_string(hierarchies.size()) +
+                                              " and " + std::to_string(leaf.size()));
+    std::vector<double> w;
+    std::vector<bool> disclosed;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        const Hierarchy& h = cached_hierarchy(*hierarchies[j]);
+        Value v = values[j] ? Value(*values[j]) : Value();
+        try {
+            w.push_back(harmonic_weight(h, v, leaf[j]));
+        } catch (const Error& e) {
+            fail(e.kind(), "value " + std::to_string(j + 1) + ": " + e.what());
+        }
+        disclosed.push_back(v.has_value());
+    }
+    return Float8GetDatum(family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed));
+}
+
+// loss(phi, matches, psi DEFAULT 0)
+PRIVRISK_FUNCTION(privrisk_loss) {
+    return Float8GetDatum(disclosure_loss(PG_GETARG_FLOAT8(0), PG_GETARG_INT64(1), PG_GETARG_FLOAT8(2)));
+}
+
+// ---------------------------------------------------------------------------
+// Risk aggregates. The state (bytea) holds two exact sums, so a mean does not
+// depend on row order or on the number of workers: dt_risk sums losses and
+// rows, bayes_risk sums prior·risk and priors. Infinite terms are counted apart.
+namespace {
+
+using Sum = ExactSum<64>;
+struct RiskState {
+    Sum numerator, denominator;
+    int64 rows;
+    int64 infinite;  // terms that were +∞
+};
+constexpr double kMaxTerm = 0x1p62;
+
+RiskState* state_arg(FunctionCallInfo fcinfo, bool* in_place) {
+    MemoryContext agg;
+    const bool aggregate = AggCheckCallContext(fcinfo, &agg);
+    if (PG_ARGISNULL(0)) {
+        auto* b = static_cast<bytea*>(pg_call([&] {
+            return aggregate ? MemoryContextAllocZero(agg, VARHDRSZ + sizeof(RiskState)) : palloc0(VARHDRSZ + sizeof(RiskState));
+        }));
+        SET_VARSIZE(b, VARHDRSZ + sizeof(RiskState));
+        *in_place = true;
+        return reinterpret_cast<RiskState*>(VARDATA(b));
+    }
+    bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(0); });
+    if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
+    if (!aggregate) {  // outside an aggregate, never change the argument
+        bytea* copy = static_cast<bytea*>(pg_call([&] { return palloc(VARSIZE(b)); }));
+        std::memcpy(copy, b, VARSIZE(b));
+        b = copy;
+    }
+    *in_place = true;
+    return reinterpret_cast<RiskState*>(VARDATA(b));
+}
+
+Datum state_datum(RiskState* s) { return PointerGetDatum(reinterpret_cast<char*>(s) - VARHDRSZ); }
+
+void add_term(Sum& sum, int64* infinite, double term) {
+    if (std::isinf(term)) {
+        ++*infinite;
+        return;
+    }
+    if (term >= kMaxTerm) fail(ErrorKind::ProgramLimit, "a risk term of " + number_text(term) + " is beyond 2^62");
+    sum.add(term);
+}
+
+}  // namespace
+
+// dt_risk_add(state, phi, matches [, rows]): NULL phi or matches rows are
+// ignored; `rows` weighs a distinct released tuple by the rows that hold it.
+PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
+    bool in_place;
+    RiskState* s = state_arg(fcinfo, &in_place);
+    const bool weighted = PG_NARGS() > 3;
+    if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2) && !(weighted && PG_ARGISNULL(3))) {
+        const int64 rows = weighted ? PG_GETARG_INT64(3) : 1;
+        if (rows < 0) fail(ErrorKind::InvalidParameter, "rows must be >= 0, got " + std::to_string(rows));
+        const double loss = disclosure_loss(PG_GETARG_FLOAT8(1), PG_GETARG_INT64(2));
+        if (std::isinf(loss)) {
+            s->infinite += rows > 0;
+        } else if (rows > 0) {
+            if (loss >= kMaxTerm) fail(ErrorKind::ProgramLimit, "a loss of " + number_text(loss) + " is beyond 2^62");
+            s->numerator.add(loss, rows);
+        }
+        s->denominator.add(1, rows);
+        s->rows += rows;
+    }
+    return state_datum(s);
+}
+
+// bayes_risk_add(state, risk, prior): Σ q·R and Σ q (digest 000 §3 F, E2).
+PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
+    bool in_place;
+    RiskState* s = state_arg(fcinfo, &in_place);
+    if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2)) {
+        const double risk = PG_GETARG_FLOAT8(1), prior = PG_GETARG_FLOAT8(2);
+        check_weight(risk, "risk");
+        check_weight(prior, "prior");
+        if (std::isinf(prior)) fail(ErrorKind::InvalidParameter, "a prior must be finite");
+        if (prior > 0) add_term(s->numerator, &s->infinite, prior * risk);  // 0·∞ = 0
+        add_term(s->denominator, &s->infinite, prior);
+        ++s->rows;
+    }
+    return state_datum(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
+    if (PG_ARGISNULL(0) && PG_ARGISNULL(1)) PG_RETURN_NULL();
+    if (PG_ARGISNULL(0)) return PG_GETARG_DATUM(1);
+    bool in_place;
+    RiskState* s = state_arg(fcinfo, &in_place);
+    if (!PG_ARGISNULL(1)) {
+        bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(1); });
+        if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
+        const auto* t = reinterpret_cast<const RiskState*>(VARDATA(b));
+        s->numerator.merge(t->numerator);
+        s->denominator.merge(t->denominator);
+        s->rows += t->rows;
+        s->infinite += t->infinite;
+    }
+    return state_datum(s);
+}
+
+// The mean: numerator / denominator; +∞ when any term was; NULL with no row.
+PRIVRISK_FUNCTION(privrisk_risk_state_mean) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(0); });
+    if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
+    const auto* s = reinterpret_cast<const RiskState*>(VARDATA(b));
+    if (s->rows == 0) PG_RETURN_NULL();
+    if (s->infinite > 0) return Float8GetDatum(INFINITY);
+    const long double d = s->denominator.value();
+    if (d == 0) PG_RETURN_NULL();  // every prior 0
+    return Float8GetDatum(static_cast<double>(s->numerator.value() / d));
+}
+
+// dt_risk_max_add(state float8, phi, matches): the worst record's loss.
+PRIVRISK_FUNCTION(privrisk_dt_risk_max_add) {
+    if (PG_ARGISNULL(1) || PG_ARGISNULL(2)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        return PG_GETARG_DATUM(0);
+    }
+    double loss = disclosure_loss(PG_GETARG_FLOAT8(1), PG_GETARG_INT64(2));
+    if (!PG_ARGISNULL(0)) loss = std::max(loss, PG_GETARG_FLOAT8(0));
+    return Float8GetDatum(loss);
+}
+
+// ---------------------------------------------------------------------------
+// match_counts(released, dictionary, mapping jsonb, mode, threshold)
+//   -> TABLE(released text[], rows bigint, matches bigint)
+namespace {
+
+struct MappedAttribute {
+    std::string released, dictionary;
+    std::optional<std::string> hierarchy;
+};
+
+std::vector<MappedAttribute> parse_mapping(Datum mapping) {
+    std::vector<MappedAttribute> out;
+    Spi spi;
+    uint64 n = spi.run("SELECT jsonb_typeof($1)", {SpiArg{JSONBOID, mapping, false}}, true);
+    if (n != 1 || spi.null(0, 1) || spi.string(0, 1) != "array")
+        fail(ErrorKind::InvalidParameter, "mapping must be a jsonb array of {\"released\": column, \"dictionary\": column, "
+                                          "\"hierarchy\": name} objects");
+    n = spi.run("SELECT jsonb_typeof(e), e->>'released', coalesce(e->>'dictionary', e->>'released'), e->>'hierarchy', "
+                "(SELECT string_agg(k, ', ') FROM jsonb_object_keys(CASE WHEN jsonb_typeof(e) = 'object' THEN e END) k "
+                " WHERE k NOT IN ('released', 'dictionary', 'hierarchy')) "
+                "FROM jsonb_array_elements($1) WITH ORDINALITY AS t(e, i) ORDER BY i",
+                {SpiArg{JSONBOID, mapping, false}}, true);
+    for (uint64 r = 0; r < n; ++r) {
+        const std::string at = "mapping element " + std::to_string(r + 1);
+        if (spi.string(r, 1) != "object") fail(ErrorKind::InvalidParameter, at + " must be an object");
+        if (!spi.null(r, 5)) fail(ErrorKind::InvalidParameter, at + " has unknown keys: " + spi.string(r, 5));
+        if (spi.null(r, 2)) fail(ErrorKind::InvalidParameter, at + " needs \"released\": the released column");
+        MappedAttribute a{spi.string(r, 2), spi.string(r, 3), std::nullopt};
+        if (!spi.null(r, 4)) a.hierarchy = spi.string(r, 4);
+        out.push_back(std::move(a));
+    }
+    spi.finish();
+    if (out.empty()) fail(ErrorKind::InvalidParameter, "mapping must name at least one attribute");
+    return out;
+}
+
+}  // namespace
+
+PRIVRISK_FUNCTION(privrisk_match_counts) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+        fail(ErrorKind::InvalidParameter, "released, dictionary and mapping must not be NULL");
+    const Oid released_id = PG_GETARG_OID(0), dictionary_id = PG_GETARG_OID(1);
+    auto mode = choice_arg<MatchCounter::Mode>(fcinfo, 3, "mode", "exact",
+                                               {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
+    const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
+    auto mapping = parse_mapping(PG_GETARG_DATUM(2));
+    SourceRelation released = source_relation(released_id), dictionary = source_relation(dictionary_id);
+    std::vector<SourceColumn> released_columns, dictionary_columns;
+    std::vector<const Hierarchy*> hierarchies;
+    for (const auto& a : mapping) {
+        released_columns.push_back(source_column(released, a.released, "released"));
+        dictionary_columns.push_back(source_column(dictionary, a.dictionary, "dictionary"));
+        hierarchies.push_back(a.hierarchy ? &cached_hierarchy(*a.hierarchy) : nullptr);
+    }
+    const uint64_t generation = hierarchy_generation();
+    MatchCounter counter(hierarchies, mode, threshold);
+    auto code_of = [&](const char* side, std::size_t j, std::optional<std::string_view> text) -> uint32_t {
+        if (hierarchy_generation() != generation)
+            fail(ErrorKind::InvalidParameter, "a hierarchy changed while the tables were read; run match_counts again");
+        try {
+            return counter.code(j, text ? Value(*text) : Value());
+        } catch (const Error& e) {
+            const auto& a = mapping[j];
+            fail(e.kind(), std::string(side) + " column " + quote_value(*side == 'r' ? a.released : a.dictionary) + ": " + e.what());
+        }
+    };
+    CodedScan dictionary_scan{dictionary_id, dictionary_columns};
+    dictionary_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) { return code_of("dictionary", j, t); };
+    dictionary_scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_entry_codes(codes); };
+    const int64_t entries = run_coded_scan(dictionary, dictionary_scan);
+    if (entries == 0)
+        pg_call([&] {
+            ereport(NOTICE, (errmsg("dictionary \"%s\" is empty: no released row can be identified, every loss is 0",
+                                    dictionary.name.c_str())));
+        });
+    CodedScan released_scan{released_id, released_columns};
+    released_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) { return code_of("released", j, t); };
+    released_scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
+    run_coded_scan(released, released_scan);
+    pg_call([] { CHECK_FOR_INTERRUPTS(); });
+    std::vector<int64_t> counts = counter.count();
+
+    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+    auto* rsi = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    MemoryContext row_context = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk match_counts rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    for (uint32_t id = 0; id < counts.size(); ++id) {
+        std::vector<Value> values = counter.released_values(id);
+        std::vector<std::optional<std::string_view>> items(values.begin(), values.end());
+        MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(row_context); });
+        SpiArg array = text_array_arg(items);
+        pg_call([&] { MemoryContextSwitchTo(old); });
+        const int64_t rows = counter.released_rows(id), matches = counts[id];
+        pg_call([&] {
+            Datum out[3] = {array.value, Int64GetDatum(rows), Int64GetDatum(matches)};
+            bool nulls[3] = {false, false, false};
+            tuplestore_putvalues(rsi->setResult, rsi->setDesc, out, nulls);
+            MemoryContextReset(row_context);
+            if ((id & 4095) == 0) CHECK_FOR_INTERRUPTS();
+        });
+    }
+    return Datum(0);
+}
