@@ -134,3 +134,24 @@ CREATE AGGREGATE privrisk.dt_risk(phi float8, matches int8, rows int8) (
     FINALFUNC = privrisk.risk_state_mean, PARALLEL = SAFE);
 COMMENT ON AGGREGATE privrisk.dt_risk(float8, int8, int8) IS
     'the mean loss with each distinct released tuple weighted by its rows (match_counts output)';
+
+-- Optimal disclosure (paper eq. 7-9; thesis ch. 4): per record, the generalization
+-- minimizing the risk against a dictionary subject to a utility floor (min_risk),
+-- maximizing utility under a risk ceiling (max_utility), or minimizing risk - lambda
+-- utility (lagrangian); methods exhaustive, btda, aruba, genetic (seeded).
+CREATE FUNCTION privrisk.optimal_disclosure(record text[], dictionary regclass, mapping jsonb, leaf_weights float8[],
+                                            bound float8 DEFAULT NULL, method text DEFAULT 'aruba',
+                                            problem text DEFAULT 'min_risk', lambda float8 DEFAULT 0,
+                                            family text DEFAULT 'multiplicative', seed int8 DEFAULT 1) RETURNS jsonb
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosure';
+COMMENT ON FUNCTION privrisk.optimal_disclosure(text[], regclass, jsonb, float8[], float8, text, text, float8, text, int8) IS
+    'the optimal disclosure of one record against a dictionary: levels, released values, risk, utility, nodes visited';
+CREATE FUNCTION privrisk.optimal_disclosures(source regclass, dictionary regclass, mapping jsonb, leaf_weights float8[],
+                                             bound float8 DEFAULT NULL, method text DEFAULT 'aruba',
+                                             problem text DEFAULT 'min_risk', lambda float8 DEFAULT 0,
+                                             family text DEFAULT 'multiplicative', seed int8 DEFAULT 1)
+    RETURNS TABLE(source_values text[], rows int8, levels int[], released_values text[], risk float8, utility float8,
+                  visited int8)
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosures';
+COMMENT ON FUNCTION privrisk.optimal_disclosures(regclass, regclass, jsonb, float8[], float8, text, text, float8, text, int8) IS
+    'the optimal disclosure of every distinct source tuple (per-record levels the release can publish)';

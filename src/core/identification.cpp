@@ -127,13 +127,21 @@ std::vector<uint32_t> MatchCounter::codes(const std::vector<Value>& values) {
     return c;
 }
 
-void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) { dictionary_->add(codes(values).data(), times); }
+int MatchCounter::height(std::size_t j) const { return attributes_.at(j)->height; }
+
+int MatchCounter::level(std::size_t j, Value v) { return attributes_.at(j)->level[code(j, v)]; }
+
+void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) {
+    if (index_) fail(ErrorKind::Internal, "a dictionary entry added after counting began");
+    dictionary_->add(codes(values).data(), times);
+}
 
 uint32_t MatchCounter::add_released(const std::vector<Value>& values) { return released_->add(codes(values).data(), 1); }
 
 uint32_t MatchCounter::code(std::size_t j, Value v) { return attributes_.at(j)->code(v); }
 
 void MatchCounter::add_entry_codes(const uint32_t* c, int64_t times) {
+    if (index_) fail(ErrorKind::Internal, "a dictionary entry added after counting began");
     dictionary_->add(c, times);
 }
 
@@ -151,81 +159,94 @@ std::vector<Value> MatchCounter::released_values(uint32_t id) const {
     return out;
 }
 
-std::vector<int64_t> MatchCounter::count() {
-    const std::size_t width = attributes_.size();
-    std::vector<int64_t> counts(released_->size(), 0);
-    if (mode_ == Mode::Jaro) {
-        if (double(released_->size()) * double(dictionary_->size()) > kMaxJaroPairs)
-            fail(ErrorKind::ProgramLimit, "Jaro matching compares every distinct released tuple with every distinct "
-                                          "dictionary tuple: " + std::to_string(released_->size()) + " x " +
-                                          std::to_string(dictionary_->size()) + " is over the limit");
-        for (std::size_t r = 0; r < released_->size(); ++r) {
-            const uint32_t* y = released_->tuple(r);
-            for (std::size_t e = 0; e < dictionary_->size(); ++e) {
-                const uint32_t* d = dictionary_->tuple(e);
-                bool consistent = true;
-                for (std::size_t j = 0; j < width && consistent; ++j) {
-                    if (y[j] == 0 || d[j] == 0 || y[j] == d[j]) continue;
-                    consistent = jaro(attributes_[j]->text[y[j]], attributes_[j]->text[d[j]]) >= threshold_;
-                }
-                if (consistent) counts[r] += dictionary_->times[e];
-            }
-        }
-        return counts;
-    }
+// The exact-mode lookup structure, built on first use from the dictionary.
+struct MatchCounter::Index {
     // Dictionary tuples by level signature.
     std::map<std::vector<int>, std::vector<uint32_t>> groups;
-    for (std::size_t e = 0; e < dictionary_->size(); ++e) {
-        const uint32_t* d = dictionary_->tuple(e);
-        std::vector<int> s(width);
-        for (std::size_t j = 0; j < width; ++j) s[j] = attributes_[j]->level[d[j]];
-        groups[s].push_back(static_cast<uint32_t>(e));
-    }
     // (signature, m) -> the group's entries generalized to m, counted.
     struct Table {
         FlatIndex keys{std::pmr::new_delete_resource()};
         std::vector<int64_t> counts;
     };
     std::map<std::pair<std::vector<int>, std::vector<int>>, Table> tables;
-    std::vector<uint32_t> key(width);
-    auto key_view = [&] { return std::string_view(reinterpret_cast<const char*>(key.data()), width * sizeof(uint32_t)); };
-    // Per released signature: the (table, levels) to look up in, one per dictionary group.
+    // Per released signature: the (table, levels) to look up in, one per group.
     struct Lookup {
         Table* table;
         std::vector<int> m;
     };
     FlatIndex signatures{std::pmr::new_delete_resource()};
     std::vector<std::vector<Lookup>> lookups;
-    std::vector<int> r_sig(width);
-    for (std::size_t r = 0; r < released_->size(); ++r) {
-        const uint32_t* y = released_->tuple(r);
-        for (std::size_t j = 0; j < width; ++j) r_sig[j] = attributes_[j]->level[y[j]];
-        uint32_t si = signatures.find_or_add(std::string_view(reinterpret_cast<const char*>(r_sig.data()), width * sizeof(int)));
-        if (si == lookups.size()) {
-            std::vector<Lookup> list;
-            for (const auto& [s, members] : groups) {
-                std::vector<int> m(width);
-                for (std::size_t j = 0; j < width; ++j) m[j] = std::max(s[j], r_sig[j]);
-                auto [it, fresh] = tables.try_emplace({s, m});
-                Table& t = it->second;
-                if (fresh)
-                    for (uint32_t e : members) {
-                        const uint32_t* d = dictionary_->tuple(e);
-                        for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(d[j], m[j]);
-                        uint32_t i = t.keys.find_or_add(key_view());
-                        if (i == t.counts.size()) t.counts.push_back(0);
-                        t.counts[i] += dictionary_->times[e];
-                    }
-                list.push_back(Lookup{&t, std::move(m)});
+};
+
+int64_t MatchCounter::count_codes(const uint32_t* y) {
+    const std::size_t width = attributes_.size();
+    int64_t count = 0;
+    if (mode_ == Mode::Jaro) {
+        for (std::size_t e = 0; e < dictionary_->size(); ++e) {
+            const uint32_t* d = dictionary_->tuple(e);
+            bool consistent = true;
+            for (std::size_t j = 0; j < width && consistent; ++j) {
+                if (y[j] == 0 || d[j] == 0 || y[j] == d[j]) continue;
+                consistent = jaro(attributes_[j]->text[y[j]], attributes_[j]->text[d[j]]) >= threshold_;
             }
-            lookups.push_back(std::move(list));
+            if (consistent) count += dictionary_->times[e];
         }
-        for (const Lookup& l : lookups[si]) {
-            for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(y[j], l.m[j]);
-            uint32_t i = l.table->keys.find(key_view());
-            if (i != FlatIndex::kAbsent) counts[r] += l.table->counts[i];
+        return count;
+    }
+    if (!index_) {
+        index_ = std::make_unique<Index>();
+        for (std::size_t e = 0; e < dictionary_->size(); ++e) {
+            const uint32_t* d = dictionary_->tuple(e);
+            std::vector<int> sig(width);
+            for (std::size_t j = 0; j < width; ++j) sig[j] = attributes_[j]->level[d[j]];
+            index_->groups[sig].push_back(static_cast<uint32_t>(e));
         }
     }
+    Index& ix = *index_;
+    std::vector<uint32_t> key(width);
+    auto key_view = [&] { return std::string_view(reinterpret_cast<const char*>(key.data()), width * sizeof(uint32_t)); };
+    std::vector<int> r_sig(width);
+    for (std::size_t j = 0; j < width; ++j) r_sig[j] = attributes_[j]->level[y[j]];
+    uint32_t si = ix.signatures.find_or_add(std::string_view(reinterpret_cast<const char*>(r_sig.data()), width * sizeof(int)));
+    if (si == ix.lookups.size()) {
+        std::vector<Index::Lookup> list;
+        for (const auto& [sig, members] : ix.groups) {
+            std::vector<int> m(width);
+            for (std::size_t j = 0; j < width; ++j) m[j] = std::max(sig[j], r_sig[j]);
+            auto [it, fresh] = ix.tables.try_emplace({sig, m});
+            Index::Table& t = it->second;
+            if (fresh)
+                for (uint32_t e : members) {
+                    const uint32_t* d = dictionary_->tuple(e);
+                    for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(d[j], m[j]);
+                    uint32_t i = t.keys.find_or_add(key_view());
+                    if (i == t.counts.size()) t.counts.push_back(0);
+                    t.counts[i] += dictionary_->times[e];
+                }
+            list.push_back(Index::Lookup{&t, std::move(m)});
+        }
+        ix.lookups.push_back(std::move(list));
+    }
+    for (const Index::Lookup& l : ix.lookups[si]) {
+        for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(y[j], l.m[j]);
+        uint32_t i = l.table->keys.find(key_view());
+        if (i != FlatIndex::kAbsent) count += l.table->counts[i];
+    }
+    return count;
+}
+
+int64_t MatchCounter::count_one(const std::vector<Value>& values) {
+    std::vector<uint32_t> c = codes(values);
+    return count_codes(c.data());
+}
+
+std::vector<int64_t> MatchCounter::count() {
+    if (mode_ == Mode::Jaro && double(released_->size()) * double(dictionary_->size()) > kMaxJaroPairs)
+        fail(ErrorKind::ProgramLimit, "Jaro matching compares every distinct released tuple with every distinct "
+                                      "dictionary tuple: " + std::to_string(released_->size()) + " x " +
+                                      std::to_string(dictionary_->size()) + " is over the limit");
+    std::vector<int64_t> counts(released_->size(), 0);
+    for (std::size_t r = 0; r < released_->size(); ++r) counts[r] = count_codes(released_->tuple(r));
     return counts;
 }
 

@@ -52,8 +52,14 @@ public:
     // A distinct released tuple: how many released rows hold it, and its values.
     int64_t released_rows(uint32_t id) const;
     std::vector<Value> released_values(uint32_t id) const;
-    // |ρ| of every released tuple added so far, by id. Call once.
+    // |ρ| of every released tuple added so far, by id. Entries may not be added
+    // after the first count.
     std::vector<int64_t> count();
+    // |ρ| of one more tuple (the optimal-disclosure search asks node by node).
+    int64_t count_one(const std::vector<Value>& values);
+    // The level of a value in attribute j's hierarchy (⊥: the height).
+    int level(std::size_t j, Value v);
+    int height(std::size_t j) const;
 
     static constexpr double kMaxJaroPairs = 2e9;
     std::size_t entries() const;  // distinct dictionary tuples
@@ -62,8 +68,11 @@ public:
 private:
     struct Attribute;
     struct Tuples;
+    struct Index;
     std::vector<std::unique_ptr<Attribute>> attributes_;
     std::unique_ptr<Tuples> dictionary_, released_;
+    std::unique_ptr<Index> index_;
+    int64_t count_codes(const uint32_t* tuple);
     Mode mode_;
     double threshold_;
     std::vector<uint32_t> codes(const std::vector<Value>& values);

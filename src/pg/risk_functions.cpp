@@ -8,6 +8,7 @@
 
 #include "args.hpp"
 #include "coded_scan.hpp"
+#include "dictionary.hpp"
 #include "error.hpp"
 #include "exact_sum.hpp"
 #include "hierarchy_catalog.hpp"
@@ -210,41 +211,6 @@ PRIVRISK_FUNCTION(privrisk_dt_risk_max_add) {
 // ---------------------------------------------------------------------------
 // match_counts(released, dictionary, mapping jsonb, mode, threshold)
 //   -> TABLE(released text[], rows bigint, matches bigint)
-namespace {
-
-struct MappedAttribute {
-    std::string released, dictionary;
-    std::optional<std::string> hierarchy;
-};
-
-std::vector<MappedAttribute> parse_mapping(Datum mapping) {
-    std::vector<MappedAttribute> out;
-    Spi spi;
-    uint64 n = spi.run("SELECT jsonb_typeof($1)", {SpiArg{JSONBOID, mapping, false}}, true);
-    if (n != 1 || spi.null(0, 1) || spi.string(0, 1) != "array")
-        fail(ErrorKind::InvalidParameter, "mapping must be a jsonb array of {\"released\": column, \"dictionary\": column, "
-                                          "\"hierarchy\": name} objects");
-    n = spi.run("SELECT jsonb_typeof(e), e->>'released', coalesce(e->>'dictionary', e->>'released'), e->>'hierarchy', "
-                "(SELECT string_agg(k, ', ') FROM jsonb_object_keys(CASE WHEN jsonb_typeof(e) = 'object' THEN e END) k "
-                " WHERE k NOT IN ('released', 'dictionary', 'hierarchy')) "
-                "FROM jsonb_array_elements($1) WITH ORDINALITY AS t(e, i) ORDER BY i",
-                {SpiArg{JSONBOID, mapping, false}}, true);
-    for (uint64 r = 0; r < n; ++r) {
-        const std::string at = "mapping element " + std::to_string(r + 1);
-        if (spi.string(r, 1) != "object") fail(ErrorKind::InvalidParameter, at + " must be an object");
-        if (!spi.null(r, 5)) fail(ErrorKind::InvalidParameter, at + " has unknown keys: " + spi.string(r, 5));
-        if (spi.null(r, 2)) fail(ErrorKind::InvalidParameter, at + " needs \"released\": the released column");
-        MappedAttribute a{spi.string(r, 2), spi.string(r, 3), std::nullopt};
-        if (!spi.null(r, 4)) a.hierarchy = spi.string(r, 4);
-        out.push_back(std::move(a));
-    }
-    spi.finish();
-    if (out.empty()) fail(ErrorKind::InvalidParameter, "mapping must name at least one attribute");
-    return out;
-}
-
-}  // namespace
-
 PRIVRISK_FUNCTION(privrisk_match_counts) {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
         fail(ErrorKind::InvalidParameter, "released, dictionary and mapping must not be NULL");
@@ -253,37 +219,16 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
                                                {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
     const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
     auto mapping = parse_mapping(PG_GETARG_DATUM(2));
-    SourceRelation released = source_relation(released_id), dictionary = source_relation(dictionary_id);
-    std::vector<SourceColumn> released_columns, dictionary_columns;
-    std::vector<const Hierarchy*> hierarchies;
-    for (const auto& a : mapping) {
-        released_columns.push_back(source_column(released, a.released, "released"));
-        dictionary_columns.push_back(source_column(dictionary, a.dictionary, "dictionary"));
-        hierarchies.push_back(a.hierarchy ? &cached_hierarchy(*a.hierarchy) : nullptr);
-    }
+    SourceRelation released = source_relation(released_id);
+    std::vector<SourceColumn> released_columns;
+    for (const auto& a : mapping) released_columns.push_back(source_column(released, a.released, "released"));
     const uint64_t generation = hierarchy_generation();
-    MatchCounter counter(hierarchies, mode, threshold);
-    auto code_of = [&](const char* side, std::size_t j, std::optional<std::string_view> text) -> uint32_t {
-        if (hierarchy_generation() != generation)
-            fail(ErrorKind::InvalidParameter, "a hierarchy changed while the tables were read; run match_counts again");
-        try {
-            return counter.code(j, text ? Value(*text) : Value());
-        } catch (const Error& e) {
-            const auto& a = mapping[j];
-            fail(e.kind(), std::string(side) + " column " + quote_value(*side == 'r' ? a.released : a.dictionary) + ": " + e.what());
-        }
-    };
-    CodedScan dictionary_scan{dictionary_id, dictionary_columns};
-    dictionary_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) { return code_of("dictionary", j, t); };
-    dictionary_scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_entry_codes(codes); };
-    const int64_t entries = run_coded_scan(dictionary, dictionary_scan);
-    if (entries == 0)
-        pg_call([&] {
-            ereport(NOTICE, (errmsg("dictionary \"%s\" is empty: no released row can be identified, every loss is 0",
-                                    dictionary.name.c_str())));
-        });
+    MatchCounter counter(mapping_hierarchies(mapping), mode, threshold);
+    load_dictionary(dictionary_id, mapping, counter, generation);
     CodedScan released_scan{released_id, released_columns};
-    released_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) { return code_of("released", j, t); };
+    released_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+        return mapped_code(counter, mapping, "released", j, t, generation);
+    };
     released_scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
     run_coded_scan(released, released_scan);
     pg_call([] { CHECK_FOR_INTERRUPTS(); });

@@ -1,0 +1,74 @@
+#include "dictionary.hpp"
+
+#include "coded_scan.hpp"
+#include "error.hpp"
+#include "hierarchy_catalog.hpp"
+#include "source_columns.hpp"
+#include "spi.hpp"
+
+namespace privrisk::pg {
+
+std::vector<MappedAttribute> parse_mapping(Datum mapping) {
+    std::vector<MappedAttribute> out;
+    Spi spi;
+    uint64 n = spi.run("SELECT jsonb_typeof($1)", {SpiArg{JSONBOID, mapping, false}}, true);
+    if (n != 1 || spi.null(0, 1) || spi.string(0, 1) != "array")
+        fail(ErrorKind::InvalidParameter, "mapping must be a jsonb array of {\"released\": column, \"dictionary\": column, "
+                                          "\"hierarchy\": name} objects");
+    n = spi.run("SELECT jsonb_typeof(e), e->>'released', coalesce(e->>'dictionary', e->>'released'), e->>'hierarchy', "
+                "(SELECT string_agg(k, ', ') FROM jsonb_object_keys(CASE WHEN jsonb_typeof(e) = 'object' THEN e END) k "
+                " WHERE k NOT IN ('released', 'dictionary', 'hierarchy')) "
+                "FROM jsonb_array_elements($1) WITH ORDINALITY AS t(e, i) ORDER BY i",
+                {SpiArg{JSONBOID, mapping, false}}, true);
+    for (uint64 r = 0; r < n; ++r) {
+        const std::string at = "mapping element " + std::to_string(r + 1);
+        if (spi.string(r, 1) != "object") fail(ErrorKind::InvalidParameter, at + " must be an object");
+        if (!spi.null(r, 5)) fail(ErrorKind::InvalidParameter, at + " has unknown keys: " + spi.string(r, 5));
+        if (spi.null(r, 2)) fail(ErrorKind::InvalidParameter, at + " needs \"released\": the released column");
+        MappedAttribute a{spi.string(r, 2), spi.string(r, 3), std::nullopt};
+        if (!spi.null(r, 4)) a.hierarchy = spi.string(r, 4);
+        out.push_back(std::move(a));
+    }
+    spi.finish();
+    if (out.empty()) fail(ErrorKind::InvalidParameter, "mapping must name at least one attribute");
+    return out;
+}
+
+std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping) {
+    std::vector<const Hierarchy*> out;
+    for (const auto& a : mapping) out.push_back(a.hierarchy ? &cached_hierarchy(*a.hierarchy) : nullptr);
+    return out;
+}
+
+uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& mapping, const char* side, std::size_t j,
+                     std::optional<std::string_view> text, uint64_t generation) {
+    if (hierarchy_generation() != generation)
+        fail(ErrorKind::InvalidParameter, "a hierarchy changed while the tables were read; run again");
+    try {
+        return counter.code(j, text ? Value(*text) : Value());
+    } catch (const Error& e) {
+        const auto& a = mapping[j];
+        fail(e.kind(), std::string(side) + " column " + quote_value(*side == 'd' ? a.dictionary : a.released) + ": " + e.what());
+    }
+}
+
+int64_t load_dictionary(Oid dictionary_id, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,
+                        uint64_t generation) {
+    SourceRelation dictionary = source_relation(dictionary_id);
+    std::vector<SourceColumn> columns;
+    for (const auto& a : mapping) columns.push_back(source_column(dictionary, a.dictionary, "dictionary"));
+    CodedScan scan{dictionary_id, columns};
+    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+        return mapped_code(counter, mapping, "dictionary", j, t, generation);
+    };
+    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_entry_codes(codes); };
+    const int64_t entries = run_coded_scan(dictionary, scan);
+    if (entries == 0)
+        pg_call([&] {
+            ereport(NOTICE, (errmsg("dictionary \"%s\" is empty: no released row can be identified, every loss is 0",
+                                    dictionary.name.c_str())));
+        });
+    return entries;
+}
+
+}  // namespace privrisk::pg

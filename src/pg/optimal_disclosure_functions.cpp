@@ -1,0 +1,218 @@
+// Optimal disclosure against a dictionary (SPEC §4.5; paper eq. 7–9, thesis
+// ch. 4): per record, the generalization of its values that minimizes the
+// decision-theoretic risk subject to a utility floor (or the other forms).
+// Risk of a node = loss(Φ(y), |ρ(y, θ)|) with Φ from harmonic value weights;
+// utility = Σ (steps left to ⊥). The dictionary is read once per call.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "coded_scan.hpp"
+#include "dictionary.hpp"
+#include "error.hpp"
+#include "hierarchy_catalog.hpp"
+#include "json_text.hpp"
+#include "optimal_disclosure.hpp"
+#include "sensitivity.hpp"
+#include "source_columns.hpp"
+#include "spi.hpp"
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+enum class Family { Linear, Multiplicative };
+
+struct Setting {
+    std::vector<MappedAttribute> mapping;
+    std::vector<const Hierarchy*> hierarchies;
+    std::vector<double> leaf_weights;
+    DisclosureMethod method;
+    DisclosureProblem problem;
+    double bound, lambda;
+    Family family;
+    uint64_t seed;
+};
+
+// Arguments from index `first` on: leaf_weights, bound, method, problem, lambda, family, seed.
+Setting read_setting(FunctionCallInfo fcinfo, int mapping_arg, int first) {
+    Setting s;
+    if (PG_ARGISNULL(mapping_arg)) fail(ErrorKind::InvalidParameter, "mapping must not be NULL");
+    s.mapping = parse_mapping(PG_GETARG_DATUM(mapping_arg));
+    s.hierarchies = mapping_hierarchies(s.mapping);
+    s.leaf_weights = float8_array_arg_values(fcinfo, first, "leaf_weights");
+    if (s.leaf_weights.size() != s.mapping.size())
+        fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per mapped attribute (" +
+                                              std::to_string(s.mapping.size()) + "), got " + std::to_string(s.leaf_weights.size()));
+    for (std::size_t j = 0; j < s.leaf_weights.size(); ++j)
+        check_weight(s.leaf_weights[j], "leaf weight of " + quote_value(s.mapping[j].released));
+    s.method = choice_arg<DisclosureMethod>(fcinfo, first + 2, "method", "aruba",
+                                            {{"exhaustive", DisclosureMethod::Exhaustive}, {"btda", DisclosureMethod::Btda},
+                                             {"aruba", DisclosureMethod::Aruba}, {"genetic", DisclosureMethod::Genetic}});
+    s.problem = choice_arg<DisclosureProblem>(fcinfo, first + 3, "problem", "min_risk",
+                                              {{"min_risk", DisclosureProblem::MinRisk},
+                                               {"max_utility", DisclosureProblem::MaxUtility},
+                                               {"lagrangian", DisclosureProblem::Lagrangian}});
+    if (s.problem != DisclosureProblem::Lagrangian && PG_ARGISNULL(first + 1))
+        fail(ErrorKind::InvalidParameter, "bound must be given: the least utility (min_risk) or the largest risk (max_utility)");
+    s.bound = PG_ARGISNULL(first + 1) ? 0 : PG_GETARG_FLOAT8(first + 1);
+    if (std::isnan(s.bound)) fail(ErrorKind::InvalidParameter, "bound must be a number");
+    s.lambda = PG_ARGISNULL(first + 4) ? 0 : PG_GETARG_FLOAT8(first + 4);
+    if (!(s.lambda >= 0) || !std::isfinite(s.lambda)) fail(ErrorKind::InvalidParameter, "lambda must be >= 0 and finite");
+    s.family = choice_arg<Family>(fcinfo, first + 5, "family", "multiplicative",
+                                  {{"linear", Family::Linear}, {"multiplicative", Family::Multiplicative}});
+    s.seed = PG_ARGISNULL(first + 6) ? 1 : static_cast<uint64_t>(PG_GETARG_INT64(first + 6));
+    return s;
+}
+
+struct Outcome {
+    DisclosureResult result;
+    std::vector<std::optional<std::string>> released;  // owned: an Outcome is moved around
+    double phi = 0;
+    int64_t matches = 0;
+};
+
+// Searches one record's lattice; y(x) generalizes value j by x_j steps from its own level.
+Outcome search_record(const Setting& s, MatchCounter& counter, const std::vector<Value>& record) {
+    const std::size_t k = record.size();
+    std::vector<int> own(k), heights(k);
+    for (std::size_t j = 0; j < k; ++j) {
+        own[j] = counter.level(j, record[j]);
+        heights[j] = counter.height(j) - own[j];
+    }
+    Outcome out;
+    auto released = [&](const std::vector<int>& x, std::vector<std::string>& scratch) {
+        std::vector<Value> y(k);
+        for (std::size_t j = 0; j < k; ++j) {
+            const int level = own[j] + x[j];
+            if (!record[j] || level >= counter.height(j)) continue;  // ⊥
+            y[j] = s.hierarchies[j] ? s.hierarchies[j]->generalize(*record[j], level, scratch[j]) : record[j];
+        }
+        return y;
+    };
+    auto phi_of = [&](const std::vector<Value>& y) {
+        std::vector<double> w(k);
+        std::vector<bool> disclosed(k);
+        for (std::size_t j = 0; j < k; ++j) {
+            disclosed[j] = y[j].has_value();
+            w[j] = !y[j] ? 0 : s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j]) : s.leaf_weights[j];
+        }
+        return s.family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed);
+    };
+    std::vector<std::string> scratch(k);
+    DisclosureSearch search;
+    search.heights = heights;
+    search.risk = [&](const std::vector<int>& x) {
+        std::vector<Value> y = released(x, scratch);
+        return disclosure_loss(phi_of(y), counter.count_one(y));
+    };
+    search.utility = [&](const std::vector<int>& x) {
+        double u = 0;
+        for (std::size_t j = 0; j < k; ++j) u += heights[j] - x[j];
+        return u;
+    };
+    search.problem = s.problem;
+    search.bound = s.bound;
+    search.lambda = s.lambda;
+    search.seed = s.seed;
+    out.result = optimal_disclosure(search, s.method);
+    if (out.result.found) {
+        std::vector<Value> y = released(out.result.levels, scratch);
+        out.phi = phi_of(y);
+        out.matches = counter.count_one(y);
+        for (const Value& v : y) out.released.push_back(v ? std::optional<std::string>(std::string(*v)) : std::nullopt);
+    }
+    return out;
+}
+
+std::string outcome_json(const Outcome& o, const Setting& s) {
+    std::string json = "{\"found\": " + std::string(o.result.found ? "true" : "false");
+    if (o.result.found) {
+        std::string levels, released;
+        for (std::size_t j = 0; j < o.result.levels.size(); ++j) {
+            levels += (j ? ", " : "") + std::to_string(o.result.levels[j]);
+            released += (j ? ", " : "") + (o.released[j] ? json_string(*o.released[j]) : std::string("null"));
+        }
+        json += ", \"levels\": [" + levels + "], \"released\": [" + released + "], \"risk\": " + json_number(o.result.risk) +
+                ", \"utility\": " + json_number(o.result.utility) + ", \"phi\": " + json_number(o.phi) +
+                ", \"matches\": " + std::to_string(o.matches);
+    }
+    static const char* const names[] = {"exhaustive", "btda", "aruba", "genetic"};
+    return json + ", \"visited\": " + std::to_string(o.result.visited) + ", \"method\": " +
+           json_string(names[static_cast<int>(s.method)]) + "}";
+}
+
+}  // namespace
+
+// optimal_disclosure(record text[], dictionary, mapping, leaf_weights, bound, method, problem,
+//                    lambda, family, seed) -> jsonb
+PRIVRISK_FUNCTION(privrisk_optimal_disclosure) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "record and dictionary must not be NULL");
+    auto record_text = text_array_arg_values(fcinfo, 0, "record", true);
+    Setting s = read_setting(fcinfo, 2, 3);
+    if (record_text.size() != s.mapping.size())
+        fail(ErrorKind::InvalidParameter, "record must have one value per mapped attribute (" + std::to_string(s.mapping.size()) +
+                                              "), got " + std::to_string(record_text.size()));
+    const uint64_t generation = hierarchy_generation();
+    MatchCounter counter(s.hierarchies);
+    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
+    std::vector<Value> record;
+    for (std::size_t j = 0; j < record_text.size(); ++j) {
+        record.push_back(record_text[j] ? Value(*record_text[j]) : Value());
+        mapped_code(counter, s.mapping, "record", j, record.back(), generation);  // checks the value
+    }
+    return jsonb_datum(outcome_json(search_record(s, counter, record), s));
+}
+
+// optimal_disclosures(source, dictionary, mapping, leaf_weights, bound, method, problem, lambda,
+//                     family, seed) -> TABLE(source_values, rows, levels, released_values, risk,
+//                     utility, visited): every distinct source tuple's optimal disclosure.
+PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "source and dictionary must not be NULL");
+    Setting s = read_setting(fcinfo, 2, 3);
+    const uint64_t generation = hierarchy_generation();
+    SourceRelation source = source_relation(PG_GETARG_OID(0));
+    std::vector<SourceColumn> columns;
+    for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
+    MatchCounter counter(s.hierarchies);
+    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
+    CodedScan scan{PG_GETARG_OID(0), columns};
+    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+        return mapped_code(counter, s.mapping, "source", j, t, generation);
+    };
+    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
+    run_coded_scan(source, scan);
+    const std::size_t tuples = counter.released();
+    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+    auto* rsi = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    MemoryContext row_context = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk optimal_disclosures rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    for (uint32_t id = 0; id < tuples; ++id) {
+        std::vector<Value> record = counter.released_values(id);
+        Outcome o = search_record(s, counter, record);
+        std::vector<std::optional<std::string_view>> source_items(record.begin(), record.end());
+        std::vector<std::optional<std::string_view>> released_items;
+        for (const auto& v : o.released) released_items.push_back(v ? std::optional<std::string_view>(*v) : std::nullopt);
+        std::vector<int> levels = o.result.levels;
+        const int64_t rows = counter.released_rows(id), visited = o.result.visited;
+        const bool found = o.result.found;
+        const double risk = o.result.risk, utility = o.result.utility;
+        MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(row_context); });
+        SpiArg source_array = text_array_arg(source_items);
+        SpiArg released_array = text_array_arg(released_items);
+        SpiArg levels_array = int4_array_arg(levels);
+        pg_call([&] {
+            MemoryContextSwitchTo(old);
+            Datum out[7] = {source_array.value, Int64GetDatum(rows), levels_array.value, released_array.value,
+                            Float8GetDatum(risk), Float8GetDatum(utility), Int64GetDatum(visited)};
+            bool nulls[7] = {false, false, !found, !found, !found, !found, false};
+            tuplestore_putvalues(rsi->setResult, rsi->setDesc, out, nulls);
+            MemoryContextReset(row_context);
+            CHECK_FOR_INTERRUPTS();
+        });
+    }
+    return Datum(0);
+}
