@@ -155,3 +155,9 @@ CREATE FUNCTION privrisk.optimal_disclosures(source regclass, dictionary regclas
     LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosures';
 COMMENT ON FUNCTION privrisk.optimal_disclosures(regclass, regclass, jsonb, float8[], float8, text, text, float8, text, int8) IS
     'the optimal disclosure of every distinct source tuple (per-record levels the release can publish)';
+
+CREATE FUNCTION privrisk.risk_bound_holds(source regclass, estimated regclass, true_dictionary regclass, id_column text,
+                                          mapping jsonb) RETURNS jsonb
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_risk_bound_holds';
+COMMENT ON FUNCTION privrisk.risk_bound_holds(regclass, regclass, regclass, text, jsonb) IS
+    'Proposition 1''s conditions: unique ids, estimated << true dictionary, a counterpart for every source record';

@@ -129,6 +129,46 @@ CREATE TABLE dt_empty(zip text, age text);
 SELECT round(privrisk.dt_risk(privrisk.sensitivity(released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), matches, rows)::numeric, 6) AS risk
 FROM privrisk.match_counts('dt_released', 'dt_empty', :mapping);
 
+-- Optimal disclosure of a record against the dictionary (utility = steps left to
+-- ⊥, at least 2 of 4): every method finds (4790*, [30, 40)), risk 0.222513, the
+-- row of the §4.4 table; BTDA visits fewer nodes than the 9 of exhaustive search.
+SELECT m, d->'levels' AS levels, d->'released' AS released, round((d->>'risk')::numeric, 6) AS risk,
+       d->'utility' AS utility, d->'matches' AS matches, (d->>'visited')::int <= 9 AS visited_at_most_all
+FROM unnest(ARRAY['exhaustive', 'btda', 'aruba', 'genetic']) AS m,
+     LATERAL privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2, m) AS d;
+SELECT (privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2, 'btda')->>'visited')::int
+       < 9 AS btda_prunes;
+-- The other forms: the most useful disclosure with risk at most 0.3; risk − 0.1·utility.
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 0.3, 'exhaustive',
+                                   'max_utility')->'released' AS max_utility,
+       privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], NULL, 'exhaustive',
+                                   'lagrangian', 0.1)->'released' AS lagrangian;
+-- Every distinct source tuple at once: levels the release can publish.
+SELECT source_values, rows, levels, released_values, round(risk::numeric, 6) AS risk, utility
+FROM privrisk.optimal_disclosures('dt_estimated', 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 3, 'aruba') ORDER BY 1;
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 5) AS infeasible;
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2, 'simplex');
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4]);
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2], 2);
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 'NaN'], 2);
+SELECT privrisk.optimal_disclosure(ARRAY['47906'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2);
+SELECT privrisk.optimal_disclosure(ARRAY['99999', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2);
+SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 0.3, 'btda', 'max_utility');
+
+-- Proposition 1's conditions (digest §4.5): they hold for (T, θ̂ = T, θ^true), and
+-- the risks above obey the bound; without entity 3 in θ^true they do not.
+ALTER TABLE dt_estimated ADD COLUMN id int;
+UPDATE dt_estimated SET id = CASE zip WHEN '47906' THEN 1 WHEN '47907' THEN 2 ELSE 3 END;
+ALTER TABLE dt_true ADD COLUMN id int;
+UPDATE dt_true SET id = CASE WHEN zip = '47906' AND age = '[30, 40)' THEN 1 WHEN zip = '4790*' THEN 2
+                             WHEN zip = '47901' THEN 3 WHEN zip = '47906' THEN 4 ELSE 5 END;
+SELECT privrisk.risk_bound_holds('dt_estimated', 'dt_estimated', 'dt_true', 'id', :mapping);
+DELETE FROM dt_true WHERE id = 3;
+SELECT privrisk.risk_bound_holds('dt_estimated', 'dt_estimated', 'dt_true', 'id', :mapping);
+INSERT INTO dt_estimated VALUES ('10001', '34', 1);
+SELECT privrisk.risk_bound_holds('dt_estimated', 'dt_estimated', 'dt_true', 'id', :mapping)->'unique_ids' AS unique_ids;
+SELECT privrisk.risk_bound_holds('dt_estimated', 'dt_estimated', 'dt_true', 'nope', :mapping);
+
 DROP TABLE dt_dictionary, dt_released, dt_true, dt_estimated, dt_release_identity, dt_release_decade, dt_release_zip,
            dt_names, dt_names_released, dt_losses, dt_empty;
 SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['dt_city', 'dt_race', 'dt_birthdate', 'dt_income', 'dt_zip', 'dt_age']) AS h;
