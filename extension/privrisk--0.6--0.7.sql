@@ -161,3 +161,77 @@ CREATE FUNCTION privrisk.risk_bound_holds(source regclass, estimated regclass, t
     LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_risk_bound_holds';
 COMMENT ON FUNCTION privrisk.risk_bound_holds(regclass, regclass, regclass, text, jsonb) IS
     'Proposition 1''s conditions: unique ids, estimated << true dictionary, a counterpart for every source record';
+
+-- Weight schemas (digest 000 §3.4 with E1's corrected direction, A11, A12): per-node
+-- weights of a tree hierarchy must be non-negative numbers, never grow toward the
+-- root (a more general value is not more sensitive), and the root (bottom) weighs 0.
+CREATE FUNCTION privrisk.check_sensitivity_weights(hierarchy text, weights jsonb) RETURNS boolean
+    LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    bad record;
+    kind_of text;
+    root_of text;
+BEGIN
+    IF hierarchy IS NULL OR weights IS NULL THEN
+        RAISE EXCEPTION 'hierarchy and weights must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT h.kind, h.root INTO kind_of, root_of FROM privrisk.hierarchy h WHERE h.name = hierarchy;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'hierarchy "%" does not exist', hierarchy USING ERRCODE = 'undefined_object';
+    END IF;
+    IF kind_of <> 'tree' THEN
+        RAISE EXCEPTION 'per-node weights need a tree hierarchy; "%" is of kind %', hierarchy, kind_of
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF jsonb_typeof(weights) <> 'object' THEN
+        RAISE EXCEPTION 'weights must be a jsonb object {node: weight}' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR bad IN SELECT key, value FROM jsonb_each(weights)
+               WHERE jsonb_typeof(value) <> 'number' OR (value::text)::float8 < 0 LIMIT 1 LOOP
+        RAISE EXCEPTION 'the weight of node "%" must be a non-negative number, got %', bad.key, bad.value
+            USING ERRCODE = 'invalid_parameter_value';
+    END LOOP;
+    FOR bad IN SELECT key FROM jsonb_each(weights) w
+               WHERE w.key <> root_of AND NOT EXISTS (SELECT 1 FROM privrisk.hierarchy_leaf l WHERE l.hierarchy = check_sensitivity_weights.hierarchy
+                                 AND w.key = ANY (l.path)) LIMIT 1 LOOP
+        RAISE EXCEPTION 'node "%" is not in hierarchy "%"', bad.key, hierarchy USING ERRCODE = 'invalid_parameter_value';
+    END LOOP;
+    IF weights ? root_of AND (weights->>root_of)::float8 <> 0 THEN
+        RAISE EXCEPTION 'the root "%" (bottom) must weigh 0, got %', root_of, weights->>root_of
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR bad IN SELECT l.path[i] AS child, l.path[i + 1] AS parent
+               FROM privrisk.hierarchy_leaf l, generate_subscripts(l.path, 1) AS i
+               WHERE l.hierarchy = check_sensitivity_weights.hierarchy AND i < array_length(l.path, 1)
+                 AND weights ? l.path[i] AND weights ? l.path[i + 1]
+                 AND (weights->>l.path[i + 1])::float8 > (weights->>l.path[i])::float8
+               ORDER BY l.line, i LIMIT 1 LOOP
+        RAISE EXCEPTION 'weights must not grow toward the root: "%" (%) generalizes "%" (%)',
+            bad.parent, weights->>bad.parent, bad.child, weights->>bad.child USING ERRCODE = 'invalid_parameter_value';
+    END LOOP;
+    RETURN true;
+END $$;
+COMMENT ON FUNCTION privrisk.check_sensitivity_weights(text, jsonb) IS
+    'validates per-node sensitivity weights of a tree hierarchy: non-negative, not growing toward the root, root 0';
+
+-- Per-record budgets (digest 000 §3.3): an entity's weights sum to c ('exactly') or at most c ('at_most').
+CREATE FUNCTION privrisk.check_weight_budget(weights float8[], budget float8, mode text DEFAULT 'at_most') RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    total float8;
+BEGIN
+    IF weights IS NULL OR budget IS NULL OR mode IS NULL THEN
+        RAISE EXCEPTION 'weights, budget and mode must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF mode NOT IN ('exactly', 'at_most') THEN
+        RAISE EXCEPTION 'mode must be exactly or at_most, got "%"', mode USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF EXISTS (SELECT 1 FROM unnest(weights) w WHERE w IS NULL OR w < 0 OR w = 'NaN') THEN
+        RAISE EXCEPTION 'weights must be non-negative numbers' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT coalesce(sum(w), 0) INTO total FROM unnest(weights) w;
+    RETURN CASE mode WHEN 'exactly' THEN abs(total - budget) <= 1e-9 * greatest(1, abs(budget))
+                     ELSE total <= budget + 1e-9 * greatest(1, abs(budget)) END;
+END $$;
+COMMENT ON FUNCTION privrisk.check_weight_budget(float8[], float8, text) IS
+    'whether an entity''s weights meet its budget: sum = budget (exactly) or sum <= budget (at_most)';

@@ -169,6 +169,23 @@ INSERT INTO dt_estimated VALUES ('10001', '34', 1);
 SELECT privrisk.risk_bound_holds('dt_estimated', 'dt_estimated', 'dt_true', 'id', :mapping)->'unique_ids' AS unique_ids;
 SELECT privrisk.risk_bound_holds('dt_estimated', 'dt_estimated', 'dt_true', 'nope', :mapping);
 
+-- Weight schemas: harmonic weights pass; growing toward the root, a root weight,
+-- a negative weight or an unknown node is named.
+SELECT privrisk.check_sensitivity_weights('dt_zip', jsonb_build_object('47906', 0.2, '47907', 0.2, '47901', 0.2,
+           '4790*', privrisk.harmonic_weight('dt_zip', '4790*', 0.2), '*', 0)) AS harmonic_ok;
+SELECT privrisk.check_sensitivity_weights('dt_zip', '{"47906": 0.1, "4790*": 0.15}');
+SELECT privrisk.check_sensitivity_weights('dt_zip', '{"47906": 0.1, "*": 0.05}');
+SELECT privrisk.check_sensitivity_weights('dt_zip', '{"47906": -0.1}');
+SELECT privrisk.check_sensitivity_weights('dt_zip', '{"47906": "high"}');
+SELECT privrisk.check_sensitivity_weights('dt_zip', '{"99999": 0.1}');
+SELECT privrisk.check_sensitivity_weights('dt_age', '{"34": 0.1}');
+SELECT privrisk.check_sensitivity_weights('nope', '{}');
+SELECT privrisk.check_weight_budget(ARRAY[0.3, 0.4, 0.3], 1, 'exactly') AS exactly_one,
+       privrisk.check_weight_budget(ARRAY[0.3, 0.4, 0.4], 1) AS over_budget,
+       privrisk.check_weight_budget(ARRAY[0.3, 0.4], 1) AS within_budget;
+SELECT privrisk.check_weight_budget(ARRAY[0.3, -0.4], 1);
+SELECT privrisk.check_weight_budget(ARRAY[0.3], 1, 'roughly');
+
 DROP TABLE dt_dictionary, dt_released, dt_true, dt_estimated, dt_release_identity, dt_release_decade, dt_release_zip,
            dt_names, dt_names_released, dt_losses, dt_empty;
 SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['dt_city', 'dt_race', 'dt_birthdate', 'dt_income', 'dt_zip', 'dt_age']) AS h;
