@@ -122,11 +122,11 @@ COMMENT ON AGGREGATE privrisk.bayes_risk(float8, float8) IS
     'Bayes risk over candidate dictionaries: sum(prior * risk) / sum(prior)';
 
 CREATE FUNCTION privrisk.match_counts(released regclass, dictionary regclass, mapping jsonb,
-                                      mode text DEFAULT 'exact', threshold float8 DEFAULT 0.8)
+                                      mode text DEFAULT 'exact', threshold float8 DEFAULT 0.8, levels int[] DEFAULT NULL)
     RETURNS TABLE(released_values text[], rows int8, matches int8)
     LANGUAGE c STABLE PARALLEL RESTRICTED ROWS 10000 AS 'MODULE_PATHNAME', 'privrisk_match_counts';
-COMMENT ON FUNCTION privrisk.match_counts(regclass, regclass, jsonb, text, float8) IS
-    '|rho(y, theta)| for every distinct released tuple: the dictionary entries consistent with it (hierarchies, bottom)';
+COMMENT ON FUNCTION privrisk.match_counts(regclass, regclass, jsonb, text, float8, int[]) IS
+    '|rho(y, theta)| for every distinct released tuple (generalized to levels when given): the dictionary entries consistent with it';
 CREATE FUNCTION privrisk.dt_risk_add(state bytea, phi float8, matches int8, rows int8) RETURNS bytea
     LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
 CREATE AGGREGATE privrisk.dt_risk(phi float8, matches int8, rows int8) (
@@ -235,3 +235,178 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION privrisk.check_weight_budget(float8[], float8, text) IS
     'whether an entity''s weights meet its budget: sum = budget (exactly) or sum <= budget (at_most)';
+
+-- The decision-theoretic risk of a relation (or of its release at `levels`)
+-- against a dictionary: the mean and worst loss, the rows nothing identifies.
+CREATE FUNCTION privrisk.dictionary_risk(source regclass, dictionary regclass, mapping jsonb, leaf_weights float8[],
+                                         levels int[] DEFAULT NULL, family text DEFAULT 'multiplicative') RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL RESTRICTED
+    SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT jsonb_build_object('dictionary', dictionary::text,
+               'risk', privrisk.dt_risk(phi, matches, rows), 'max_loss', privrisk.dt_risk_max(phi, matches),
+               'rows', coalesce(sum(rows), 0), 'unidentified_rows', coalesce(sum(rows) FILTER (WHERE matches = 0), 0),
+               'family', family)
+    FROM (SELECT m.rows, m.matches,
+                 privrisk.sensitivity(m.released_values, ARRAY(SELECT e->>'hierarchy' FROM jsonb_array_elements(mapping) e),
+                                      leaf_weights, family) AS phi
+          FROM privrisk.match_counts(source, dictionary, mapping, 'exact', 0.8, levels) AS m) AS per_tuple;
+END;
+COMMENT ON FUNCTION privrisk.dictionary_risk(regclass, regclass, jsonb, float8[], int[], text) IS
+    'dt_risk of a relation (at levels) against a dictionary: risk, max_loss, rows, unidentified_rows';
+
+-- audit() and search() take a dictionary (options / constraints "dictionary", with
+-- "mapping" (default: the quasi-identifiers and their hierarchies), "leaf_weights"
+-- (default 1/k each) and "sensitivity_family") and report its dt_risk. These
+-- functions run without their own search_path, so that the dictionary's name
+-- resolves as the caller would resolve it; every object they use is qualified.
+CREATE FUNCTION privrisk.dictionary_options(options jsonb, quasi_identifiers text[], hierarchies text[],
+                                            OUT dictionary regclass, OUT mapping jsonb, OUT leaf_weights float8[],
+                                            OUT family text)
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF jsonb_typeof(options->'dictionary') IS DISTINCT FROM 'string'
+       OR options ? 'mapping' AND jsonb_typeof(options->'mapping') <> 'array'
+       OR options ? 'leaf_weights' AND jsonb_typeof(options->'leaf_weights') <> 'array'
+       OR options ? 'sensitivity_family' AND jsonb_typeof(options->'sensitivity_family') <> 'string' THEN
+        RAISE EXCEPTION 'dictionary is a relation name, mapping a jsonb array, leaf_weights an array of numbers, '
+                        'sensitivity_family a string' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    dictionary := (options->>'dictionary')::regclass;
+    mapping := coalesce(options->'mapping',
+        (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('released', q, 'hierarchy', h)) ORDER BY i)
+         FROM unnest(quasi_identifiers, coalesce(hierarchies, array_fill(NULL::text, ARRAY[cardinality(quasi_identifiers)])))
+              WITH ORDINALITY AS t(q, h, i)));
+    leaf_weights := coalesce(ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(options->'leaf_weights') x),
+                             array_fill(1.0::float8 / jsonb_array_length(mapping), ARRAY[jsonb_array_length(mapping)]));
+    IF NOT options ? 'leaf_weights' THEN
+        leaf_weights := array_fill(1.0::float8 / jsonb_array_length(mapping), ARRAY[jsonb_array_length(mapping)]);
+    END IF;
+    family := coalesce(options->>'sensitivity_family', 'multiplicative');
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.run_search(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text,
+                                    constraints jsonb, utility text, every_node boolean) RETURNS jsonb
+    LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+AS $$
+DECLARE
+    bad text;
+    result jsonb;
+    d record;
+BEGIN
+    IF constraints IS NULL OR jsonb_typeof(constraints) <> 'object' THEN
+        RAISE EXCEPTION 'constraints must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF constraints ? 'dt_risk' THEN
+        RAISE EXCEPTION 'dt_risk is not a search constraint: give a "dictionary" to have the result''s dt_risk reported'
+            USING ERRCODE = 'feature_not_supported';
+    END IF;
+    SELECT string_agg(quote_literal(key), ', ') INTO bad FROM jsonb_object_keys(constraints) AS key
+    WHERE key NOT IN ('k', 'l', 'l_kind', 'l_c', 't', 't_kind', 't_hierarchy', 'delta', 'c', 'ck_k', 'max_risk',
+                      'average_risk', 'max_suppression', 'dictionary', 'mapping', 'leaf_weights', 'sensitivity_family');
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown constraint(s) %', bad
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'known constraints: k, l (l_kind, l_c), t (t_kind, t_hierarchy), delta, c with ck_k, '
+                         'max_risk, average_risk, max_suppression; and dictionary (mapping, leaf_weights, '
+                         'sensitivity_family) to report the result''s dt_risk';
+    END IF;
+    SELECT string_agg(quote_literal(key), ', ') INTO bad FROM jsonb_each(constraints) AS e(key, value)
+    WHERE key NOT IN ('dictionary', 'mapping', 'leaf_weights', 'sensitivity_family') AND CASE WHEN key IN ('l_kind', 't_kind', 't_hierarchy') THEN jsonb_typeof(value) <> 'string'
+               WHEN key IN ('k', 'ck_k') THEN jsonb_typeof(value) <> 'number' OR value::text::numeric <> trunc(value::text::numeric)
+                                               OR abs(value::text::numeric) > 9223372036854775807
+               ELSE jsonb_typeof(value) <> 'number' END;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'constraint(s) % have the wrong type', bad
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'k and ck_k are integers; l_kind, t_kind and t_hierarchy are strings; the others numbers';
+    END IF;
+    IF (constraints ? 'c') <> (constraints ? 'ck_k') THEN
+        RAISE EXCEPTION 'constraint c needs ck_k (the number of implications the attacker knows), and ck_k needs c'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF (constraints ? 'l_kind' OR constraints ? 'l_c') AND NOT constraints ? 'l'
+       OR (constraints ? 't_kind' OR constraints ? 't_hierarchy') AND NOT constraints ? 't' THEN
+        RAISE EXCEPTION 'l_kind and l_c qualify constraint l, t_kind and t_hierarchy constraint t: give l or t too'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF constraints ? 'dictionary' THEN
+        IF every_node THEN
+            RAISE EXCEPTION 'lattice() does not report dt_risk: search() does, for the node it finds'
+                USING ERRCODE = 'feature_not_supported';
+        END IF;
+        d := privrisk.dictionary_options(constraints, quasi_identifiers, hierarchies);  -- checked before searching
+    END IF;
+    result := privrisk.search_lattice(source, quasi_identifiers, hierarchies, sensitive,
+        (constraints->>'k')::int8, (constraints->>'l')::float8, constraints->>'l_kind', (constraints->>'l_c')::float8,
+        (constraints->>'t')::float8, constraints->>'t_kind', constraints->>'t_hierarchy',
+        (constraints->>'delta')::float8, (constraints->>'c')::float8, (constraints->>'ck_k')::int,
+        (constraints->>'max_risk')::float8, (constraints->>'average_risk')::float8,
+        (constraints->>'max_suppression')::float8, utility, every_node);
+    IF constraints ? 'dictionary' AND NOT every_node AND (result->>'found')::boolean THEN
+        result := jsonb_set(result, '{result,dt_risk}', privrisk.dictionary_risk(source, d.dictionary, d.mapping,
+            d.leaf_weights, ARRAY(SELECT jsonb_array_elements_text(result->'result'->'node')::int), d.family));
+    END IF;
+    RETURN result;
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.audit(source regclass, quasi_identifiers text[], sensitive text DEFAULT NULL,
+                               hierarchies text[] DEFAULT NULL, levels int[] DEFAULT NULL,
+                               options jsonb DEFAULT '{}') RETURNS jsonb
+    LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+AS $$
+DECLARE
+    unknown text;
+    result jsonb;
+    d record;
+BEGIN
+    IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
+        RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT string_agg(quote_literal(k), ', ') INTO unknown FROM jsonb_object_keys(options) AS k
+    WHERE k NOT IN ('risk_threshold', 'l_c', 'sensitive_hierarchy', 'kmax', 'target', 'classifier',
+                    'dictionary', 'mapping', 'leaf_weights', 'sensitivity_family');
+    IF unknown IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown audit option(s) %', unknown
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'known options: risk_threshold, l_c, sensitive_hierarchy, kmax, target, classifier, '
+                         'dictionary (mapping, leaf_weights, sensitivity_family)';
+    END IF;
+    IF options ? 'risk_threshold' AND jsonb_typeof(options->'risk_threshold') <> 'number'
+       OR options ? 'l_c' AND jsonb_typeof(options->'l_c') <> 'number'
+       OR options ? 'kmax' AND jsonb_typeof(options->'kmax') <> 'number'
+       OR options ? 'sensitive_hierarchy' AND jsonb_typeof(options->'sensitive_hierarchy') <> 'string'
+       OR options ? 'target' AND jsonb_typeof(options->'target') <> 'string'
+       OR options ? 'classifier' AND jsonb_typeof(options->'classifier') <> 'string' THEN
+        RAISE EXCEPTION 'audit options: risk_threshold, l_c and kmax are numbers; sensitive_hierarchy, target and classifier strings'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    result := privrisk.audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
+                                     (options->>'risk_threshold')::float8, (options->>'l_c')::float8,
+                                     options->>'sensitive_hierarchy', (options->>'kmax')::int);
+    IF options ? 'target' THEN
+        result := result || jsonb_build_object('utility',
+            privrisk.workload_utility(source, quasi_identifiers, sensitive, options->>'target', hierarchies, levels,
+                                      coalesce(options->>'classifier', 'naive_bayes'))
+            || jsonb_build_object('askari_utility', privrisk.askari_utility(source, quasi_identifiers || sensitive,
+                   hierarchies || CASE WHEN sensitive IS NOT NULL THEN ARRAY[NULL::text] END,
+                   levels || CASE WHEN sensitive IS NOT NULL THEN ARRAY[0] END)->'utility'));
+    END IF;
+    IF options ? 'dictionary' THEN
+        IF options ? 'mapping' AND levels IS NOT NULL THEN
+            RAISE EXCEPTION 'levels apply to the default mapping (the quasi-identifiers); with a mapping, audit the '
+                            'generalized relation itself' USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+        d := privrisk.dictionary_options(options, quasi_identifiers, hierarchies);
+        result := result || jsonb_build_object('dt_risk',
+            privrisk.dictionary_risk(source, d.dictionary, d.mapping, d.leaf_weights, levels, d.family));
+    END IF;
+    RETURN result;
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.search(source regclass, quasi_identifiers text[], hierarchies text[],
+                                          sensitive text DEFAULT NULL, constraints jsonb DEFAULT '{}',
+                                          utility text DEFAULT 'loss') RETURNS jsonb
+    LANGUAGE sql STABLE PARALLEL RESTRICTED
+    RETURN privrisk.run_search(source, quasi_identifiers, hierarchies, sensitive, constraints, utility, false);

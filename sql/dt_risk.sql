@@ -186,6 +186,34 @@ SELECT privrisk.check_weight_budget(ARRAY[0.3, 0.4, 0.3], 1, 'exactly') AS exact
 SELECT privrisk.check_weight_budget(ARRAY[0.3, -0.4], 1);
 SELECT privrisk.check_weight_budget(ARRAY[0.3], 1, 'roughly');
 
+-- audit() and search() take a dictionary and report dt_risk: the audit of the
+-- release at (zip level 1, age as is) equals dictionary_risk and the mean of the
+-- per-row losses from match_counts; search() reports the found node's risk.
+CREATE TABLE dt_people(zip text, age int);
+INSERT INTO dt_people VALUES ('47906', 34), ('47907', 36), ('47901', 25), ('47906', 34), ('10001', 34);
+SELECT a->'dt_risk'->'rows' AS rows, round((a->'dt_risk'->>'risk')::numeric, 6) AS risk,
+       round((a->'dt_risk'->>'max_loss')::numeric, 6) AS max_loss, a->'dt_risk'->'unidentified_rows' AS unidentified,
+       round((a->'dt_risk'->>'risk')::numeric, 12) = round((
+           SELECT sum(m.rows * privrisk.loss(privrisk.sensitivity(m.released_values, ARRAY['dt_zip', 'dt_age'], ARRAY[0.2, 0.4]), m.matches)) / sum(m.rows)
+           FROM privrisk.match_counts('dt_people', 'dt_dictionary', :mapping, levels => ARRAY[1, 0]) m)::numeric, 12) AS equals_mean_loss
+FROM (SELECT privrisk.audit('dt_people', ARRAY['zip', 'age'], hierarchies => ARRAY['dt_zip', 'dt_age'], levels => ARRAY[1, 0],
+                            options => '{"dictionary": "dt_dictionary", "leaf_weights": [0.2, 0.4]}') AS a) AS r;
+SELECT released_values, rows, matches FROM privrisk.match_counts('dt_people', 'dt_dictionary', :mapping, levels => ARRAY[1, 0])
+ORDER BY 1;
+SELECT r->'result'->'node' AS node, r->'result'->'dt_risk' AS dt_risk,
+       r->'result'->'dt_risk' = privrisk.dictionary_risk('dt_people', 'dt_dictionary', :mapping, ARRAY[0.2, 0.4],
+                                   ARRAY(SELECT jsonb_array_elements_text(r->'result'->'node')::int)) AS equals_dictionary_risk
+FROM (SELECT privrisk.search('dt_people', ARRAY['zip', 'age'], ARRAY['dt_zip', 'dt_age'], NULL,
+                             '{"k": 2, "dictionary": "dt_dictionary", "leaf_weights": [0.2, 0.4]}') AS r) AS s;
+SELECT * FROM privrisk.lattice('dt_people', ARRAY['zip', 'age'], ARRAY['dt_zip', 'dt_age'], NULL, '{"dictionary": "dt_dictionary"}');
+SELECT privrisk.search('dt_people', ARRAY['zip', 'age'], ARRAY['dt_zip', 'dt_age'], NULL, '{"dictionary": "no_such_table"}');
+SELECT privrisk.search('dt_people', ARRAY['zip', 'age'], ARRAY['dt_zip', 'dt_age'], NULL, '{"dt_risk": 0.1}');
+SELECT privrisk.audit('dt_people', ARRAY['zip', 'age'], options => '{"dictionary": 7}');
+SELECT privrisk.audit('dt_people', ARRAY['zip', 'age'], hierarchies => ARRAY['dt_zip', 'dt_age'], levels => ARRAY[1, 0],
+                      options => jsonb_build_object('dictionary', 'dt_dictionary', 'mapping', :mapping::jsonb));
+SELECT privrisk.match_counts('dt_people', 'dt_dictionary', :mapping, levels => ARRAY[3, 0]);
+DROP TABLE dt_people;
+
 DROP TABLE dt_dictionary, dt_released, dt_true, dt_estimated, dt_release_identity, dt_release_decade, dt_release_zip,
            dt_names, dt_names_released, dt_losses, dt_empty;
 SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['dt_city', 'dt_race', 'dt_birthdate', 'dt_income', 'dt_zip', 'dt_age']) AS h;

@@ -51,7 +51,7 @@ PRIVRISK_FUNCTION(privrisk_harmonic_weight) {
 // Φ with harmonic value weights (the paper's §8 form); NULL values are ⊥.
 PRIVRISK_FUNCTION(privrisk_sensitivity) {
     auto values = text_array_arg_values(fcinfo, 0, "values", true);
-    auto hierarchies = text_array_arg_values(fcinfo, 1, "hierarchies", false);
+    auto hierarchies = text_array_arg_values(fcinfo, 1, "hierarchies", true);  // NULL: no hierarchy
     auto leaf = float8_array_arg_values(fcinfo, 2, "leaf_weights");
     enum class Family { Linear, Multiplicative };
     Family family = choice_arg<Family>(fcinfo, 3, "family", "multiplicative",
@@ -63,10 +63,14 @@ PRIVRISK_FUNCTION(privrisk_sensitivity) {
     std::vector<double> w;
     std::vector<bool> disclosed;
     for (std::size_t j = 0; j < values.size(); ++j) {
-        const Hierarchy& h = cached_hierarchy(*hierarchies[j]);
         Value v = values[j] ? Value(*values[j]) : Value();
         try {
-            w.push_back(harmonic_weight(h, v, leaf[j]));
+            if (hierarchies[j]) {
+                w.push_back(harmonic_weight(cached_hierarchy(*hierarchies[j]), v, leaf[j]));
+            } else {  // released as is or suppressed: the leaf weight or nothing
+                check_weight(leaf[j], "the leaf weight");
+                w.push_back(v ? leaf[j] : 0);
+            }
         } catch (const Error& e) {
             fail(e.kind(), "value " + std::to_string(j + 1) + ": " + e.what());
         }
@@ -219,14 +223,41 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
                                                {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
     const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
     auto mapping = parse_mapping(PG_GETARG_DATUM(2));
+    std::vector<long> levels;  // the release at this node: released values generalized first
+    if (!PG_ARGISNULL(5)) {
+        levels = int4_array_arg_values(fcinfo, 5, "levels");
+        if (levels.size() != mapping.size())
+            fail(ErrorKind::InvalidParameter, "levels must have one entry per mapped attribute (" +
+                                                  std::to_string(mapping.size()) + "), got " + std::to_string(levels.size()));
+    }
     SourceRelation released = source_relation(released_id);
     std::vector<SourceColumn> released_columns;
     for (const auto& a : mapping) released_columns.push_back(source_column(released, a.released, "released"));
     const uint64_t generation = hierarchy_generation();
-    MatchCounter counter(mapping_hierarchies(mapping), mode, threshold);
+    auto hierarchies = mapping_hierarchies(mapping);
+    for (std::size_t j = 0; j < levels.size(); ++j) {
+        const int height = hierarchies[j] ? hierarchies[j]->height() : 1;
+        if (levels[j] < 0 || levels[j] > height)
+            fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of " + quote_value(mapping[j].released) +
+                                                  " is outside 0.." + std::to_string(height));
+    }
+    MatchCounter counter(hierarchies, mode, threshold);
     load_dictionary(dictionary_id, mapping, counter, generation);
     CodedScan released_scan{released_id, released_columns};
+    std::string scratch;
     released_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+        if (t && !levels.empty() && levels[j] > 0) {  // generalize the source value to the node's level
+            const Hierarchy* h = hierarchies[j];
+            if (!h || levels[j] >= h->height()) return mapped_code(counter, mapping, "released", j, std::nullopt, generation);
+            try {
+                if (h->level_of(*t) > levels[j])
+                    fail(ErrorKind::InvalidParameter, "value " + quote_value(*t) + " is above level " + std::to_string(levels[j]));
+                Value g = h->generalize(*t, static_cast<int>(levels[j]), scratch);
+                return mapped_code(counter, mapping, "released", j, g, generation);
+            } catch (const Error& e) {
+                fail(e.kind(), "released column " + quote_value(mapping[j].released) + ": " + e.what());
+            }
+        }
         return mapped_code(counter, mapping, "released", j, t, generation);
     };
     released_scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
