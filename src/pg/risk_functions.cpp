@@ -224,7 +224,7 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
     const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
     auto mapping = parse_mapping(PG_GETARG_DATUM(2));
     std::vector<long> levels;  // the release at this node: released values generalized first
-    if (!PG_ARGISNULL(5)) {
+    if (PG_NARGS() > 5 && !PG_ARGISNULL(5)) {  // an older catalog declares five arguments
         levels = int4_array_arg_values(fcinfo, 5, "levels");
         if (levels.size() != mapping.size())
             fail(ErrorKind::InvalidParameter, "levels must have one entry per mapped attribute (" +
