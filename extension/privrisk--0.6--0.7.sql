@@ -410,3 +410,13 @@ CREATE OR REPLACE FUNCTION privrisk.search(source regclass, quasi_identifiers te
                                           utility text DEFAULT 'loss') RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL RESTRICTED
     RETURN privrisk.run_search(source, quasi_identifiers, hierarchies, sensitive, constraints, utility, false);
+
+-- The table-level, full-domain form: one node for every row, risk = the mean loss of
+-- the release at the node, utility = the mean steps left to bottom; search()'s shape.
+CREATE FUNCTION privrisk.optimal_generalization(source regclass, dictionary regclass, mapping jsonb, leaf_weights float8[],
+                                                bound float8 DEFAULT NULL, method text DEFAULT 'btda',
+                                                problem text DEFAULT 'min_risk', lambda float8 DEFAULT 0,
+                                                family text DEFAULT 'multiplicative', seed int8 DEFAULT 1) RETURNS jsonb
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_generalization';
+COMMENT ON FUNCTION privrisk.optimal_generalization(regclass, regclass, jsonb, float8[], float8, text, text, float8, text, int8) IS
+    'the full-domain node of least mean risk against a dictionary with mean utility >= bound (or the other forms); apply_generalization publishes it';

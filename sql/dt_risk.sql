@@ -212,6 +212,21 @@ SELECT privrisk.audit('dt_people', ARRAY['zip', 'age'], options => '{"dictionary
 SELECT privrisk.audit('dt_people', ARRAY['zip', 'age'], hierarchies => ARRAY['dt_zip', 'dt_age'], levels => ARRAY[1, 0],
                       options => jsonb_build_object('dictionary', 'dt_dictionary', 'mapping', :mapping::jsonb));
 SELECT privrisk.match_counts('dt_people', 'dt_dictionary', :mapping, levels => ARRAY[3, 0]);
+-- The table-level, full-domain form: one node for every row; btda and aruba
+-- agree with exhaustive search, and apply_generalization publishes the node.
+SELECT m, g->'result'->'node' AS node, round((g->'result'->>'risk')::numeric, 6) AS mean_risk,
+       round((g->'result'->>'utility')::numeric, 6) AS mean_utility, g->'search'->'method' AS ran
+FROM unnest(ARRAY['exhaustive', 'btda', 'aruba']) AS m,
+     LATERAL privrisk.optimal_generalization('dt_people', 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2.5, m) AS g;
+SELECT round((privrisk.dictionary_risk('dt_people', 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], ARRAY[1, 1])->>'risk')::numeric, 6)
+       AS risk_at_1_1;
+SELECT privrisk.apply_generalization('dt_people_release',
+           privrisk.optimal_generalization('dt_people', 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2.5)) AS rules;
+SELECT zip, age, count(*) FROM privrisk.release('dt_people_release') AS r(zip text, age text) GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT privrisk.drop_policy('dt_people_release');
+-- A record that matches no entry has no monotone risk: the search falls back to exhaustive.
+SELECT d->'method' AS method, d->'note' AS note
+FROM privrisk.optimal_disclosure(ARRAY['10001', '99'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 1, 'btda') AS d;
 DROP TABLE dt_people;
 
 DROP TABLE dt_dictionary, dt_released, dt_true, dt_estimated, dt_release_identity, dt_release_decade, dt_release_zip,

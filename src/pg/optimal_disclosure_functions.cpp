@@ -69,6 +69,7 @@ Setting read_setting(FunctionCallInfo fcinfo, int mapping_arg, int first) {
 
 struct Outcome {
     DisclosureResult result;
+    bool exhaustive_fallback = false;  // the record matched nothing: its risk is not monotone (A8)
     std::vector<std::optional<std::string>> released;  // owned: an Outcome is moved around
     double phi = 0;
     int64_t matches = 0;
@@ -117,7 +118,15 @@ Outcome search_record(const Setting& s, MatchCounter& counter, const std::vector
     search.bound = s.bound;
     search.lambda = s.lambda;
     search.seed = s.seed;
-    out.result = optimal_disclosure(search, s.method);
+    // BTDA, ARUBA and the genetic search rely on the risk falling as the record is
+    // generalized; it does when the record itself matches an entry (|ρ| can only
+    // grow, Φ only fall), not when it matches none (digest 000 A8).
+    DisclosureMethod method = s.method;
+    if (method != DisclosureMethod::Exhaustive && counter.count_one(record) == 0) {
+        method = DisclosureMethod::Exhaustive;
+        out.exhaustive_fallback = true;
+    }
+    out.result = optimal_disclosure(search, method);
     if (out.result.found) {
         std::vector<Value> y = released(out.result.levels, scratch);
         out.phi = phi_of(y);
@@ -140,8 +149,10 @@ std::string outcome_json(const Outcome& o, const Setting& s) {
                 ", \"matches\": " + std::to_string(o.matches);
     }
     static const char* const names[] = {"exhaustive", "btda", "aruba", "genetic"};
-    return json + ", \"visited\": " + std::to_string(o.result.visited) + ", \"method\": " +
-           json_string(names[static_cast<int>(s.method)]) + "}";
+    json += ", \"visited\": " + std::to_string(o.result.visited) + ", \"method\": " +
+            json_string(names[static_cast<int>(o.exhaustive_fallback ? DisclosureMethod::Exhaustive : s.method)]);
+    if (o.exhaustive_fallback) json += ", \"note\": \"the record matches no dictionary entry, so its risk is not monotone: searched exhaustively\"";
+    return json + "}";
 }
 
 }  // namespace
@@ -215,4 +226,101 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
         });
     }
     return Datum(0);
+}
+
+// optimal_generalization(source, dictionary, mapping, leaf_weights, bound, method, problem, lambda,
+//                        family, seed) -> jsonb: the table-level, full-domain form (digest 000 §3 J):
+// one level vector for every row; risk = the mean loss over the rows of the release at
+// that node, utility = the mean steps left to ⊥. The result has search()'s shape, so
+// apply_generalization() publishes it through the release scan.
+PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "source and dictionary must not be NULL");
+    Setting s = read_setting(fcinfo, 2, 3);
+    const uint64_t generation = hierarchy_generation();
+    SourceRelation source = source_relation(PG_GETARG_OID(0));
+    std::vector<SourceColumn> columns;
+    for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
+    MatchCounter counter(s.hierarchies);
+    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
+    CodedScan scan{PG_GETARG_OID(0), columns};
+    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+        return mapped_code(counter, s.mapping, "source", j, t, generation);
+    };
+    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
+    const int64_t rows = run_coded_scan(source, scan);
+    if (rows == 0) fail(ErrorKind::InvalidParameter, "source " + quote_value(source.name) + " has no rows to generalize");
+    const std::size_t k = s.mapping.size(), tuples = counter.released();
+    std::vector<std::vector<Value>> records(tuples);
+    for (uint32_t id = 0; id < tuples; ++id) records[id] = counter.released_values(id);
+    DisclosureSearch search;
+    for (std::size_t j = 0; j < k; ++j) search.heights.push_back(counter.height(j));
+    std::vector<std::string> scratch(k);
+    // The release at node x: each value generalized to level x_j (a value already
+    // above it stays as it is).
+    auto evaluate = [&](const std::vector<int>& x, double* risk, double* utility) {
+        long double loss = 0, kept = 0;
+        for (uint32_t id = 0; id < tuples; ++id) {
+            std::vector<Value> y(k);
+            std::vector<double> w(k);
+            std::vector<bool> disclosed(k);
+            double u = 0;
+            for (std::size_t j = 0; j < k; ++j) {
+                const Value& v = records[id][j];
+                const int level = std::max(x[j], counter.level(j, v));
+                u += counter.height(j) - level;
+                if (!v || level >= counter.height(j)) continue;
+                y[j] = s.hierarchies[j] ? s.hierarchies[j]->generalize(*v, level, scratch[j]) : v;
+                disclosed[j] = true;
+                w[j] = s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j]) : s.leaf_weights[j];
+            }
+            const double phi = s.family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed);
+            const int64_t n = counter.released_rows(id);
+            loss += static_cast<long double>(disclosure_loss(phi, counter.count_one(y))) * n;
+            kept += static_cast<long double>(u) * n;
+        }
+        *risk = static_cast<double>(loss / rows);
+        *utility = static_cast<double>(kept / rows);
+        pg_call([] { CHECK_FOR_INTERRUPTS(); });
+    };
+    search.risk = [&](const std::vector<int>& x) {
+        double r, u;
+        evaluate(x, &r, &u);
+        return r;
+    };
+    search.utility = [&](const std::vector<int>& x) {
+        double u = 0;  // the mean steps left: Σ_j (height − max(x_j, level of the value)), row-weighted
+        long double total = 0;
+        for (uint32_t id = 0; id < tuples; ++id) {
+            double per = 0;
+            for (std::size_t j = 0; j < k; ++j)
+                per += counter.height(j) - std::max(x[j], counter.level(j, records[id][j]));
+            total += static_cast<long double>(per) * counter.released_rows(id);
+        }
+        u = static_cast<double>(total / rows);
+        return u;
+    };
+    search.problem = s.problem;
+    search.bound = s.bound;
+    search.lambda = s.lambda;
+    search.seed = s.seed;
+    DisclosureMethod method = s.method;  // monotone only if every row matches an entry as it is (A8)
+    for (uint32_t id = 0; id < tuples && method != DisclosureMethod::Exhaustive; ++id)
+        if (counter.count_one(records[id]) == 0) method = DisclosureMethod::Exhaustive;
+    DisclosureResult r = optimal_disclosure(search, method);
+    std::string qi, hierarchies, node;
+    for (std::size_t j = 0; j < k; ++j) {
+        qi += (j ? ", " : "") + json_string(s.mapping[j].released);
+        hierarchies += (j ? ", " : "") + (s.mapping[j].hierarchy ? json_string(*s.mapping[j].hierarchy) : std::string("null"));
+        if (r.found) node += (j ? ", " : "") + std::to_string(r.levels[j]);
+    }
+    static const char* const names[] = {"exhaustive", "btda", "aruba", "genetic"};
+    std::string json = "{\"source\": " + json_string(source.qualified) + ", \"quasi_identifiers\": [" + qi +
+                       "], \"hierarchies\": [" + hierarchies + "], \"found\": " + (r.found ? "true" : "false") +
+                       ", \"rows\": " + std::to_string(rows);
+    if (r.found)
+        json += ", \"result\": {\"node\": [" + node + "], \"risk\": " + json_number(r.risk) + ", \"utility\": " +
+                json_number(r.utility) + ", \"rows_suppressed\": 0}";
+    json += ", \"search\": {\"method\": " + json_string(names[static_cast<int>(method)]) +
+            ", \"visited\": " + std::to_string(r.visited) + "}}";
+    return jsonb_datum(json);
 }
