@@ -155,6 +155,23 @@ std::string outcome_json(const Outcome& o, const Setting& s) {
     return json + "}";
 }
 
+// Reads the dictionary (argument 1) and the source's distinct tuples (argument 0)
+// into `counter`; the source's columns are the mapping's released names.
+SourceRelation read_source_and_dictionary(FunctionCallInfo fcinfo, const Setting& s, MatchCounter& counter) {
+    const uint64_t generation = hierarchy_generation();
+    SourceRelation source = source_relation(PG_GETARG_OID(0));
+    std::vector<SourceColumn> columns;
+    for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
+    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
+    CodedScan scan{PG_GETARG_OID(0), columns};
+    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+        return mapped_code(counter, s.mapping, "source", j, t, generation);
+    };
+    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
+    run_coded_scan(source, scan);
+    return source;
+}
+
 }  // namespace
 
 // optimal_disclosure(record text[], dictionary, mapping, leaf_weights, bound, method, problem,
@@ -183,18 +200,8 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosure) {
 PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "source and dictionary must not be NULL");
     Setting s = read_setting(fcinfo, 2, 3);
-    const uint64_t generation = hierarchy_generation();
-    SourceRelation source = source_relation(PG_GETARG_OID(0));
-    std::vector<SourceColumn> columns;
-    for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
     MatchCounter counter(s.hierarchies);
-    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
-    CodedScan scan{PG_GETARG_OID(0), columns};
-    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
-        return mapped_code(counter, s.mapping, "source", j, t, generation);
-    };
-    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
-    run_coded_scan(source, scan);
+    SourceRelation source = read_source_and_dictionary(fcinfo, s, counter);
     const std::size_t tuples = counter.released();
     pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
     auto* rsi = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
@@ -236,18 +243,10 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
 PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "source and dictionary must not be NULL");
     Setting s = read_setting(fcinfo, 2, 3);
-    const uint64_t generation = hierarchy_generation();
-    SourceRelation source = source_relation(PG_GETARG_OID(0));
-    std::vector<SourceColumn> columns;
-    for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
     MatchCounter counter(s.hierarchies);
-    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
-    CodedScan scan{PG_GETARG_OID(0), columns};
-    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
-        return mapped_code(counter, s.mapping, "source", j, t, generation);
-    };
-    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
-    const int64_t rows = run_coded_scan(source, scan);
+    SourceRelation source = read_source_and_dictionary(fcinfo, s, counter);
+    int64_t rows = 0;
+    for (uint32_t id = 0; id < counter.released(); ++id) rows += counter.released_rows(id);
     if (rows == 0) fail(ErrorKind::InvalidParameter, "source " + quote_value(source.name) + " has no rows to generalize");
     const std::size_t k = s.mapping.size(), tuples = counter.released();
     std::vector<std::vector<Value>> records(tuples);
