@@ -420,3 +420,13 @@ CREATE FUNCTION privrisk.optimal_generalization(source regclass, dictionary regc
     LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_generalization';
 COMMENT ON FUNCTION privrisk.optimal_generalization(regclass, regclass, jsonb, float8[], float8, text, text, float8, text, int8) IS
     'the full-domain node of least mean risk against a dictionary with mean utility >= bound (or the other forms); apply_generalization publishes it';
+
+CREATE FUNCTION privrisk.match_count(released_values text[], dictionary regclass, mapping jsonb,
+                                     mode text DEFAULT 'exact', threshold float8 DEFAULT 0.8) RETURNS int8
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_match_count';
+COMMENT ON FUNCTION privrisk.match_count(text[], regclass, jsonb, text, float8) IS
+    '|rho(y, theta)| of one released record (reads the dictionary on each call; match_counts does a table at once)';
+CREATE FUNCTION privrisk.independent_top_k(weights float8[], frequencies float8[], dictionary_size int8, k int) RETURNS jsonb
+    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_independent_top_k';
+COMMENT ON FUNCTION privrisk.independent_top_k(float8[], float8[], int8, int) IS
+    'the k attributes whose disclosure costs least under independence (paper 4.2): factors e^w/f, loss (1/N) prod';

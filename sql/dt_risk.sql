@@ -229,6 +229,17 @@ SELECT d->'method' AS method, d->'note' AS note
 FROM privrisk.optimal_disclosure(ARRAY['10001', '99'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 1, 'btda') AS d;
 DROP TABLE dt_people;
 
+-- One record at a time: the same counts as match_counts.
+SELECT y, privrisk.match_count(y, 'dt_dictionary', :mapping) AS matches
+FROM (VALUES (ARRAY['47906', '34']), (ARRAY['4790*', '[30, 40)']), (ARRAY[NULL, NULL]::text[]), (ARRAY['47906', '[20, 30)'])) AS v(y);
+SELECT privrisk.match_count(ARRAY['47906'], 'dt_dictionary', :mapping);
+-- Independence top-k (digest §4.6): disclose 3, then 1, then 2; losses 0.001, 0.0014998, 0.0049456, 0.1093157.
+SELECT k, t->'disclosed' AS disclosed, round((t->>'loss')::numeric, 7) AS loss
+FROM generate_series(0, 3) AS k, LATERAL privrisk.independent_top_k(ARRAY[0.5, 0.1, 0.3], ARRAY[0.5, 0.05, 0.9], 1000, k) AS t;
+SELECT privrisk.independent_top_k(ARRAY[0.5, 0.1, 0.3], ARRAY[0.5, 0.05, 0.9], 1000, 3)->'factors' AS factors;
+SELECT privrisk.independent_top_k(ARRAY[0.5, 0.1], ARRAY[0.5, 1.2], 1000, 1);
+SELECT privrisk.independent_top_k(ARRAY[0.5, 0.1], ARRAY[0.5, 0.2], 1000, 3);
+
 DROP TABLE dt_dictionary, dt_released, dt_true, dt_estimated, dt_release_identity, dt_release_decade, dt_release_zip,
            dt_names, dt_names_released, dt_losses, dt_empty;
 SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['dt_city', 'dt_race', 'dt_birthdate', 'dt_income', 'dt_zip', 'dt_age']) AS h;

@@ -13,6 +13,8 @@
 #include "exact_sum.hpp"
 #include "hierarchy_catalog.hpp"
 #include "identification.hpp"
+#include "independence.hpp"
+#include "json_text.hpp"
 #include "sensitivity.hpp"
 #include "source_columns.hpp"
 #include "spi.hpp"
@@ -286,4 +288,41 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
         });
     }
     return Datum(0);
+}
+
+// match_count(released_values text[], dictionary, mapping, mode, threshold): |ρ| of one
+// released record (the dictionary is read on every call: for a table, use match_counts).
+PRIVRISK_FUNCTION(privrisk_match_count) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+        fail(ErrorKind::InvalidParameter, "released_values, dictionary and mapping must not be NULL");
+    auto values = text_array_arg_values(fcinfo, 0, "released_values", true);
+    auto mode = choice_arg<MatchCounter::Mode>(fcinfo, 3, "mode", "exact",
+                                               {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
+    const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
+    auto mapping = parse_mapping(PG_GETARG_DATUM(2));
+    if (values.size() != mapping.size())
+        fail(ErrorKind::InvalidParameter, "released_values must have one value per mapped attribute (" +
+                                              std::to_string(mapping.size()) + "), got " + std::to_string(values.size()));
+    const uint64_t generation = hierarchy_generation();
+    MatchCounter counter(mapping_hierarchies(mapping), mode, threshold);
+    load_dictionary(PG_GETARG_OID(1), mapping, counter, generation);
+    std::vector<Value> y;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        y.push_back(values[j] ? Value(*values[j]) : Value());
+        mapped_code(counter, mapping, "released", j, y.back(), generation);
+    }
+    return Int64GetDatum(counter.count_one(y));
+}
+
+// independent_top_k(weights, frequencies, dictionary_size, k) -> jsonb (paper §4.2)
+PRIVRISK_FUNCTION(privrisk_independent_top_k) {
+    if (PG_ARGISNULL(2) || PG_ARGISNULL(3)) fail(ErrorKind::InvalidParameter, "dictionary_size and k must not be NULL");
+    IndependentChoice c = independent_top_k(float8_array_arg_values(fcinfo, 0, "weights"),
+                                            float8_array_arg_values(fcinfo, 1, "frequencies"),
+                                            double(PG_GETARG_INT64(2)), PG_GETARG_INT32(3));
+    std::string disclosed, factors;
+    for (std::size_t i = 0; i < c.disclosed.size(); ++i) disclosed += (i ? ", " : "") + std::to_string(c.disclosed[i] + 1);
+    for (std::size_t i = 0; i < c.factors.size(); ++i)
+        factors += (i ? ", " : "") + (std::isinf(c.factors[i]) ? std::string("null") : json_number(c.factors[i]));
+    return jsonb_datum("{\"disclosed\": [" + disclosed + "], \"factors\": [" + factors + "], \"loss\": " + json_number(c.loss) + "}");
 }
