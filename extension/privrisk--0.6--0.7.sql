@@ -430,3 +430,37 @@ CREATE FUNCTION privrisk.independent_top_k(weights float8[], frequencies float8[
     LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_independent_top_k';
 COMMENT ON FUNCTION privrisk.independent_top_k(float8[], float8[], int8, int) IS
     'the k attributes whose disclosure costs least under independence (paper 4.2): factors e^w/f, loss (1/N) prod';
+
+-- Every node of a tree hierarchy with its harmonic weight (digest 000 §3 H): the
+-- modified harmonic mean of its children, which for equal leaf weights is
+-- leaf_weight / (leaves under the node); the root (bottom) weighs 0.
+CREATE FUNCTION privrisk.harmonic_weights(hierarchy text, leaf_weight float8)
+    RETURNS TABLE(node text, level int, leaves int8, weight float8)
+    LANGUAGE plpgsql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    kind_of text;
+BEGIN
+    IF hierarchy IS NULL OR leaf_weight IS NULL OR leaf_weight < 0 OR leaf_weight = 'NaN' THEN
+        RAISE EXCEPTION 'leaf_weight must be a non-negative number, got %', coalesce(leaf_weight::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT h.kind INTO kind_of FROM privrisk.hierarchy h WHERE h.name = hierarchy;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'hierarchy "%" does not exist', hierarchy USING ERRCODE = 'undefined_object';
+    END IF;
+    IF kind_of <> 'tree' THEN
+        RAISE EXCEPTION 'harmonic_weights lists the nodes of a tree hierarchy; "%" is of kind % (use harmonic_weight per node)',
+            hierarchy, kind_of USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+        SELECT p.path[i], i - 1, count(*), leaf_weight / count(*)
+        FROM privrisk.hierarchy_leaf p, generate_subscripts(p.path, 1) AS i
+        WHERE p.hierarchy = harmonic_weights.hierarchy
+        GROUP BY p.path[i], i
+        UNION ALL
+        SELECT h.root, h.height, (SELECT count(*) FROM privrisk.hierarchy_leaf l WHERE l.hierarchy = h.name), 0::float8
+        FROM privrisk.hierarchy h WHERE h.name = harmonic_weights.hierarchy
+        ORDER BY 2, 1;
+END $$;
+COMMENT ON FUNCTION privrisk.harmonic_weights(text, float8) IS
+    'every node of a tree hierarchy with its harmonic weight leaf_weight / leaves under it; the root 0';

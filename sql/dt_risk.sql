@@ -18,6 +18,16 @@ SELECT round(privrisk.harmonic_weight('dt_birthdate', '1975-05', 0.5)::numeric, 
        privrisk.harmonic_weight('dt_city', NULL, 0.3) AS bottom,
        privrisk.harmonic_weight('dt_city', 'Tippecanoe', 0.3) AS county_of_2_cities;
 
+-- Every node's harmonic weight (§8's constructed instance: county X of 3 cities,
+-- Y of 2, leaf weight 0.3: X 0.1, Y 0.15, the state 1/(1/0.1 + 1/0.15) = 0.06, root 0).
+SELECT privrisk.load_hierarchy('dt_county', E'a;X;State;*\nb;X;State;*\nc;X;State;*\nd;Y;State;*\ne;Y;State;*');
+SELECT node, level, leaves, round(weight::numeric, 9) AS weight,
+       weight = coalesce(privrisk.harmonic_weight('dt_county', NULLIF(node, '*'), 0.3), -1) AS same_as_per_node
+FROM privrisk.harmonic_weights('dt_county', 0.3) WHERE level > 0;
+SELECT * FROM privrisk.harmonic_weights('dt_income', 0.75);
+SELECT * FROM privrisk.harmonic_weights('dt_county', -1);
+SELECT privrisk.drop_hierarchy('dt_county');
+
 -- Constructed vectors (digest §4.4): a dictionary with a ⊥ and a generalized entry.
 SELECT privrisk.load_hierarchy('dt_zip', E'47906;4790*;*\n47907;4790*;*\n47901;4790*;*\n10001;1000*;*');
 SELECT privrisk.interval_hierarchy('dt_age', 0, 150, ARRAY[10]);
