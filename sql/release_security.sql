@@ -110,7 +110,8 @@ EXPLAIN SELECT * FROM privrisk.release('patients') AS r(diagnosis text);
 RESET ROLE;
 
 -- Errors while applying a rule can carry a source value (a failed cast in a condition,
--- a value missing from a hierarchy): the owner sees them, a release-only reader does not.
+-- a value missing from a hierarchy): the owner sees them, a release-only reader does not
+-- (the hierarchy error names only the column and the hierarchy, both public).
 SET ROLE regress_privrisk_steward;
 INSERT INTO regress_release.patients VALUES (9999, 'SECRET-ZIP-99', 'x', false);
 SELECT privrisk.create_policy('casting', 'regress_release.patients');

@@ -106,6 +106,7 @@ struct ReleaseScanState {
     FastCondition** fast_conditions;  // the native form where the shape allows, else NULL
     bool* condition_value;            // per row: TRUE discloses
     bool may_see_errors;              // reads the source anyway: rule errors keep their text
+    bool guard_errors;                // a condition runs in the generic evaluator, whose errors may name a value
     bool in_rules;                    // a rule is being applied (its errors are sanitized)
     MemoryContext cache_context;
     PgMemoryResource* cache_memory;
@@ -446,6 +447,10 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     }
     for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
         s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
+    // Native conditions raise no error and hierarchy misses report no value
+    // (generalize_miss), so only the generic evaluator needs the per-row guard.
+    s->guard_errors = false;
+    for (int i = 0; i < s->condition_count; ++i) s->guard_errors |= !s->may_see_errors && s->conditions[i] != nullptr;
 }
 
 void begin_release(CustomScanState* node, EState* estate, int) {
@@ -453,11 +458,11 @@ void begin_release(CustomScanState* node, EState* estate, int) {
 }
 
 // Errors raised while a rule is applied may carry a source value (a cast in a
-// condition, a value missing from a hierarchy): a reader who may not see the
-// source gets the error without its text.
+// condition evaluated generically): a reader who may not see the source gets the
+// error without its text. Without such a condition the per-row PG_TRY is skipped.
 TupleTableSlot* exec_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
-    if (s->may_see_errors) return ExecScan(&node->ss, release_next, release_recheck);
+    if (!s->guard_errors) return ExecScan(&node->ss, release_next, release_recheck);
     TupleTableSlot* volatile result = nullptr;
     MemoryContext context = CurrentMemoryContext;
     PG_TRY();
