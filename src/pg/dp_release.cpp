@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <functional>
-#include <unordered_map>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -25,12 +24,11 @@
 #include "fouad_mechanism.hpp"
 #include "hierarchy_catalog.hpp"
 #include "json_text.hpp"
-#include "row_stream.hpp"
 #include "sample_classes.hpp"
+#include "sensitivity.hpp"
 #include "coded_scan.hpp"
 #include "source_columns.hpp"
 #include "spi.hpp"
-#include "value_text.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
@@ -296,23 +294,20 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
     return output_classes(classes, kept, texts, memory);
 }
 
-// Leaf counts n(x) of every node of a tree hierarchy, by (level, label), from
-// the catalog: public, so the harmonic weights leak nothing about the data.
-std::vector<std::unordered_map<std::string, int64_t>> leaf_counts(const std::string& hierarchy, int height) {
-    std::vector<std::unordered_map<std::string, int64_t>> counts(height + 1);
+// The most leaves under one node below the root of a tree hierarchy, from the
+// catalog: public, so φ_l derived from it leaks nothing about the data (A7).
+int64_t widest_node(const std::string& hierarchy) {
     Spi spi;
-    uint64 n = spi.run("SELECT h.kind, l.path FROM privrisk.hierarchy h LEFT JOIN privrisk.hierarchy_leaf l "
-                       "ON l.hierarchy = h.name WHERE h.name = $1",
-                       {text_arg(hierarchy)}, true);
-    for (uint64 r = 0; r < n; ++r) {
-        if (spi.string(r, 1) != "tree")
-            fail(ErrorKind::InvalidParameter, "sensitivity harmonic needs tree hierarchies (leaf counts); " +
-                                                  quote_value(hierarchy) + " is of kind " + spi.string(r, 1));
-        std::vector<std::string> path = spi.strings(r, 2);
-        for (int level = 0; level < height && level < int(path.size()); ++level) ++counts[level][path[level]];
-    }
+    spi.run("SELECT h.kind, (SELECT max(n) FROM (SELECT count(*) AS n FROM privrisk.hierarchy_leaf l, "
+            "generate_subscripts(l.path, 1) AS i WHERE l.hierarchy = h.name GROUP BY i, l.path[i]) AS c)::int8 "
+            "FROM privrisk.hierarchy h WHERE h.name = $1",
+            {text_arg(hierarchy)}, true);
+    if (spi.string(0, 1) != "tree")
+        fail(ErrorKind::InvalidParameter, "sensitivity harmonic needs tree hierarchies (leaf counts); " +
+                                              quote_value(hierarchy) + " is of kind " + spi.string(0, 1));
+    const int64_t widest = spi.int8(0, 2);
     spi.finish();
-    return counts;
+    return widest;
 }
 
 // Fouad: keep with 1 − β, choose a t-frequent generalization per kept record.
@@ -324,7 +319,6 @@ ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
     const std::size_t width = req.columns.size();
     // Weights from the schema alone (A7): uniform is Model II (Φ ≡ 1); harmonic
     // is w_leaf/n(x), ⊥ weighing 0.
-    std::vector<std::vector<std::unordered_map<std::string, int64_t>>> leaves(width);
     double phi_l = 1, phi_u = 1;
     if (req.sensitivity == Sensitivity::Harmonic) {
         if (req.leaf_weights.empty()) req.leaf_weights.assign(width, 1.0 / width);
@@ -339,12 +333,7 @@ ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
                 fail(ErrorKind::InvalidParameter, "leaf weight " + number_text(w) + " of " + quote_value(req.columns[j].name) +
                                                       " must be positive and finite");
             phi_u += w;
-            int64_t widest = 1;
-            if (req.columns[j].hierarchy_name) {
-                leaves[j] = leaf_counts(*req.columns[j].hierarchy_name, req.columns[j].height());
-                for (const auto& level : leaves[j])
-                    for (const auto& [label, n] : level) widest = std::max(widest, n);
-            }
+            const int64_t widest = req.columns[j].hierarchy_name ? widest_node(*req.columns[j].hierarchy_name) : 1;
             phi_l = std::min(phi_l, w / double(widest));
         }
     } else if (!req.leaf_weights.empty()) {
@@ -405,19 +394,9 @@ ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
                 uint32_t id = released[j].id(g);
                 released_at[j][level][code] = id;
                 d.ancestor[level][code] = id;  // ids are unique across levels: labels identify nodes
-                double w = 1.0 / width;        // uniform: Model II
-                if (req.sensitivity == Sensitivity::Harmonic) {
-                    if (!g || level == d.height) {
-                        w = 0;
-                    } else {
-                        int64_t under = 1;
-                        if (c.hierarchy && level > 0) {
-                            auto it = leaves[j][level].find(std::string(*g));
-                            if (it != leaves[j][level].end()) under = it->second;
-                        }
-                        w = req.leaf_weights[j] / double(under);
-                    }
-                }
+                double w = 1.0 / width;  // uniform: Model II
+                if (req.sensitivity == Sensitivity::Harmonic)  // a column without hierarchy has height 0: ⊥ only
+                    w = !g || level == d.height ? 0 : harmonic_weight(*c.hierarchy, g, req.leaf_weights[j]);
                 d.weight[level][code] = w;
             }
         }
