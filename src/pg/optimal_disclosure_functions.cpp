@@ -67,6 +67,18 @@ Setting read_setting(FunctionCallInfo fcinfo, int mapping_arg, int first) {
     return s;
 }
 
+// Φ of a released record: harmonic value weights (the leaf weight for an
+// attribute without hierarchy), ⊥ weighing 0, in the setting's family.
+double released_phi(const Setting& s, const std::vector<Value>& y) {
+    std::vector<double> w(y.size());
+    std::vector<bool> disclosed(y.size());
+    for (std::size_t j = 0; j < y.size(); ++j) {
+        disclosed[j] = y[j].has_value();
+        w[j] = !y[j] ? 0 : s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j]) : s.leaf_weights[j];
+    }
+    return s.family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed);
+}
+
 struct Outcome {
     DisclosureResult result;
     bool exhaustive_fallback = false;  // the record matched nothing: its risk is not monotone (A8)
@@ -93,15 +105,7 @@ Outcome search_record(const Setting& s, MatchCounter& counter, const std::vector
         }
         return y;
     };
-    auto phi_of = [&](const std::vector<Value>& y) {
-        std::vector<double> w(k);
-        std::vector<bool> disclosed(k);
-        for (std::size_t j = 0; j < k; ++j) {
-            disclosed[j] = y[j].has_value();
-            w[j] = !y[j] ? 0 : s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j]) : s.leaf_weights[j];
-        }
-        return s.family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed);
-    };
+    auto phi_of = [&](const std::vector<Value>& y) { return released_phi(s, y); };
     std::vector<std::string> scratch(k);
     DisclosureSearch search;
     search.heights = heights;
@@ -256,38 +260,23 @@ PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
     std::vector<std::string> scratch(k);
     // The release at node x: each value generalized to level x_j (a value already
     // above it stays as it is).
-    auto evaluate = [&](const std::vector<int>& x, double* risk, double* utility) {
-        long double loss = 0, kept = 0;
+    search.risk = [&](const std::vector<int>& x) {  // the mean loss over the rows
+        long double loss = 0;
         for (uint32_t id = 0; id < tuples; ++id) {
             std::vector<Value> y(k);
-            std::vector<double> w(k);
-            std::vector<bool> disclosed(k);
-            double u = 0;
             for (std::size_t j = 0; j < k; ++j) {
                 const Value& v = records[id][j];
                 const int level = std::max(x[j], counter.level(j, v));
-                u += counter.height(j) - level;
-                if (!v || level >= counter.height(j)) continue;
-                y[j] = s.hierarchies[j] ? s.hierarchies[j]->generalize(*v, level, scratch[j]) : v;
-                disclosed[j] = true;
-                w[j] = s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j]) : s.leaf_weights[j];
+                if (v && level < counter.height(j))
+                    y[j] = s.hierarchies[j] ? s.hierarchies[j]->generalize(*v, level, scratch[j]) : v;
             }
-            const double phi = s.family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed);
-            const int64_t n = counter.released_rows(id);
-            loss += static_cast<long double>(disclosure_loss(phi, counter.count_one(y))) * n;
-            kept += static_cast<long double>(u) * n;
+            loss += static_cast<long double>(disclosure_loss(released_phi(s, y), counter.count_one(y))) *
+                    counter.released_rows(id);
         }
-        *risk = static_cast<double>(loss / rows);
-        *utility = static_cast<double>(kept / rows);
         pg_call([] { CHECK_FOR_INTERRUPTS(); });
+        return static_cast<double>(loss / rows);
     };
-    search.risk = [&](const std::vector<int>& x) {
-        double r, u;
-        evaluate(x, &r, &u);
-        return r;
-    };
-    search.utility = [&](const std::vector<int>& x) {
-        double u = 0;  // the mean steps left: Σ_j (height − max(x_j, level of the value)), row-weighted
+    search.utility = [&](const std::vector<int>& x) {  // the mean steps left to ⊥, row-weighted
         long double total = 0;
         for (uint32_t id = 0; id < tuples; ++id) {
             double per = 0;
@@ -295,8 +284,7 @@ PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
                 per += counter.height(j) - std::max(x[j], counter.level(j, records[id][j]));
             total += static_cast<long double>(per) * counter.released_rows(id);
         }
-        u = static_cast<double>(total / rows);
-        return u;
+        return static_cast<double>(total / rows);
     };
     search.problem = s.problem;
     search.bound = s.bound;

@@ -100,7 +100,7 @@ struct RiskState {
 };
 constexpr double kMaxTerm = 0x1p62;
 
-RiskState* state_arg(FunctionCallInfo fcinfo, bool* in_place) {
+RiskState* state_arg(FunctionCallInfo fcinfo) {
     MemoryContext agg;
     const bool aggregate = AggCheckCallContext(fcinfo, &agg);
     if (PG_ARGISNULL(0)) {
@@ -108,7 +108,6 @@ RiskState* state_arg(FunctionCallInfo fcinfo, bool* in_place) {
             return aggregate ? MemoryContextAllocZero(agg, VARHDRSZ + sizeof(RiskState)) : palloc0(VARHDRSZ + sizeof(RiskState));
         }));
         SET_VARSIZE(b, VARHDRSZ + sizeof(RiskState));
-        *in_place = true;
         return reinterpret_cast<RiskState*>(VARDATA(b));
     }
     bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(0); });
@@ -118,7 +117,6 @@ RiskState* state_arg(FunctionCallInfo fcinfo, bool* in_place) {
         std::memcpy(copy, b, VARSIZE(b));
         b = copy;
     }
-    *in_place = true;
     return reinterpret_cast<RiskState*>(VARDATA(b));
 }
 
@@ -138,8 +136,7 @@ void add_term(Sum& sum, int64* infinite, double term) {
 // dt_risk_add(state, phi, matches [, rows]): NULL phi or matches rows are
 // ignored; `rows` weighs a distinct released tuple by the rows that hold it.
 PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
-    bool in_place;
-    RiskState* s = state_arg(fcinfo, &in_place);
+    RiskState* s = state_arg(fcinfo);
     const bool weighted = PG_NARGS() > 3;
     if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2) && !(weighted && PG_ARGISNULL(3))) {
         const int64 rows = weighted ? PG_GETARG_INT64(3) : 1;
@@ -159,8 +156,7 @@ PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
 
 // bayes_risk_add(state, risk, prior): Σ q·R and Σ q (digest 000 §3 F, E2).
 PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
-    bool in_place;
-    RiskState* s = state_arg(fcinfo, &in_place);
+    RiskState* s = state_arg(fcinfo);
     if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2)) {
         const double risk = PG_GETARG_FLOAT8(1), prior = PG_GETARG_FLOAT8(2);
         check_weight(risk, "risk");
@@ -176,8 +172,7 @@ PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
 PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
     if (PG_ARGISNULL(0) && PG_ARGISNULL(1)) PG_RETURN_NULL();
     if (PG_ARGISNULL(0)) return PG_GETARG_DATUM(1);
-    bool in_place;
-    RiskState* s = state_arg(fcinfo, &in_place);
+    RiskState* s = state_arg(fcinfo);
     if (!PG_ARGISNULL(1)) {
         bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(1); });
         if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
