@@ -278,9 +278,9 @@ BEGIN
         (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('released', q, 'hierarchy', h)) ORDER BY i)
          FROM unnest(quasi_identifiers, coalesce(hierarchies, array_fill(NULL::text, ARRAY[cardinality(quasi_identifiers)])))
               WITH ORDINALITY AS t(q, h, i)));
-    leaf_weights := coalesce(ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(options->'leaf_weights') x),
-                             array_fill(1.0::float8 / jsonb_array_length(mapping), ARRAY[jsonb_array_length(mapping)]));
-    IF NOT options ? 'leaf_weights' THEN
+    IF options ? 'leaf_weights' THEN
+        leaf_weights := ARRAY(SELECT x::float8 FROM jsonb_array_elements_text(options->'leaf_weights') x);
+    ELSE
         leaf_weights := array_fill(1.0::float8 / jsonb_array_length(mapping), ARRAY[jsonb_array_length(mapping)]);
     END IF;
     family := coalesce(options->>'sensitivity_family', 'multiplicative');
