@@ -15,7 +15,10 @@ namespace privrisk {
 
 class FlatIndex {
 public:
-    explicit FlatIndex(std::pmr::memory_resource* mr) : bytes_(mr), slots_(mr) { slots_.resize(1024); }
+    // initial_slots: a power of two.
+    explicit FlatIndex(std::pmr::memory_resource* mr, std::size_t initial_slots = 1024) : bytes_(mr), slots_(mr) {
+        slots_.resize(initial_slots);
+    }
 
     static constexpr uint32_t kAbsent = UINT32_MAX;
 
@@ -53,12 +56,51 @@ public:
         return size_ - 1;
     }
 
+    // The id of `key` (added when absent), also adding n to a 32-bit counter kept
+    // in the key's slot: counting a key costs no second memory access. A counter
+    // that would pass 2^32 − 1 is emptied into *spilled (else 0 there).
+    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) {
+        uint64_t h = hash(key);
+        std::size_t i = probe(key, h);
+        Slot& s = slots_[i];
+        *spilled = 0;
+        if (s.tag != 0) {
+            if (s.counter > UINT32_MAX - n) {
+                *spilled = uint64_t(s.counter) + n;
+                s.counter = 0;
+            } else {
+                s.counter += n;
+            }
+            return s.id;
+        }
+        s = Slot{tag_of(h), size_, static_cast<uint32_t>(key.size()), n, prefix(key), bytes_.size()};
+        bytes_.insert(bytes_.end(), key.begin(), key.end());
+        ++size_;
+        if (2 * std::size_t(size_) > slots_.size()) grow();
+        return size_ - 1;
+    }
+    // Calls f(id, counter) for every key whose counter is not 0, and empties it.
+    template <typename F>
+    void drain_counters(F f) {
+        for (Slot& s : slots_)
+            if (s.tag != 0 && s.counter != 0) {
+                f(s.id, s.counter);
+                s.counter = 0;
+            }
+    }
+
     // The id of `key`, or kAbsent. Never allocates, never throws.
     uint32_t find(std::string_view key) const noexcept {
         const Slot& s = slots_[probe(key, hash(key))];
         return s.tag == 0 ? kAbsent : s.id;
     }
     std::size_t size() const { return size_; }
+    // Room for n keys without growing (one rehash instead of many).
+    void reserve(std::size_t n) {
+        std::size_t capacity = slots_.size();
+        while (capacity < 2 * n) capacity *= 2;
+        if (capacity != slots_.size()) rehash(capacity);
+    }
 
     // FNV-1a over 8-byte words, then a final mix: fast on short keys, well spread.
     static uint64_t hash(std::string_view key) noexcept {
@@ -107,16 +149,25 @@ private:
         uint32_t tag;  // high half of the hash, low bit set
         uint32_t id;
         uint32_t length;
-        uint32_t unused;
+        uint32_t counter;  // count()'s
         uint64_t head;    // the key's first 8 bytes
         uint64_t offset;  // of the key's bytes in bytes_
     };
-    void grow() {
-        std::pmr::vector<Slot> bigger(slots_.size() * 2, Slot{}, slots_.get_allocator());
+    void grow() { rehash(slots_.size() * 2); }
+    // A key of up to 8 bytes is whole in its slot's head (hash() of such a key
+    // only reads those bytes), so moving it needs no access to bytes_.
+    void rehash(std::size_t capacity) {
+        std::pmr::vector<Slot> bigger(capacity, Slot{}, slots_.get_allocator());
         std::size_t mask = bigger.size() - 1;
         for (const Slot& s : slots_) {
             if (s.tag == 0) continue;
-            std::size_t i = hash(std::string_view(bytes_.data() + s.offset, s.length)) & mask;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            uint64_t h = s.length <= 8 ? hash(std::string_view(reinterpret_cast<const char*>(&s.head), s.length))
+                                       : hash(std::string_view(bytes_.data() + s.offset, s.length));
+#else
+            uint64_t h = hash(std::string_view(bytes_.data() + s.offset, s.length));
+#endif
+            std::size_t i = h & mask;
             while (bigger[i].tag != 0) i = (i + 1) & mask;
             bigger[i] = s;
         }

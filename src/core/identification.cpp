@@ -84,46 +84,12 @@ struct MatchCounter::Attribute {
     uint32_t node_at(uint32_t c, int m) const { return ancestors[c][m - level[c]]; }
 };
 
-// Distinct tuples of codes with their multiplicities.
-struct MatchCounter::Tuples {
-    explicit Tuples(std::size_t w) : width(w) {}
-    std::size_t width;
-    FlatIndex index{std::pmr::new_delete_resource()};
+// The dictionary's tuples with their multiplicities. A tuple may be listed
+// more than once: every count sums multiplicities, so the entries need no index.
+struct MatchCounter::Entries {
     std::vector<uint32_t> codes;
     std::vector<int64_t> times;
-
-    // Three or four codes under 2^16 are packed into one 8-byte word, which the
-    // index resolves inside its slot: one cache miss per row instead of two on a
-    // large dictionary (141 instead of 206 ns per row for 10M four-code rows).
-    // Other tuples use their codes' bytes (12+ bytes, so the two forms never clash).
-    std::string_view key(const uint32_t* c, uint64_t* word) const {
-        if (width == 3 || width == 4) {
-            uint64_t w = 0;
-            bool fits = true;
-            for (std::size_t j = 0; j < width; ++j) {
-                fits = fits && c[j] < 65536;
-                w |= uint64_t(c[j] & 0xFFFF) << (16 * j);
-            }
-            if (fits) {
-                *word = w;
-                return std::string_view(reinterpret_cast<const char*>(word), sizeof *word);
-            }
-        }
-        return std::string_view(reinterpret_cast<const char*>(c), width * sizeof(uint32_t));
-    }
-
-    uint32_t add(const uint32_t* c, int64_t n) {
-        uint64_t word;
-        uint32_t i = index.find_or_add(key(c, &word));
-        if (i == times.size()) {
-            codes.insert(codes.end(), c, c + width);
-            times.push_back(0);
-        }
-        times[i] += n;
-        return i;
-    }
-    const uint32_t* tuple(std::size_t i) const { return codes.data() + i * width; }
-    std::size_t size() const { return times.size(); }
+    const uint32_t* tuple(std::size_t e, std::size_t width) const { return codes.data() + e * width; }
 };
 
 MatchCounter::MatchCounter(std::vector<const Hierarchy*> hierarchies, Mode mode, double threshold)
@@ -132,13 +98,13 @@ MatchCounter::MatchCounter(std::vector<const Hierarchy*> hierarchies, Mode mode,
     if (!(threshold >= 0 && threshold <= 1))
         fail(ErrorKind::InvalidParameter, "the Jaro threshold must be in [0, 1], got " + number_text(threshold));
     for (const Hierarchy* h : hierarchies) attributes_.push_back(std::make_unique<Attribute>(h));
-    dictionary_ = std::make_unique<Tuples>(hierarchies.size());
-    released_ = std::make_unique<Tuples>(hierarchies.size());
+    dictionary_ = std::make_unique<Entries>();
+    released_ = std::make_unique<CodeTuples>(std::pmr::new_delete_resource(), hierarchies.size());
 }
 
 MatchCounter::~MatchCounter() = default;
 
-std::size_t MatchCounter::entries() const { return dictionary_->size(); }
+std::size_t MatchCounter::entries() const { return dictionary_->times.size(); }
 std::size_t MatchCounter::released() const { return released_->size(); }
 
 std::vector<uint32_t> MatchCounter::codes(const std::vector<Value>& values) {
@@ -154,7 +120,7 @@ int MatchCounter::level(std::size_t j, Value v) { return attributes_.at(j)->leve
 
 void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) {
     if (index_) fail(ErrorKind::Internal, "a dictionary entry added after counting began");
-    dictionary_->add(codes(values).data(), times);
+    add_entry_codes(codes(values).data(), times);
 }
 
 uint32_t MatchCounter::add_released(const std::vector<Value>& values) { return released_->add(codes(values).data(), 1); }
@@ -163,14 +129,15 @@ uint32_t MatchCounter::code(std::size_t j, Value v) { return attributes_.at(j)->
 
 void MatchCounter::add_entry_codes(const uint32_t* c, int64_t times) {
     if (index_) fail(ErrorKind::Internal, "a dictionary entry added after counting began");
-    dictionary_->add(c, times);
+    dictionary_->codes.insert(dictionary_->codes.end(), c, c + attributes_.size());
+    dictionary_->times.push_back(times);
 }
 
-uint32_t MatchCounter::add_released_codes(const uint32_t* c) {
-    return released_->add(c, 1);
-}
+uint32_t MatchCounter::add_released_codes(const uint32_t* c, int64_t times) { return released_->add(c, times); }
 
-int64_t MatchCounter::released_rows(uint32_t id) const { return released_->times.at(id); }
+void MatchCounter::reserve_released(std::size_t tuples) { released_->reserve(tuples); }
+
+int64_t MatchCounter::released_rows(uint32_t id) const { return released_->times(id); }
 
 std::vector<Value> MatchCounter::released_values(uint32_t id) const {
     const uint32_t* t = released_->tuple(id);
@@ -203,8 +170,8 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
     const std::size_t width = attributes_.size();
     int64_t count = 0;
     if (mode_ == Mode::Jaro) {
-        for (std::size_t e = 0; e < dictionary_->size(); ++e) {
-            const uint32_t* d = dictionary_->tuple(e);
+        for (std::size_t e = 0; e < dictionary_->times.size(); ++e) {
+            const uint32_t* d = dictionary_->tuple(e, attributes_.size());
             bool consistent = true;
             for (std::size_t j = 0; j < width && consistent; ++j) {
                 if (y[j] == 0 || d[j] == 0 || y[j] == d[j]) continue;
@@ -216,8 +183,8 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
     }
     if (!index_) {
         index_ = std::make_unique<Index>();
-        for (std::size_t e = 0; e < dictionary_->size(); ++e) {
-            const uint32_t* d = dictionary_->tuple(e);
+        for (std::size_t e = 0; e < dictionary_->times.size(); ++e) {
+            const uint32_t* d = dictionary_->tuple(e, attributes_.size());
             std::vector<int> sig(width);
             for (std::size_t j = 0; j < width; ++j) sig[j] = attributes_[j]->level[d[j]];
             index_->groups[sig].push_back(static_cast<uint32_t>(e));
@@ -225,7 +192,8 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
     }
     Index& ix = *index_;
     std::vector<uint32_t> key(width);
-    auto key_view = [&] { return std::string_view(reinterpret_cast<const char*>(key.data()), width * sizeof(uint32_t)); };
+    uint64_t word;
+    auto key_view = [&] { return tuple_key(key.data(), width, &word); };
     std::vector<int> r_sig(width);
     for (std::size_t j = 0; j < width; ++j) r_sig[j] = attributes_[j]->level[y[j]];
     uint32_t si = ix.signatures.find_or_add(std::string_view(reinterpret_cast<const char*>(r_sig.data()), width * sizeof(int)));
@@ -236,9 +204,10 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
             for (std::size_t j = 0; j < width; ++j) m[j] = std::max(sig[j], r_sig[j]);
             auto [it, fresh] = ix.tables.try_emplace({sig, m});
             Index::Table& t = it->second;
+            if (fresh) t.keys.reserve(members.size());
             if (fresh)
                 for (uint32_t e : members) {
-                    const uint32_t* d = dictionary_->tuple(e);
+                    const uint32_t* d = dictionary_->tuple(e, attributes_.size());
                     for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(d[j], m[j]);
                     uint32_t i = t.keys.find_or_add(key_view());
                     if (i == t.counts.size()) t.counts.push_back(0);
@@ -262,10 +231,10 @@ int64_t MatchCounter::count_one(const std::vector<Value>& values) {
 }
 
 std::vector<int64_t> MatchCounter::count() {
-    if (mode_ == Mode::Jaro && double(released_->size()) * double(dictionary_->size()) > kMaxJaroPairs)
+    if (mode_ == Mode::Jaro && double(released_->size()) * double(dictionary_->times.size()) > kMaxJaroPairs)
         fail(ErrorKind::ProgramLimit, "Jaro matching compares every distinct released tuple with every distinct "
                                       "dictionary tuple: " + std::to_string(released_->size()) + " x " +
-                                      std::to_string(dictionary_->size()) + " is over the limit");
+                                      std::to_string(dictionary_->times.size()) + " is over the limit");
     std::vector<int64_t> counts(released_->size(), 0);
     for (std::size_t r = 0; r < released_->size(); ++r) counts[r] = count_codes(released_->tuple(r));
     return counts;

@@ -25,6 +25,7 @@
 
 #include "flat_index.hpp"
 #include "hierarchy.hpp"
+#include "tuple_tally.hpp"
 
 namespace privrisk {
 
@@ -48,7 +49,7 @@ public:
     // code each distinct value once.
     uint32_t code(std::size_t j, Value v);
     void add_entry_codes(const uint32_t* codes, int64_t times = 1);
-    uint32_t add_released_codes(const uint32_t* codes);
+    uint32_t add_released_codes(const uint32_t* codes, int64_t times = 1);
     // A distinct released tuple: how many released rows hold it, and its values.
     int64_t released_rows(uint32_t id) const;
     std::vector<Value> released_values(uint32_t id) const;
@@ -62,15 +63,17 @@ public:
     int height(std::size_t j) const;
 
     static constexpr double kMaxJaroPairs = 2e9;
-    std::size_t entries() const;  // distinct dictionary tuples
+    std::size_t entries() const;  // dictionary tuples as added (equal ones may repeat)
+    void reserve_released(std::size_t tuples);
     std::size_t released() const;  // distinct released tuples
 
 private:
     struct Attribute;
-    struct Tuples;
     struct Index;
     std::vector<std::unique_ptr<Attribute>> attributes_;
-    std::unique_ptr<Tuples> dictionary_, released_;
+    struct Entries;
+    std::unique_ptr<Entries> dictionary_;
+    std::unique_ptr<CodeTuples> released_;
     std::unique_ptr<Index> index_;
     int64_t count_codes(const uint32_t* tuple);
     Mode mode_;
