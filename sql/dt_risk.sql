@@ -100,6 +100,64 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 
+-- match_counts reads both tables through the tuple_tally aggregate. Under a
+-- forced parallel plan (the workers' tallies merged in the leader) the counts
+-- are the serial ones and those of the plain SQL join; values of four kinds
+-- (int, numeric through its output function, text, date in ISO form).
+SELECT setseed(0.25);
+CREATE TABLE dt_big AS
+SELECT (random() * 20)::int AS age, (random() * 3)::int::numeric / 4 AS score, 'z' || (random() * 50)::int AS zip,
+       date '2000-01-01' + (random() * 12)::int AS day
+FROM generate_series(1, 200000) g;
+CREATE TABLE dt_big_released AS
+SELECT * FROM dt_big WHERE age < 15 UNION ALL SELECT 200, 1, 'nowhere', date '1999-12-31' FROM generate_series(1, 3);
+ALTER TABLE dt_big SET (parallel_workers = 2);
+ANALYZE dt_big;
+\set big_mapping '''[{"released": "age"}, {"released": "score"}, {"released": "zip"}, {"released": "day"}]'''
+SET max_parallel_workers_per_gather = 0;
+SELECT md5(string_agg(format('%s %s %s', released_values, rows, matches), ',' ORDER BY released_values::text)) AS serial,
+       count(*) AS tuples, sum(rows) AS released_rows, sum(matches) AS total_matches, count(*) FILTER (WHERE matches = 0) AS unmatched
+FROM privrisk.match_counts('dt_big_released', 'dt_big', :big_mapping) \gset
+SELECT :tuples AS tuples, :released_rows AS released_rows, :total_matches AS total_matches, :unmatched AS unmatched;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT privrisk.tuple_tally(age, score, zip, day) FROM dt_big;
+SELECT md5(string_agg(format('%s %s %s', released_values, rows, matches), ',' ORDER BY released_values::text)) = :'serial'
+       AS parallel_equals_serial
+FROM privrisk.match_counts('dt_big_released', 'dt_big', :big_mapping);
+SELECT md5(string_agg(format('%s %s %s', ARRAY[r.age::text, r.score::text, r.zip, to_char(r.day, 'YYYY-MM-DD')], r.rows, coalesce(d.n, 0)),
+                      ',' ORDER BY ARRAY[r.age::text, r.score::text, r.zip, to_char(r.day, 'YYYY-MM-DD')]::text)) = :'serial'
+       AS sql_join_equals
+FROM (SELECT age, score, zip, day, count(*) AS rows FROM dt_big_released GROUP BY 1, 2, 3, 4) r
+LEFT JOIN (SELECT age, score, zip, day, count(*) AS n FROM dt_big GROUP BY 1, 2, 3, 4) d USING (age, score, zip, day);
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+-- The dictionary is read with the caller's rights: row-level security applies,
+-- and without SELECT on it nothing is counted.
+CREATE ROLE regress_dt_reader;
+GRANT USAGE ON SCHEMA privrisk TO regress_dt_reader;
+GRANT SELECT ON dt_big_released, dt_big TO regress_dt_reader;
+ALTER TABLE dt_big ENABLE ROW LEVEL SECURITY;
+CREATE POLICY dt_big_young ON dt_big TO regress_dt_reader USING (age < 10);
+SELECT sum(r.rows * d.n) AS visible_expected  -- Σ over released rows of the visible entries equal to them
+FROM (SELECT age, score, zip, day, count(*) AS rows FROM dt_big_released GROUP BY 1, 2, 3, 4) r
+JOIN (SELECT age, score, zip, day, count(*) AS n FROM dt_big WHERE age < 10 GROUP BY 1, 2, 3, 4) d USING (age, score, zip, day);
+SET ROLE regress_dt_reader;
+SELECT sum(rows * matches) AS visible_matches FROM privrisk.match_counts('dt_big_released', 'dt_big', :big_mapping);
+RESET ROLE;
+REVOKE SELECT ON dt_big FROM regress_dt_reader;
+SET ROLE regress_dt_reader;
+SELECT count(*) FROM privrisk.match_counts('dt_big_released', 'dt_big', :big_mapping);
+RESET ROLE;
+DROP POLICY dt_big_young ON dt_big;
+REVOKE ALL ON dt_big_released FROM regress_dt_reader;
+REVOKE USAGE ON SCHEMA privrisk FROM regress_dt_reader;
+DROP ROLE regress_dt_reader;
+
 -- Bayes risk over candidate dictionaries: Σ q·R / Σ q.
 SELECT privrisk.bayes_risk(r, q) AS bayes FROM (VALUES (1.0::float8, 1.0::float8), (0.833333, 2), (0.5, 1)) AS v(r, q);
 

@@ -1,10 +1,10 @@
 #include "dictionary.hpp"
 
-#include "coded_scan.hpp"
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
 #include "source_columns.hpp"
 #include "spi.hpp"
+#include "table_tally.hpp"
 
 namespace privrisk::pg {
 
@@ -52,17 +52,33 @@ uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& 
     }
 }
 
+int64_t tally_mapped(const SourceRelation& table, const std::vector<SourceColumn>& columns,
+                     const std::function<uint32_t(std::size_t, std::optional<std::string_view>)>& code,
+                     const std::function<void(const uint32_t*, int64_t)>& on_tuple,
+                     const std::function<void(uint64_t)>& on_tuples) {
+    const std::size_t width = columns.size();
+    std::vector<std::vector<uint32_t>> code_of(width);  // the tally's code -> the caller's
+    for (std::size_t j = 0; j < width; ++j) code_of[j].push_back(code(j, std::nullopt));
+    std::vector<uint32_t> mapped(width);
+    return tally_table(
+        table, columns,
+        [&](std::size_t j, uint32_t, std::string_view, std::string_view text) { code_of[j].push_back(code(j, text)); },
+        [&](const uint32_t* codes, int64_t times) {
+            for (std::size_t j = 0; j < width; ++j) mapped[j] = code_of[j][codes[j]];
+            on_tuple(mapped.data(), times);
+        },
+        on_tuples);
+}
+
 int64_t load_dictionary(Oid dictionary_id, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,
                         uint64_t generation) {
     SourceRelation dictionary = source_relation(dictionary_id);
     std::vector<SourceColumn> columns;
     for (const auto& a : mapping) columns.push_back(source_column(dictionary, a.dictionary, "dictionary"));
-    CodedScan scan{dictionary_id, columns};
-    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
-        return mapped_code(counter, mapping, "dictionary", j, t, generation);
-    };
-    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_entry_codes(codes); };
-    const int64_t entries = run_coded_scan(dictionary, scan);
+    const int64_t entries = tally_mapped(
+        dictionary, columns,
+        [&](std::size_t j, std::optional<std::string_view> t) { return mapped_code(counter, mapping, "dictionary", j, t, generation); },
+        [&](const uint32_t* codes, int64_t times) { counter.add_entry_codes(codes, times); });
     if (entries == 0)
         pg_call([&] {
             ereport(NOTICE, (errmsg("dictionary \"%s\" is empty: no released row can be identified, every loss is 0",

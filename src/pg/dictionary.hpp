@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "hierarchy.hpp"
 #include "identification.hpp"
 #include "postgres.hpp"
+#include "source_columns.hpp"
 
 namespace privrisk::pg {
 
@@ -27,6 +29,14 @@ std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttrib
 // Codes a value for attribute j; an error names the side, the column and the value.
 uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& mapping, const char* side, std::size_t j,
                      std::optional<std::string_view> text, uint64_t generation);
+
+// Reads `columns` of `table` as distinct tuples (table_tally), each value coded
+// once by `code` (nullopt: NULL); on_tuples(n) announces the n distinct tuples, then
+// on_tuple gets each one's codes and how many rows hold them.
+int64_t tally_mapped(const SourceRelation& table, const std::vector<SourceColumn>& columns,
+                     const std::function<uint32_t(std::size_t, std::optional<std::string_view>)>& code,
+                     const std::function<void(const uint32_t*, int64_t)>& on_tuple,
+                     const std::function<void(uint64_t)>& on_tuples = nullptr);
 
 // Reads every dictionary row into `counter`; a NOTICE when there is none.
 int64_t load_dictionary(Oid dictionary, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,

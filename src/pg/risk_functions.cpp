@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "args.hpp"
-#include "coded_scan.hpp"
 #include "dictionary.hpp"
 #include "error.hpp"
 #include "exact_sum.hpp"
@@ -240,9 +239,8 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
     }
     MatchCounter counter(hierarchies, mode, threshold);
     load_dictionary(dictionary_id, mapping, counter, generation);
-    CodedScan released_scan{released_id, released_columns};
     std::string scratch;
-    released_scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+    auto code_released = [&](std::size_t j, std::optional<std::string_view> t) {
         if (t && !levels.empty() && levels[j] > 0) {  // generalize the source value to the node's level
             const Hierarchy* h = hierarchies[j];
             if (!h || levels[j] >= h->height()) return mapped_code(counter, mapping, "released", j, std::nullopt, generation);
@@ -257,8 +255,9 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
         }
         return mapped_code(counter, mapping, "released", j, t, generation);
     };
-    released_scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
-    run_coded_scan(released, released_scan);
+    tally_mapped(released, released_columns, code_released,
+                 [&](const uint32_t* codes, int64_t times) { counter.add_released_codes(codes, times); },
+                 [&](uint64_t n) { counter.reserve_released(n); });
     pg_call([] { CHECK_FOR_INTERRUPTS(); });
     std::vector<int64_t> counts = counter.count();
 
