@@ -3,7 +3,7 @@
 // first met (on_value), then sees each row as codes (on_row). The relation is
 // read straight from its heap when the caller may read it whole and no
 // row-level security applies, else through SQL with the caller's rights.
-// Shared by dp_release (which also needs each row's identity) and match_counts.
+// Used by dp_release, which also needs each row's identity.
 #pragma once
 
 #include <cstdint>

@@ -70,6 +70,13 @@ int64_t tally_mapped(const SourceRelation& table, const std::vector<SourceColumn
         on_tuples);
 }
 
+int64_t load_released(const SourceRelation& table, const std::vector<SourceColumn>& columns, MatchCounter& counter,
+                      const std::function<uint32_t(std::size_t, std::optional<std::string_view>)>& code) {
+    return tally_mapped(
+        table, columns, code, [&](const uint32_t* codes, int64_t times) { counter.add_released_codes(codes, times); },
+        [&](uint64_t n) { counter.reserve_released(n); });
+}
+
 int64_t load_dictionary(Oid dictionary_id, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,
                         uint64_t generation) {
     SourceRelation dictionary = source_relation(dictionary_id);

@@ -38,6 +38,10 @@ int64_t tally_mapped(const SourceRelation& table, const std::vector<SourceColumn
                      const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                      const std::function<void(uint64_t)>& on_tuples = nullptr);
 
+// Reads `columns` of `table` into `counter` as released tuples, each distinct value coded by `code`.
+int64_t load_released(const SourceRelation& table, const std::vector<SourceColumn>& columns, MatchCounter& counter,
+                      const std::function<uint32_t(std::size_t, std::optional<std::string_view>)>& code);
+
 // Reads every dictionary row into `counter`; a NOTICE when there is none.
 int64_t load_dictionary(Oid dictionary, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,
                         uint64_t generation);

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "args.hpp"
-#include "coded_scan.hpp"
 #include "dictionary.hpp"
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
@@ -167,12 +166,9 @@ SourceRelation read_source_and_dictionary(FunctionCallInfo fcinfo, const Setting
     std::vector<SourceColumn> columns;
     for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
     load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
-    CodedScan scan{PG_GETARG_OID(0), columns};
-    scan.on_value = [&](std::size_t j, std::optional<std::string_view> t) {
+    load_released(source, columns, counter, [&](std::size_t j, std::optional<std::string_view> t) {
         return mapped_code(counter, s.mapping, "source", j, t, generation);
-    };
-    scan.on_row = [&](const uint32_t* codes, Oid, const ItemPointerData*) { counter.add_released_codes(codes); };
-    run_coded_scan(source, scan);
+    });
     return source;
 }
 

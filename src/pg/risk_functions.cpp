@@ -255,9 +255,7 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
         }
         return mapped_code(counter, mapping, "released", j, t, generation);
     };
-    tally_mapped(released, released_columns, code_released,
-                 [&](const uint32_t* codes, int64_t times) { counter.add_released_codes(codes, times); },
-                 [&](uint64_t n) { counter.reserve_released(n); });
+    load_released(released, released_columns, counter, code_released);
     pg_call([] { CHECK_FOR_INTERRUPTS(); });
     std::vector<int64_t> counts = counter.count();
 
