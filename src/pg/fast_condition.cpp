@@ -101,6 +101,60 @@ bool term_of(Node* node, Term* term) {
     return true;
 }
 
+// Specialized tests: the kind and test are fixed per term, so each row runs only
+// its own comparison.
+template <Test T>
+bool integer_test(int64 x, int64 c) {
+    switch (T) {
+        case Test::Eq: return x == c;
+        case Test::Ne: return x != c;
+        case Test::Lt: return x < c;
+        case Test::Le: return x <= c;
+        case Test::Gt: return x > c;
+        case Test::Ge: return x >= c;
+        default: return false;
+    }
+}
+
+template <Kind K, Test T>
+bool integer_holds(const Term& t, const Datum* values, const bool* isnull) {
+    return !isnull[t.column] && integer_test<T>(FastCondition::integer_value(K, values[t.column]), t.number);
+}
+
+template <bool Equal>
+bool text_holds(const Term& t, const Datum* values, const bool* isnull) {
+    if (isnull[t.column]) return false;
+    std::string_view v = text_bytes(values[t.column]);
+    bool equal = (int)v.size() == t.length && (t.length <= 8 ? FlatIndex::small_word(v.data(), t.length) == t.word
+                                                             : std::memcmp(v.data(), t.bytes, t.length) == 0);
+    return equal == Equal;
+}
+
+bool generic_holds(const Term& t, const Datum* values, const bool* isnull) { return fast_term_holds(t, values, isnull); }
+
+template <Kind K>
+bool (*integer_for(Test test))(const Term&, const Datum*, const bool*) {
+    switch (test) {
+        case Test::Eq: return integer_holds<K, Test::Eq>;
+        case Test::Ne: return integer_holds<K, Test::Ne>;
+        case Test::Lt: return integer_holds<K, Test::Lt>;
+        case Test::Le: return integer_holds<K, Test::Le>;
+        case Test::Gt: return integer_holds<K, Test::Gt>;
+        case Test::Ge: return integer_holds<K, Test::Ge>;
+        default: return generic_holds;
+    }
+}
+
+void specialize(Term* t) {
+    switch (t->kind) {
+        case Kind::Int2: t->holds = integer_for<Kind::Int2>(t->test); break;
+        case Kind::Int4: t->holds = integer_for<Kind::Int4>(t->test); break;
+        case Kind::Int8: t->holds = integer_for<Kind::Int8>(t->test); break;
+        case Kind::Text: t->holds = t->test == Test::Eq ? text_holds<true> : text_holds<false>; break;
+        default: t->holds = generic_holds; break;
+    }
+}
+
 }  // namespace
 
 FastCondition* compile_fast_condition(Expr* condition) {
@@ -125,6 +179,7 @@ FastCondition* compile_fast_condition(Expr* condition) {
             pfree(fast);
             return nullptr;
         }
+        specialize(&fast->terms[fast->count]);
         ++fast->count;
     }
     return fast;

@@ -25,6 +25,8 @@ struct FastCondition {
         const char* bytes;
         int length;
         uint64 word;  // a text constant of up to 8 bytes, as FlatIndex::small_word
+        // The test specialized to this term's kind and test (set by compile_fast_condition).
+        bool (*holds)(const Term& t, const Datum* values, const bool* isnull);
     };
     bool any;  // OR of the terms; else AND
     int count;
@@ -44,7 +46,7 @@ struct FastCondition {
 // its shape is not one of the above.
 FastCondition* compile_fast_condition(Expr* condition);
 
-// Inline below: the release scan calls them for every row.
+// The generic test of one term (the specialized ones give the same answers).
 inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, const bool* isnull) {
     using Test = FastCondition::Test;
     bool null = isnull[t.column];
@@ -82,8 +84,9 @@ inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, c
 // (NULL or FALSE protects): AND needs every term TRUE, OR one. PostgreSQL-style:
 // may detoast a value in the current memory context, never throws.
 inline bool fast_condition_holds(const FastCondition* c, const Datum* values, const bool* isnull) {
+    if (c->count == 1) return c->terms[0].holds(c->terms[0], values, isnull);  // AND or OR of one term
     for (int i = 0; i < c->count; ++i)
-        if (fast_term_holds(c->terms[i], values, isnull) == c->any) return c->any;
+        if (c->terms[i].holds(c->terms[i], values, isnull) == c->any) return c->any;
     return !c->any;
 }
 
