@@ -103,31 +103,14 @@ bool term_of(Node* node, Term* term) {
 
 // Specialized tests: the kind and test are fixed per term, so each row runs only
 // its own comparison.
-template <Test T>
-bool integer_test(int64 x, int64 c) {
-    switch (T) {
-        case Test::Eq: return x == c;
-        case Test::Ne: return x != c;
-        case Test::Lt: return x < c;
-        case Test::Le: return x <= c;
-        case Test::Gt: return x > c;
-        case Test::Ge: return x >= c;
-        default: return false;
-    }
-}
-
 template <Kind K, Test T>
 bool integer_holds(const Term& t, const Datum* values, const bool* isnull) {
-    return !isnull[t.column] && integer_test<T>(FastCondition::integer_value(K, values[t.column]), t.number);
+    return !isnull[t.column] && integer_test(T, FastCondition::integer_value(K, values[t.column]), t.number);
 }
 
 template <bool Equal>
 bool text_holds(const Term& t, const Datum* values, const bool* isnull) {
-    if (isnull[t.column]) return false;
-    std::string_view v = text_bytes(values[t.column]);
-    bool equal = (int)v.size() == t.length && (t.length <= 8 ? FlatIndex::small_word(v.data(), t.length) == t.word
-                                                             : std::memcmp(v.data(), t.bytes, t.length) == 0);
-    return equal == Equal;
+    return !isnull[t.column] && text_equals(t, values[t.column]) == Equal;
 }
 
 bool generic_holds(const Term& t, const Datum* values, const bool* isnull) { return fast_term_holds(t, values, isnull); }

@@ -46,6 +46,27 @@ struct FastCondition {
 // its shape is not one of the above.
 FastCondition* compile_fast_condition(Expr* condition);
 
+// x (test) c for an integer term; folded to one comparison where the test is a constant.
+inline bool integer_test(FastCondition::Test test, int64 x, int64 c) {
+    using Test = FastCondition::Test;
+    switch (test) {
+        case Test::Eq: return x == c;
+        case Test::Ne: return x != c;
+        case Test::Lt: return x < c;
+        case Test::Le: return x <= c;
+        case Test::Gt: return x > c;
+        case Test::Ge: return x >= c;
+        default: return false;
+    }
+}
+
+// Whether a text datum equals a text term's constant, byte for byte.
+inline bool text_equals(const FastCondition::Term& t, Datum d) {
+    std::string_view v = text_bytes(d);  // may raise an ERROR (detoasting)
+    return (int)v.size() == t.length && (t.length <= 8 ? FlatIndex::small_word(v.data(), t.length) == t.word
+                                                       : std::memcmp(v.data(), t.bytes, t.length) == 0);
+}
+
 // The generic test of one term (the specialized ones give the same answers).
 inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, const bool* isnull) {
     using Test = FastCondition::Test;
@@ -57,26 +78,10 @@ inline bool fast_term_holds(const FastCondition::Term& t, const Datum* values, c
     switch (t.kind) {
         case FastCondition::Kind::Bool:
             return DatumGetBool(d) == (t.test == Test::IsTrue);
-        case FastCondition::Kind::Text: {
-            std::string_view v = text_bytes(d);  // may raise an ERROR (detoasting)
-            const char* data = v.data();
-            bool equal = (int)v.size() == t.length &&
-                         (t.length <= 8 ? FlatIndex::small_word(data, t.length) == t.word
-                                        : std::memcmp(data, t.bytes, t.length) == 0);
-            return equal == (t.test == Test::Eq);
-        }
-        default: {
-            int64 x = FastCondition::integer_value(t.kind, d);
-            switch (t.test) {
-                case Test::Eq: return x == t.number;
-                case Test::Ne: return x != t.number;
-                case Test::Lt: return x < t.number;
-                case Test::Le: return x <= t.number;
-                case Test::Gt: return x > t.number;
-                case Test::Ge: return x >= t.number;
-                default: return false;
-            }
-        }
+        case FastCondition::Kind::Text:
+            return text_equals(t, d) == (t.test == Test::Eq);
+        default:
+            return integer_test(t.test, FastCondition::integer_value(t.kind, d), t.number);
     }
 }
 
