@@ -15,10 +15,7 @@ namespace privrisk {
 
 class FlatIndex {
 public:
-    // initial_slots: a power of two.
-    explicit FlatIndex(std::pmr::memory_resource* mr, std::size_t initial_slots = 1024) : bytes_(mr), slots_(mr) {
-        slots_.resize(initial_slots);
-    }
+    explicit FlatIndex(std::pmr::memory_resource* mr) : bytes_(mr), slots_(mr) { slots_.resize(1024); }
 
     static constexpr uint32_t kAbsent = UINT32_MAX;
 
@@ -44,41 +41,14 @@ public:
 
     // The id of `key`, adding it (with the next id) when absent.
     uint32_t find_or_add(std::string_view key, bool* added = nullptr) {
-        uint64_t h = hash(key);
-        std::size_t i = probe(key, h);
-        Slot& s = slots_[i];
-        if (added) *added = s.tag == 0;
-        if (s.tag != 0) return s.id;
-        s = Slot{tag_of(h), size_, static_cast<uint32_t>(key.size()), 0, prefix(key), bytes_.size()};
-        bytes_.insert(bytes_.end(), key.begin(), key.end());
-        ++size_;
-        if (2 * std::size_t(size_) > slots_.size()) grow();
-        return size_ - 1;
+        uint64_t spilled;
+        return add_count(key, 0, added, &spilled);  // n = 0: the counter code folds away
     }
 
     // The id of `key` (added when absent), also adding n to a 32-bit counter kept
     // in the key's slot: counting a key costs no second memory access. A counter
     // that would pass 2^32 − 1 is emptied into *spilled (else 0 there).
-    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) {
-        uint64_t h = hash(key);
-        std::size_t i = probe(key, h);
-        Slot& s = slots_[i];
-        *spilled = 0;
-        if (s.tag != 0) {
-            if (s.counter > UINT32_MAX - n) {
-                *spilled = uint64_t(s.counter) + n;
-                s.counter = 0;
-            } else {
-                s.counter += n;
-            }
-            return s.id;
-        }
-        s = Slot{tag_of(h), size_, static_cast<uint32_t>(key.size()), n, prefix(key), bytes_.size()};
-        bytes_.insert(bytes_.end(), key.begin(), key.end());
-        ++size_;
-        if (2 * std::size_t(size_) > slots_.size()) grow();
-        return size_ - 1;
-    }
+    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) { return add_count(key, n, nullptr, spilled); }
     // Calls f(id, counter) for every key whose counter is not 0, and empties it.
     template <typename F>
     void drain_counters(F f) {
@@ -120,6 +90,28 @@ public:
     }
 
 private:
+    uint32_t add_count(std::string_view key, uint32_t n, bool* added, uint64_t* spilled) {
+        uint64_t h = hash(key);
+        std::size_t i = probe(key, h);
+        Slot& s = slots_[i];
+        if (added) *added = s.tag == 0;
+        *spilled = 0;
+        if (s.tag != 0) {
+            if (s.counter > UINT32_MAX - n) {
+                *spilled = uint64_t(s.counter) + n;
+                s.counter = 0;
+            } else {
+                s.counter += n;
+            }
+            return s.id;
+        }
+        s = Slot{tag_of(h), size_, static_cast<uint32_t>(key.size()), n, prefix(key), bytes_.size()};
+        bytes_.insert(bytes_.end(), key.begin(), key.end());
+        ++size_;
+        if (2 * std::size_t(size_) > slots_.size()) grow();
+        return size_ - 1;
+    }
+
     static uint32_t tag_of(uint64_t h) { return static_cast<uint32_t>(h >> 32) | 1; }  // 0 marks an empty slot
 
     // The slot holding `key`, or the empty slot where it would go.

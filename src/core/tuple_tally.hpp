@@ -42,22 +42,20 @@ inline std::string_view tuple_key(const uint32_t* c, std::size_t width, uint64_t
 
 class CodeTuples {
 public:
-    CodeTuples(std::pmr::memory_resource* mr, std::size_t width, std::size_t initial_slots = 1024)
-        : width_(width), index_(mr, initial_slots), codes_(mr), times_(mr) {}
+    CodeTuples(std::pmr::memory_resource* mr, std::size_t width) : width_(width), index_(mr), codes_(mr), times_(mr) {}
 
     // The tuple's id (equal tuples share it), after adding `times` to its count.
     // Counts accumulate in the index's slots (one memory access per row on a large
     // table: 2× faster than a separate array) until times() reads them.
     uint32_t add(const uint32_t* codes, int64_t times) {
-        uint64_t word, spilled = 0;
-        std::string_view k = tuple_key(codes, width_, &word);
-        uint32_t i = times >= 0 && times <= int64_t(UINT32_MAX) ? index_.count(k, static_cast<uint32_t>(times), &spilled)
-                                                               : index_.find_or_add(k);
+        uint64_t word, spilled;
+        const bool fits = times >= 0 && times <= int64_t(UINT32_MAX);  // in a slot's counter
+        uint32_t i = index_.count(tuple_key(codes, width_, &word), fits ? static_cast<uint32_t>(times) : 0, &spilled);
         if (i == times_.size()) {
             codes_.insert(codes_.end(), codes, codes + width_);
             times_.push_back(0);
         }
-        if (times < 0 || times > int64_t(UINT32_MAX)) times_[i] += times;
+        if (!fits) times_[i] += times;
         if (spilled) times_[i] += static_cast<int64_t>(spilled);  // rare: leaves times_ out of cache
         pending_ = true;
         return i;
@@ -105,7 +103,7 @@ public:
     }
     void set_text(std::size_t j, std::string_view text);  // of the value coded last in column j
     // A tuple of codes, `times` rows. Tuples that pack into one word are only
-    // appended to a buffer here (see Packed below); others go to a hash table.
+    // appended to a buffer here (see "Counting by sorting" below); others go to a hash table.
     void add(const uint32_t* codes, int64_t times = 1) {
         rows_ += times;
         uint64_t word;
