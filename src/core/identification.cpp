@@ -119,7 +119,6 @@ int MatchCounter::height(std::size_t j) const { return attributes_.at(j)->height
 int MatchCounter::level(std::size_t j, Value v) { return attributes_.at(j)->level[code(j, v)]; }
 
 void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) {
-    if (index_) fail(ErrorKind::Internal, "a dictionary entry added after counting began");
     add_entry_codes(codes(values).data(), times);
 }
 
@@ -171,7 +170,7 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
     int64_t count = 0;
     if (mode_ == Mode::Jaro) {
         for (std::size_t e = 0; e < dictionary_->times.size(); ++e) {
-            const uint32_t* d = dictionary_->tuple(e, attributes_.size());
+            const uint32_t* d = dictionary_->tuple(e, width);
             bool consistent = true;
             for (std::size_t j = 0; j < width && consistent; ++j) {
                 if (y[j] == 0 || d[j] == 0 || y[j] == d[j]) continue;
@@ -184,7 +183,7 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
     if (!index_) {
         index_ = std::make_unique<Index>();
         for (std::size_t e = 0; e < dictionary_->times.size(); ++e) {
-            const uint32_t* d = dictionary_->tuple(e, attributes_.size());
+            const uint32_t* d = dictionary_->tuple(e, width);
             std::vector<int> sig(width);
             for (std::size_t j = 0; j < width; ++j) sig[j] = attributes_[j]->level[d[j]];
             index_->groups[sig].push_back(static_cast<uint32_t>(e));
@@ -204,15 +203,16 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
             for (std::size_t j = 0; j < width; ++j) m[j] = std::max(sig[j], r_sig[j]);
             auto [it, fresh] = ix.tables.try_emplace({sig, m});
             Index::Table& t = it->second;
-            if (fresh) t.keys.reserve(members.size());
-            if (fresh)
+            if (fresh) {
+                t.keys.reserve(members.size());
                 for (uint32_t e : members) {
-                    const uint32_t* d = dictionary_->tuple(e, attributes_.size());
+                    const uint32_t* d = dictionary_->tuple(e, width);
                     for (std::size_t j = 0; j < width; ++j) key[j] = attributes_[j]->node_at(d[j], m[j]);
                     uint32_t i = t.keys.find_or_add(key_view());
                     if (i == t.counts.size()) t.counts.push_back(0);
                     t.counts[i] += dictionary_->times[e];
                 }
+            }
             list.push_back(Index::Lookup{&t, std::move(m)});
         }
         ix.lookups.push_back(std::move(list));

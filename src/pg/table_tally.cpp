@@ -25,7 +25,6 @@ struct TallyState {
     ValueText* texts = nullptr;
     std::pmr::vector<uint32_t> codes;
     std::pmr::vector<std::array<char, sizeof(Datum)>> scratch;
-    uint64_t rows = 0;
     TallyState(MemoryContext context, std::size_t width)
         : mr(context), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {}
 };
@@ -91,7 +90,7 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_transition) {
         }));
     }
     s->tally.add(s->codes.data());
-    if ((++s->rows & 4095) == 0) pg_call([&] { MemoryContextReset(s->row_context); });
+    if ((s->tally.rows() & 4095) == 0) pg_call([&] { MemoryContextReset(s->row_context); });
     PG_RETURN_POINTER(s);
 }
 
