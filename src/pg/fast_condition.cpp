@@ -1,5 +1,6 @@
 #include "fast_condition.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace privrisk::pg {
@@ -35,6 +36,23 @@ int strategy_in(Oid op, Oid family) {
         if (i->opfamily_id == family) return i->strategy;
     }
     return 0;
+}
+
+// The constant's first 16 bytes as a short datum (header byte, then its bytes)
+// and their mask. A constant too long for a short header gets an impossible
+// header (external), so no short datum matches it, which is right: a short datum
+// is under 127 bytes.
+void inline_form(Term* term) {
+    unsigned char form[16] = {0}, mask[16] = {0};
+    if (term->length <= static_cast<int>(VARATT_SHORT_MAX - VARHDRSZ_SHORT))
+        SET_VARSIZE_SHORT(form, term->length + VARHDRSZ_SHORT);
+    else
+        SET_VARTAG_1B_E(form, 0);
+    int n = std::min(term->length, 15);
+    std::memcpy(form + 1, term->bytes, n);
+    std::memset(mask, 0xff, n + 1);
+    std::memcpy(term->inline_words, form, 16);
+    std::memcpy(term->inline_mask, mask, 16);
 }
 
 bool comparison_term(OpExpr* op, Term* term) {
@@ -76,6 +94,7 @@ bool comparison_term(OpExpr* op, Term* term) {
         std::memcpy(bytes, VARDATA_ANY(t), term->length);
         term->bytes = bytes;
         term->word = term->length <= 8 ? FlatIndex::small_word(bytes, term->length) : 0;
+        inline_form(term);
         return true;
     }
     return false;

@@ -25,6 +25,10 @@ struct FastCondition {
         const char* bytes;
         int length;
         uint64 word;  // a text constant of up to 8 bytes, as FlatIndex::small_word
+        // A text constant as a short (1-byte header) datum, its first 16 bytes and
+        // which of them count: a heap value is compared with two loads, no jump.
+        uint64 inline_words[2];
+        uint64 inline_mask[2];
         // The test specialized to this term's kind and test (set by compile_fast_condition).
         bool (*holds)(const Term& t, const Datum* values, const bool* isnull);
     };
@@ -61,10 +65,25 @@ inline bool integer_test(FastCondition::Test test, int64 x, int64 c) {
 }
 
 // Whether a text datum equals a text term's constant, byte for byte.
-inline bool text_equals(const FastCondition::Term& t, Datum d) {
+inline bool text_equals_slow(const FastCondition::Term& t, Datum d) {
     std::string_view v = text_bytes(d);  // may raise an ERROR (detoasting)
     return (int)v.size() == t.length && (t.length <= 8 ? FlatIndex::small_word(v.data(), t.length) == t.word
                                                        : std::memcmp(v.data(), t.bytes, t.length) == 0);
+}
+__attribute__((always_inline)) inline bool text_equals(const FastCondition::Term& t, Datum d) {
+    const char* p = DatumGetPointer(d);
+    // A short datum (how a heap tuple keeps text under 127 bytes) is compared as its
+    // first 16 bytes, header (so length) included. The datum may be shorter: the
+    // bytes read past it are masked off, and reading them cannot fault while they
+    // stay on the same 4 kB page (checked; else the byte-wise test).
+    if (VARATT_IS_SHORT(p) && (reinterpret_cast<uintptr_t>(p) & 4095) <= 4096 - 16) {
+        uint64 w0, w1;
+        std::memcpy(&w0, p, 8);
+        std::memcpy(&w1, p + 8, 8);
+        bool head = (((w0 ^ t.inline_words[0]) & t.inline_mask[0]) | ((w1 ^ t.inline_words[1]) & t.inline_mask[1])) == 0;
+        return t.length <= 15 ? head : head && std::memcmp(p + 16, t.bytes + 15, t.length - 15) == 0;
+    }
+    return text_equals_slow(t, d);
 }
 
 // The generic test of one term (the specialized ones give the same answers).
