@@ -123,17 +123,18 @@ SELECT i AS id, 'payload-' || i AS payload,
        CASE WHEN random() < 0.15 THEN NULL ELSE (ARRAY['x', 'y'])[1 + (random() * 1)::int]::varchar(3) END AS vc,
        CASE WHEN random() < 0.15 THEN NULL ELSE random() < 0.5 END AS b
 FROM generate_series(1, 2000) AS i;
-CREATE FUNCTION cnd_check(condition text, OUT native boolean, OUT disclosed bigint, OUT mismatches bigint)
+CREATE FUNCTION cnd_check(condition text, source regclass DEFAULT 'cnd',
+                          OUT native boolean, OUT disclosed bigint, OUT mismatches bigint)
 LANGUAGE plpgsql AS $$
 DECLARE plan text;
 BEGIN
-    PERFORM privrisk.create_policy('cnd', 'cnd');
+    PERFORM privrisk.create_policy('cnd', source);
     PERFORM privrisk.add_rule('cnd', 'payload', 'hide', condition);
     EXECUTE 'EXPLAIN (FORMAT JSON) SELECT payload FROM privrisk.release(''cnd'') AS r(payload text)' INTO plan;
     native := (plan::jsonb -> 0 -> 'Plan' ->> 'Conditions Native')::int = 1;
     EXECUTE format('SELECT count(r.payload), count(*) FILTER (WHERE r.payload IS DISTINCT FROM
                         CASE WHEN (%s) IS TRUE THEN c.payload END)
-                    FROM privrisk.release(''cnd'') AS r(id int, payload text) JOIN cnd c USING (id)', condition)
+                    FROM privrisk.release(''cnd'') AS r(id int, payload text) JOIN %s c USING (id)', condition, source)
     INTO disclosed, mismatches;
     PERFORM privrisk.drop_policy('cnd');
 END $$;
@@ -143,6 +144,18 @@ FROM unnest(ARRAY['i4 > 3', '3 > i4', 'i4 <= -2', 'i4 >= 0', 'i4 = 5', 'i4 <> 5'
                   't = ''''', 'vc = ''x''', 't > ''a''', 'b', 'NOT b', 'b = false', 'b IS NULL', 'i4 IS NOT NULL',
                   'i4 > 0 AND t = ''a''', 'i4 > 0 OR b', 'i4 > 0 AND (t = ''a'' OR b)', 'NOT (i4 > 0)',
                   'i4 + 1 > 3', 'true', 'false', 'NULL::boolean']) AS c;
+-- Text equality reads a short value (1-byte header) as its first 16 bytes, header
+-- included, and the rest byte for byte; values with a 4-byte header, compressed
+-- ones, and constants past 15 and 126 bytes take the other paths. All agree with SQL.
+CREATE TABLE cnd_long AS
+SELECT i AS id, 'payload-' || i AS payload,
+       (ARRAY['fifteen-bytes-x', 'fifteen-bytes-xy', 'fifteen-bytes-xz', 'fifteen-bytes-', '', repeat('long', 40),
+              repeat('long', 40) || '!', repeat('z', 3000), NULL])[1 + i % 9] AS t
+FROM generate_series(1, 900) AS i;
+SELECT c AS condition, (cnd_check(c, 'cnd_long')).*
+FROM unnest(ARRAY['t = ''fifteen-bytes-x''', 't = ''fifteen-bytes-xy''', 't <> ''fifteen-bytes-xz''',
+                  't = ''fifteen-bytes-''', 't = ''''', 't = repeat(''long'', 40)', 't = repeat(''long'', 40) || ''!''',
+                  't = repeat(''z'', 3000)', 't <> repeat(''z'', 2999)']) AS c;
 
 -- Parallel: a parallel-aware scan of the source gives the serial rows.
 CREATE TABLE big AS SELECT i AS id, (i * 7919) % 1000 AS v, md5(i::text) AS s FROM generate_series(1, 50000) AS i;
@@ -163,6 +176,10 @@ SELECT (SELECT n FROM serial) AS serial_rows,
 FROM privrisk.release('big') AS r(id int, v text, s text);
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather; RESET parallel_leader_participation;
+-- A column list in the source's order builds each released row in the source row's
+-- own arrays; any other order copies the columns no rule touches: the same rows.
+SELECT md5(string_agg(id || ':' || coalesce(v, '⊥') || ':' || coalesce(s, '⊥'), ',' ORDER BY id)) = (SELECT digest FROM serial) AS reordered_same_rows
+FROM privrisk.release('big') AS r(s text, id int, v text);
 
 -- Cursors scroll (the plan materializes what the scan cannot re-read backwards), rescans restart.
 BEGIN;
@@ -290,7 +307,7 @@ SELECT privrisk.drop_policy('gen_a2');
 SELECT count(*) AS rules_left FROM privrisk.policy_rule WHERE policy = 'gen_a2';
 
 DROP VIEW gen_a2_view, "odd ""name""", hostile_view, tv, rnd_reference, m_release;
-DROP FUNCTION my_true(int), refusal(text), rnd_check(text), cnd_check(text);
+DROP FUNCTION my_true(int), refusal(text), rnd_check(text), cnd_check(text, regclass);
 SELECT privrisk.drop_policy(name) FROM privrisk.policy ORDER BY name;
-DROP TABLE t, n, rnd, rnd_rules, big, cnd, m;
+DROP TABLE t, n, rnd, rnd_rules, big, cnd, cnd_long, m;
 SELECT privrisk.drop_hierarchy('rel_a2'), privrisk.drop_hierarchy('rel_v'), privrisk.drop_hierarchy('rel_pz');

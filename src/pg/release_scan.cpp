@@ -25,6 +25,7 @@
 #include "release_scan.hpp"
 #include "release_shape.hpp"
 #include "value_text.hpp"
+#include "word_map.hpp"
 
 namespace privrisk::pg {
 namespace {
@@ -56,9 +57,11 @@ List* leaf_partitions(Relation parent) {
 // key (its datum for by-value types, else its text) indexes the results. Lives
 // in the scan's cache context and is never destroyed: the context goes with the query.
 struct LevelCache {
-    explicit LevelCache(std::pmr::memory_resource* memory) : index(memory), results(memory), window(memory) {}
-    FlatIndex index;
+    explicit LevelCache(std::pmr::memory_resource* memory)
+        : index(memory), results(memory), words(memory), window(memory) {}
+    FlatIndex index;                  // keys of by-value datums, and longer texts
     std::pmr::vector<text*> results;  // by id in index
+    WordMap<text> words;              // text keys of up to WordMap::kMaxKey bytes: one slot read
     // By-value keys near the first one seen (ages, years, small codes) are also
     // found by position: one load instead of a hash probe.
     static constexpr int64_t kWindow = 4096;
@@ -66,19 +69,29 @@ struct LevelCache {
     std::pmr::vector<text*> window;  // [kWindow] once a by-value key was cached
 };
 
+// One text per distinct released string of a column: the values that generalize
+// alike share it, so the rows read (and print) a few hot texts, not one per value.
+struct ReleasedTexts {
+    explicit ReleasedTexts(std::pmr::memory_resource* memory) : index(memory), texts(memory) {}
+    FlatIndex index;
+    std::pmr::vector<text*> texts;  // by id in index
+};
+
 struct ReleasedOutput {
+    int output;        // its index in the released row
     AttrNumber attno;  // in the source
     bool generalized;
     int height;
     int rule_count;
-    DisclosureRule* rules;
+    int* rule_raised;     // the level each rule raises the column to (rule_level)
     int* rule_condition;  // index of each rule's condition
-    bool* disclosed;      // scratch: per rule, its condition on this row
     char* name;
     char* hierarchy;
-    bool by_datum;  // cache key is the datum itself
+    bool by_datum;    // cache key is the datum itself
+    bool text_as_is;  // a generalized text column: at level 0 the source value is released
     ValueText value_text;
     LevelCache** levels;  // [height], built on first use
+    ReleasedTexts* texts;  // built on first use
     long cached;
 };
 
@@ -101,10 +114,23 @@ struct ReleaseScanState {
     AttrNumber last_attno;  // deform the source up to here
     int output_count;
     ReleasedOutput* outputs;
+    int ruled_count;  // outputs some rule touches or that are generalized
+    ReleasedOutput** ruled;
+    int plain_count;  // outputs released as they are
+    int* plain;
+    // Output c is source column c + 1 for every c: the released row is built in the
+    // source row's arrays (the scan slot points at them; its own are kept here).
+    bool in_place;
+    Datum* slot_values;
+    bool* slot_isnull;
     int condition_count;
     ExprState** conditions;           // conditions of read columns without a native form, else NULL
     FastCondition** fast_conditions;  // the native form where the shape allows, else NULL
     bool* condition_value;            // per row: TRUE discloses
+    int native_count;                 // the conditions evaluated per row: natively,
+    int* native;
+    int generic_count;                // and by the expression evaluator
+    int* generic;
     bool may_see_errors;              // reads the source anyway: rule errors keep their text
     bool guard_errors;                // a condition runs in the generic evaluator, whose errors may name a value
     bool in_rules;                    // a rule is being applied (its errors are sanitized)
@@ -121,14 +147,17 @@ struct ReleaseScanState {
 void evaluate_conditions(ReleaseScanState* s, ExprContext* econtext) {
     const Datum* values = s->row_slot->tts_values;
     const bool* isnull = s->row_slot->tts_isnull;
-    for (int i = 0; i < s->condition_count; ++i) {
-        if (FastCondition* fast = s->fast_conditions[i]) {
-            s->condition_value[i] = fast_condition_holds(fast, values, isnull);
-        } else if (ExprState* e = s->conditions[i]) {
-            bool null;
-            Datum d = ExecEvalExpr(e, econtext, &null);
-            s->condition_value[i] = !null && DatumGetBool(d);  // unknown protects
-        }
+    // Locals: the tests are calls through pointers, after which the state's fields would be read again.
+    const int native_count = s->native_count;
+    const int* native = s->native;
+    FastCondition* const* fast = s->fast_conditions;
+    bool* holds = s->condition_value;
+    for (int k = 0; k < native_count; ++k) holds[native[k]] = fast_condition_holds(fast[native[k]], values, isnull);
+    for (int k = 0; k < s->generic_count; ++k) {
+        int i = s->generic[k];
+        bool null;
+        Datum d = ExecEvalExpr(s->conditions[i], econtext, &null);
+        s->condition_value[i] = !null && DatumGetBool(d);  // unknown protects
     }
 }
 
@@ -144,11 +173,21 @@ struct MissRequest {
     text* result;
 };
 
+// A released value as a text datum in `context`. Under 127 bytes it gets the
+// 1-byte header short text has in a heap tuple: printing it then takes the same
+// path as the source's own text columns (no switch between header forms per row).
 text* make_text(MemoryContext context, Value v) {
     if (!v) return nullptr;
     return pg_call([&] {
+        std::size_t n = v->size();
+        if (n + VARHDRSZ_SHORT <= VARATT_SHORT_MAX) {
+            auto* t = static_cast<char*>(MemoryContextAlloc(context, n + VARHDRSZ_SHORT));
+            SET_VARSIZE_SHORT(t, n + VARHDRSZ_SHORT);
+            std::memcpy(t + VARHDRSZ_SHORT, v->data(), n);
+            return reinterpret_cast<text*>(t);
+        }
         MemoryContext old = MemoryContextSwitchTo(context);
-        text* t = cstring_to_text_with_len(v->data(), static_cast<int>(v->size()));
+        text* t = cstring_to_text_with_len(v->data(), static_cast<int>(n));
         MemoryContextSwitchTo(old);
         return t;
     });
@@ -176,10 +215,21 @@ void generalize_miss(MissRequest* r) {
         return;
     }
     if (!out->levels[r->level]) out->levels[r->level] = construct_in<LevelCache>(s->cache_context, s->cache_memory);
+    if (!out->texts) out->texts = construct_in<ReleasedTexts>(s->cache_context, s->cache_memory);
     LevelCache& cache = *out->levels[r->level];
-    r->result = make_text(s->cache_context, g);
-    cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
-    cache.results.push_back(r->result);
+    r->result = nullptr;
+    if (g) {
+        bool added;
+        uint32_t id = out->texts->index.find_or_add(*g, &added);
+        if (added) out->texts->texts.push_back(make_text(s->cache_context, g));
+        r->result = out->texts->texts[id];
+    }
+    if (!out->by_datum && r->value.size() <= WordMap<text>::kMaxKey) {
+        if (r->result) cache.words.put(WordMap<text>::word(r->value), r->result);  // ⊥ is not cached (it is no valid level's)
+    } else {
+        cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
+        cache.results.push_back(r->result);
+    }
     if (out->by_datum) {
         auto key = static_cast<int64_t>(r->key);
         if (cache.window.empty()) {
@@ -193,61 +243,69 @@ void generalize_miss(MissRequest* r) {
 }
 
 // Not cached yet: generalize now (rarely; kept out of the per-row path).
-__attribute__((noinline)) Datum generalized_miss(MissRequest* miss) {
-    ReleaseScanState* s = miss->state;
+__attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
     if (s->hierarchy_generation != hierarchy_generation()) {
         // A hierarchy changed mid-query: what is cached may be stale.
         for (int c = 0; c < s->output_count; ++c)
             for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
         s->hierarchy_generation = hierarchy_generation();
     }
-    guarded([&] { generalize_miss(miss); });
-    return PointerGetDatum(miss->result);
+    MissRequest miss{s, out, level, static_cast<uint64_t>(value), value_text(&out->value_text, value), nullptr};
+    guarded([&] { generalize_miss(&miss); });
+    return PointerGetDatum(miss.result);
 }
 
 // The released text of `value` at `level` (< height): from the cache, or generalized now.
 inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
-    LevelCache* cache = out->levels[level];
-    MissRequest miss{s, out, level, static_cast<uint64_t>(value), {}, nullptr};
-    if (out->by_datum && cache) {
-        uint64_t at = miss.key - static_cast<uint64_t>(cache->window_base);
-        if (at < cache->window.size() && cache->window[at]) return PointerGetDatum(cache->window[at]);
-        uint32_t id = cache->index.find(datum_key(&miss.key));
-        if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
+    if (LevelCache* cache = out->levels[level]) {
+        if (out->by_datum) {
+            uint64_t key = static_cast<uint64_t>(value);
+            uint64_t at = key - static_cast<uint64_t>(cache->window_base);
+            if (at < cache->window.size() && cache->window[at]) return PointerGetDatum(cache->window[at]);
+            uint32_t id = cache->index.find(datum_key(&key));
+            if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
+        } else {
+            std::string_view v = value_text(&out->value_text, value);
+            if (v.size() <= WordMap<text>::kMaxKey) {
+                if (text* t = cache->words.find(WordMap<text>::word(v))) return PointerGetDatum(t);
+            } else {
+                uint32_t id = cache->index.find(v);
+                if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
+            }
+        }
     }
-    miss.value = value_text(&out->value_text, value);
-    if (!out->by_datum && cache) {
-        uint32_t id = cache->index.find(miss.value);
-        if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
-    }
-    return generalized_miss(&miss);
+    return generalized_miss(s, out, value, level);
 }
 
+// The columns some rule touches or that are generalized, in `values`/`isnull`
+// (which may be the source row's own arrays: each column reads its source value
+// before writing its own entry, and the conditions ran before any). Branches on
+// the row's data are kept to the one that chooses between a cache lookup and
+// the value as is (the rest select): conditions hold on unpredictable rows, and
+// a mispredicted jump costs more than a select.
 void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool* isnull) {
-    Datum* source_values = s->row_slot->tts_values;
-    bool* source_null = s->row_slot->tts_isnull;
+    const Datum* source_values = s->row_slot->tts_values;
+    const bool* source_null = s->row_slot->tts_isnull;
     evaluate_conditions(s, econtext);
-    for (int c = 0; c < s->output_count; ++c) {
-        ReleasedOutput* out = &s->outputs[c];
-        isnull[c] = true;
-        if (source_null[out->attno - 1]) continue;
+    const int ruled_count = s->ruled_count;
+    ReleasedOutput* const* ruled = s->ruled;
+    const bool* holds = s->condition_value;
+    for (int k = 0; k < ruled_count; ++k) {
+        ReleasedOutput* out = ruled[k];
+        int c = out->output;
         Datum value = source_values[out->attno - 1];
-        if (out->rule_count == 0) {  // a column no rule touches
-            values[c] = value;
-            isnull[c] = false;
-            continue;
-        }
-        for (int r = 0; r < out->rule_count; ++r)
-            out->disclosed[r] = s->condition_value[out->rule_condition[r]];
-        int level = released_level(out->rules, out->disclosed, out->rule_count, out->height);
-        if (level >= out->height) continue;  // ⊥
-        if (!out->generalized || (level == 0 && out->value_text.kind == ValueText::Text)) {
-            values[c] = value;  // as is; a text value needs no conversion (nor a hierarchy lookup)
-        } else {
+        bool null = source_null[out->attno - 1];
+        int level = released_level(
+            out->rule_count, [&](int r) { return out->rule_raised[r]; },
+            [&](int r) { return holds[out->rule_condition[r]]; });
+        null |= level >= out->height;  // ⊥
+        values[c] = value & -static_cast<Datum>(!null);  // a hidden value is not left behind its NULL
+        isnull[c] = null;
+        // Generalized: released as text, from the cache; a text value at level 0 needs no lookup.
+        if (out->generalized && !null && !(out->text_as_is && level == 0)) {
             values[c] = generalized_text(s, out, value, level);
-            if (!values[c]) continue;  // ⊥ below the top cannot come from a valid hierarchy; never a NULL pointer
+            isnull[c] = !values[c];  // ⊥ below the top cannot come from a valid hierarchy; never a NULL pointer
         }
-        isnull[c] = false;
     }
 }
 
@@ -299,6 +357,18 @@ TupleTableSlot* release_next(ScanState* ss) {
     if (!next_source_row(s)) return out;
     if (s->output_count == 0) return ExecStoreVirtualTuple(out);  // count(*): no column, no rule
     slot_getsomeattrs(s->row_slot, s->last_attno);
+    if (s->in_place) {
+        // The released row is the source row's deformed arrays, rewritten where a rule
+        // applies: the columns released as they are cost nothing.
+        out->tts_values = s->row_slot->tts_values;
+        out->tts_isnull = s->row_slot->tts_isnull;
+    } else {
+        for (int k = 0; k < s->plain_count; ++k) {
+            int c = s->plain[k];
+            out->tts_values[c] = s->row_slot->tts_values[s->outputs[c].attno - 1];
+            out->tts_isnull[c] = s->row_slot->tts_isnull[s->outputs[c].attno - 1];
+        }
+    }
     ExprContext* econtext = ss->ps.ps_ExprContext;
     econtext->ecxt_scantuple = s->row_slot;  // conditions read the original row
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
@@ -309,6 +379,14 @@ TupleTableSlot* release_next(ScanState* ss) {
     return ExecStoreVirtualTuple(out);
 }
 
+// The scan slot's own arrays again (after in-place rows; before rescans and at the end).
+void restore_scan_slot(ReleaseScanState* s) {
+    TupleTableSlot* out = s->css.ss.ss_ScanTupleSlot;
+    if (!s->in_place || !out) return;
+    ExecClearTuple(out);
+    out->tts_values = s->slot_values;
+    out->tts_isnull = s->slot_isnull;
+}
 bool release_recheck(ScanState*, TupleTableSlot*) { return true; }
 
 // ---------------------------------------------------------------------------
@@ -336,7 +414,12 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     PlanState* ps = &s->css.ss.ps;
     bool isnull = true;
     Datum name = pg_call([&] {
-        ExprState* e = ExecInitExpr(static_cast<Expr*>(linitial(plan->custom_exprs)), ps);
+        auto* arg = static_cast<Expr*>(linitial(plan->custom_exprs));
+        if (IsA(arg, Const)) {  // the usual case: no expression to build (nor to JIT-compile on large plans)
+            isnull = castNode(Const, arg)->constisnull;
+            return castNode(Const, arg)->constvalue;
+        }
+        ExprState* e = ExecInitExpr(arg, ps);
         return ExecEvalExprSwitchContext(e, ps->ps_ExprContext, &isnull);
     });
     if (isnull) fail(ErrorKind::InvalidParameter, "privrisk.release: policy must not be NULL");
@@ -399,17 +482,17 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                      "privrisk.create_release_view");
         }
         ReleasedOutput& out = s->outputs[c];
+        out.output = c;
         out.attno = col->attno;
         out.generalized = !col->hierarchy.empty();
         out.height = col->height;
         out.name = copy_string(col->name);
         out.rule_count = static_cast<int>(col->rules.size());
-        out.rules = zeroed_array<DisclosureRule>(col->rules.size());
+        out.rule_raised = zeroed_array<int>(col->rules.size());
         out.rule_condition = zeroed_array<int>(col->rules.size());
-        out.disclosed = zeroed_array<bool>(col->rules.size());
         for (std::size_t r = 0; r < col->rules.size(); ++r) {
             const PolicyRule& rule = policy.rules[col->rules[r]];
-            out.rules[r] = {rule.op, rule.level};
+            out.rule_raised[r] = rule_level({rule.op, rule.level}, out.height);
             out.rule_condition[r] = rule_condition[col->rules[r]];
         }
         if (out.generalized) {
@@ -423,6 +506,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                 get_typlenbyval(type, &length, &by_value);
                 out.by_datum = by_value;
             });
+            out.text_as_is = out.value_text.kind == ValueText::Text;
         }
         s->last_attno = std::max(s->last_attno, out.attno);
         for (std::size_t r = 0; r < col->rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
@@ -447,10 +531,29 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     }
     for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
         s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
+    s->native = zeroed_array<int>(s->condition_count);
+    s->generic = zeroed_array<int>(s->condition_count);
+    for (int i = 0; i < s->condition_count; ++i) {
+        if (s->fast_conditions[i]) s->native[s->native_count++] = i;
+        if (s->conditions[i]) s->generic[s->generic_count++] = i;
+    }
     // Native conditions raise no error and hierarchy misses report no value
     // (generalize_miss), so only the generic evaluator needs the per-row guard.
-    s->guard_errors = false;
-    for (int i = 0; i < s->condition_count; ++i) s->guard_errors |= !s->may_see_errors && s->conditions[i] != nullptr;
+    s->guard_errors = !s->may_see_errors && s->generic_count > 0;
+
+    s->ruled = zeroed_array<ReleasedOutput*>(s->output_count);
+    s->plain = zeroed_array<int>(s->output_count);
+    s->in_place = s->output_count > 0;
+    for (int c = 0; c < s->output_count; ++c) {
+        const ReleasedOutput& out = s->outputs[c];
+        if (out.rule_count > 0 || out.generalized)
+            s->ruled[s->ruled_count++] = &s->outputs[c];
+        else
+            s->plain[s->plain_count++] = c;
+        s->in_place &= out.attno == c + 1;
+    }
+    s->slot_values = s->css.ss.ss_ScanTupleSlot->tts_values;
+    s->slot_isnull = s->css.ss.ss_ScanTupleSlot->tts_isnull;
 }
 
 void begin_release(CustomScanState* node, EState* estate, int) {
@@ -462,7 +565,16 @@ void begin_release(CustomScanState* node, EState* estate, int) {
 // error without its text. Without such a condition the per-row PG_TRY is skipped.
 TupleTableSlot* exec_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
-    if (!s->guard_errors) return ExecScan(&node->ss, release_next, release_recheck);
+    if (!s->guard_errors) {
+        // ExecScan's own shortcut when there is no qual, projection or recheck to do,
+        // without its call through a pointer per row.
+        if (!node->ss.ps.qual && !node->ss.ps.ps_ProjInfo && !node->ss.ps.state->es_epq_active) {
+            ResetExprContext(node->ss.ps.ps_ExprContext);
+            CHECK_FOR_INTERRUPTS();
+            return release_next(&node->ss);
+        }
+        return ExecScan(&node->ss, release_next, release_recheck);
+    }
     TupleTableSlot* volatile result = nullptr;
     MemoryContext context = CurrentMemoryContext;
     PG_TRY();
@@ -487,6 +599,7 @@ TupleTableSlot* exec_release(CustomScanState* node) {
 
 void end_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    restore_scan_slot(s);
     close_partition(s);
     if (s->source) table_close(s->source, NoLock);
     s->source = nullptr;
@@ -494,6 +607,7 @@ void end_release(CustomScanState* node) {
 
 void rescan_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
+    restore_scan_slot(s);
     if (s->partitions != NIL) {
         close_partition(s);
         s->next_partition = 0;
