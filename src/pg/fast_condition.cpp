@@ -93,7 +93,6 @@ bool comparison_term(OpExpr* op, Term* term) {
         char* bytes = (char*)palloc(term->length + 1);
         std::memcpy(bytes, VARDATA_ANY(t), term->length);
         term->bytes = bytes;
-        term->word = term->length <= 8 ? FlatIndex::small_word(bytes, term->length) : 0;
         inline_form(term);
         return true;
     }

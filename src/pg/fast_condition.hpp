@@ -8,7 +8,6 @@
 
 #include <cstring>
 
-#include "flat_index.hpp"
 #include "postgres.hpp"
 #include "value_text.hpp"
 
@@ -24,7 +23,6 @@ struct FastCondition {
         int64 number;
         const char* bytes;
         int length;
-        uint64 word;  // a text constant of up to 8 bytes, as FlatIndex::small_word
         // A text constant as a short (1-byte header) datum, its first 16 bytes and
         // which of them count: a heap value is compared with two loads, no jump.
         uint64 inline_words[2];
@@ -64,11 +62,11 @@ inline bool integer_test(FastCondition::Test test, int64 x, int64 c) {
     }
 }
 
-// Whether a text datum equals a text term's constant, byte for byte.
+// Whether a text datum equals a text term's constant, byte for byte: the rare
+// values the word test below does not take (4-byte header, toasted, near a page end).
 inline bool text_equals_slow(const FastCondition::Term& t, Datum d) {
     std::string_view v = text_bytes(d);  // may raise an ERROR (detoasting)
-    return (int)v.size() == t.length && (t.length <= 8 ? FlatIndex::small_word(v.data(), t.length) == t.word
-                                                       : std::memcmp(v.data(), t.bytes, t.length) == 0);
+    return (int)v.size() == t.length && std::memcmp(v.data(), t.bytes, t.length) == 0;
 }
 __attribute__((always_inline)) inline bool text_equals(const FastCondition::Term& t, Datum d) {
     const char* p = DatumGetPointer(d);

@@ -87,8 +87,7 @@ struct ReleasedOutput {
     int* rule_condition;  // index of each rule's condition
     char* name;
     char* hierarchy;
-    bool by_datum;    // cache key is the datum itself
-    bool text_as_is;  // a generalized text column: at level 0 the source value is released
+    bool by_datum;  // cache key is the datum itself
     ValueText value_text;
     LevelCache** levels;  // [height], built on first use
     ReleasedTexts* texts;  // built on first use
@@ -161,6 +160,11 @@ void evaluate_conditions(ReleaseScanState* s, ExprContext* econtext) {
     }
 }
 
+// Whether a value's cache key is a WordMap word (a short text), else a FlatIndex key.
+bool keyed_by_word(const ReleasedOutput* out, std::string_view value) {
+    return !out->by_datum && value.size() <= WordMap<text>::kMaxKey;
+}
+
 // A by-value datum as an index key: its 8 bytes.
 std::string_view datum_key(const uint64_t* key) { return std::string_view(reinterpret_cast<const char*>(key), 8); }
 
@@ -224,7 +228,7 @@ void generalize_miss(MissRequest* r) {
         if (added) out->texts->texts.push_back(make_text(s->cache_context, g));
         r->result = out->texts->texts[id];
     }
-    if (!out->by_datum && r->value.size() <= WordMap<text>::kMaxKey) {
+    if (keyed_by_word(out, r->value)) {
         if (r->result) cache.words.put(WordMap<text>::word(r->value), r->result);  // ⊥ is not cached (it is no valid level's)
     } else {
         cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
@@ -266,7 +270,7 @@ inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum va
             if (id != FlatIndex::kAbsent) return PointerGetDatum(cache->results[id]);
         } else {
             std::string_view v = value_text(&out->value_text, value);
-            if (v.size() <= WordMap<text>::kMaxKey) {
+            if (keyed_by_word(out, v)) {
                 if (text* t = cache->words.find(WordMap<text>::word(v))) return PointerGetDatum(t);
             } else {
                 uint32_t id = cache->index.find(v);
@@ -302,7 +306,7 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
         values[c] = value & -static_cast<Datum>(!null);  // a hidden value is not left behind its NULL
         isnull[c] = null;
         // Generalized: released as text, from the cache; a text value at level 0 needs no lookup.
-        if (out->generalized && !null && !(out->text_as_is && level == 0)) {
+        if (out->generalized && !null && !(out->value_text.kind == ValueText::Text && level == 0)) {
             values[c] = generalized_text(s, out, value, level);
             isnull[c] = !values[c];  // ⊥ below the top cannot come from a valid hierarchy; never a NULL pointer
         }
@@ -506,7 +510,6 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                 get_typlenbyval(type, &length, &by_value);
                 out.by_datum = by_value;
             });
-            out.text_as_is = out.value_text.kind == ValueText::Text;
         }
         s->last_attno = std::max(s->last_attno, out.attno);
         for (std::size_t r = 0; r < col->rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
@@ -644,13 +647,8 @@ void explain_release(CustomScanState* node, List*, ExplainState* es) {
     ExplainPropertyText("Source", s->source_name ? s->source_name : "?", es);
     ExplainPropertyInteger("Rules", nullptr, s->rule_count, es);
     // Conditions of the columns read, and how many of them run natively.
-    int used = 0, native = 0;
-    for (int i = 0; i < s->condition_count; ++i) {
-        used += s->conditions[i] || s->fast_conditions[i];
-        native += s->fast_conditions[i] != nullptr;
-    }
-    ExplainPropertyInteger("Conditions Evaluated", nullptr, used, es);
-    ExplainPropertyInteger("Conditions Native", nullptr, native, es);
+    ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);
+    ExplainPropertyInteger("Conditions Native", nullptr, s->native_count, es);
 }
 
 const CustomExecMethods exec_methods = {
