@@ -2,7 +2,9 @@
 # one shared library; CMakeLists.txt builds the unit tests and client programs.
 MODULE_big = privrisk
 MODULEDIR  = extension
-DATA       = extension/privrisk.control $(wildcard extension/privrisk--*.sql)
+UPGRADE_0_9 = $(sort $(wildcard extension/0.9/*.sql))
+DATA       = extension/privrisk.control $(filter-out extension/privrisk--0.8--0.9.sql,$(wildcard extension/privrisk--*.sql))
+DATA_built = extension/privrisk--0.8--0.9.sql
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
@@ -17,5 +19,9 @@ override with_llvm = no
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# The 0.9 upgrade is written as fragments, one per concern; this joins them.
+extension/privrisk--0.8--0.9.sql: $(UPGRADE_0_9)
+	cat $^ > $@
 
 $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)

@@ -27,10 +27,29 @@ ensure_packages() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# PRIVRISK_PG_ROOT=DIR runs against a private copy of the server's tree in DIR
+# (PostgreSQL finds its lib and share folders relative to its binary), so two
+# checkouts or a sanitizer build never replace each other's installed module.
+use_private_server() {
+    [ -n "${PRIVRISK_PG_ROOT:-}" ] || return 0
+    if [ ! -x "$PRIVRISK_PG_ROOT/usr/lib/postgresql/15/bin/postgres" ]; then
+        mkdir -p "$PRIVRISK_PG_ROOT/usr/lib/postgresql" "$PRIVRISK_PG_ROOT/usr/share/postgresql"
+        cp -a /usr/lib/postgresql/15 "$PRIVRISK_PG_ROOT/usr/lib/postgresql/"
+        cp -a /usr/share/postgresql/15 "$PRIVRISK_PG_ROOT/usr/share/postgresql/"
+    fi
+    chmod 755 "$PRIVRISK_PG_ROOT"
+    PG_BIN=$PRIVRISK_PG_ROOT/usr/lib/postgresql/15/bin
+}
+
 build_extension() {
     say "building and installing the extension"
-    make -C "$PRIVRISK_ROOT" -s -j"$(nproc)" >/dev/null
-    as_root make -C "$PRIVRISK_ROOT" -s install >/dev/null
+    make -C "$PRIVRISK_ROOT" -s -j"$(nproc)" ${PRIVRISK_MAKE_FLAGS:-} >/dev/null
+    if [ -n "${PRIVRISK_PG_ROOT:-}" ]; then
+        use_private_server
+        make -C "$PRIVRISK_ROOT" -s install DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
+    else
+        as_root make -C "$PRIVRISK_ROOT" -s install >/dev/null
+    fi
 }
 
 build_clients() {
