@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 #include "error.hpp"
 #include "no_postgres.hpp"
@@ -44,7 +45,10 @@ struct MatchCounter::Attribute {
     std::vector<uint32_t> code_of;  // values index -> code
     std::vector<int> level;          // code -> level
     std::vector<std::vector<uint32_t>> ancestors;  // code -> node at level[code] + i
-    std::vector<std::string> text;   // code -> value (⊥: empty, code 0)
+    // code -> value (⊥: empty, code 0). A deque: released_values() hands out
+    // views into these strings, and codes are added while they are in use (a
+    // vector's growth would move short strings and leave the views dangling).
+    std::deque<std::string> text;
     FlatIndex nodes{std::pmr::new_delete_resource()};
 
     explicit Attribute(const Hierarchy* h) : hierarchy(h), height(h ? h->height() : 1) {

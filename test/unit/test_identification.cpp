@@ -131,3 +131,20 @@ TEST(Identification, JaroStandardValues) {
     EXPECT_EQ(counts[b], 2);  // DWAYNE (0.82) and ⊥
     EXPECT_EQ(counts[c], 1);  // only ⊥: CRATE is 0.73
 }
+
+// released_values() returns views that stay valid while new values are coded
+// (optimal_generalization keeps them across counting generalized tuples). A
+// vector of strings moved short strings on growth and left the views dangling.
+TEST(Identification, ReleasedValuesOutliveNewCodes) {
+    auto age = make_interval_hierarchy("age", 0, 1000, {10, 100});
+    MatchCounter m({age.get()});
+    std::vector<uint32_t> ids;
+    for (int v = 0; v < 60; ++v) ids.push_back(m.add_released({std::to_string(v)}));
+    std::vector<std::vector<Value>> kept;
+    for (uint32_t id : ids) kept.push_back(m.released_values(id));
+    for (int v = 60; v < 2000; ++v) m.count_one({std::to_string(v % 1000)});  // codes past every growth step
+    for (int v = 0; v < 60; ++v) {
+        ASSERT_TRUE(kept[v][0].has_value());
+        EXPECT_EQ(std::string(*kept[v][0]), std::to_string(v));
+    }
+}
