@@ -27,9 +27,10 @@ SourceColumn source_column(const SourceRelation& source, const std::string& colu
 }
 
 bool readable_from_heap(Oid relid) {
+    // Not a table with inheritance children: SELECT * FROM it reads theirs too.
     return pg_call([&] {
         char kind = get_rel_relkind(relid);
-        return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) &&
+        return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) && !has_subclass(relid) &&
                pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
                check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
     });

@@ -29,7 +29,8 @@ SourceRelation source_relation(Oid relid);
 SourceColumn source_column(const SourceRelation& source, const std::string& column, const char* role);
 
 // Whether the caller may read `relid`'s columns straight from its heap: a table
-// or materialized view it may SELECT whole, without row-level security.
+// or materialized view it may SELECT whole, without row-level security or
+// inheritance children (the query reads theirs; the heap holds only its own).
 bool readable_from_heap(Oid relid);
 
 // How a value becomes the bytes of its class key: the binary form where equal
