@@ -109,7 +109,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
             readers.push_back(ClassKeyReader::for_type(column_type));
         }
     }
-    if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::text";
+    if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::pg_catalog.text";
     select += " FROM " + source.qualified;
     const std::size_t width = qi.size();
     // Plain columns of a table the reader may read whole, without row-level

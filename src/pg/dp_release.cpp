@@ -298,9 +298,10 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
 // catalog: public, so φ_l derived from it leaks nothing about the data (A7).
 int64_t widest_node(const std::string& hierarchy) {
     Spi spi;
-    spi.run("SELECT h.kind, (SELECT max(n) FROM (SELECT count(*) AS n FROM privrisk.hierarchy_leaf l, "
-            "generate_subscripts(l.path, 1) AS i WHERE l.hierarchy = h.name GROUP BY i, l.path[i]) AS c)::int8 "
-            "FROM privrisk.hierarchy h WHERE h.name = $1",
+    spi.run("SELECT h.kind, (SELECT pg_catalog.max(n) FROM (SELECT pg_catalog.count(*) AS n "
+            "FROM privrisk.hierarchy_leaf l, pg_catalog.generate_subscripts(l.path, 1) AS i "
+            "WHERE l.hierarchy OPERATOR(pg_catalog.=) h.name GROUP BY i, l.path[i]) AS c)::pg_catalog.int8 "
+            "FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) $1",
             {text_arg(hierarchy)}, true);
     if (spi.string(0, 1) != "tree")
         fail(ErrorKind::InvalidParameter, "sensitivity harmonic needs tree hierarchies (leaf counts); " +

@@ -129,7 +129,7 @@ PRIVRISK_FUNCTION(privrisk_k_anonymity_channel) {
     for (const auto& name : names) {
         // The ground domain is the hierarchy's leaves (tree hierarchies list them).
         const Hierarchy& h = cached_hierarchy(*name);  // first: loading it runs its own query
-        uint64 n = spi.run("SELECT path[1] FROM privrisk.hierarchy_leaf WHERE hierarchy = $1 ORDER BY line",
+        uint64 n = spi.run("SELECT path[1] FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 ORDER BY line",
                            {text_arg(*name)}, true);
         if (n == 0)
             fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(*name) +

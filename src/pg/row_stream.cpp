@@ -45,7 +45,8 @@ void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
     Oid* types = static_cast<Oid*>(pg_call([&] { return palloc0(sizeof(Oid) * (n ? n : 1)); }));
     for (int i = 0; i < n; ++i) types[i] = args[i].type;
     const char* text = sql.c_str();
-    SPIPlanPtr plan = pg_call([&] { return SPI_prepare_cursor(text, n, types, CURSOR_OPT_PARALLEL_OK); });
+    SPIPlanPtr plan = nullptr;
+    with_pinned_search_path([&] { plan = SPI_prepare_cursor(text, n, types, CURSOR_OPT_PARALLEL_OK); });
     if (!plan) fail(ErrorKind::Internal, std::string("could not prepare: ") + SPI_result_code_string(SPI_result));
     ParamListInfo params = pg_call([&] { return makeParamList(n); });
     for (int i = 0; i < n; ++i) {
@@ -65,7 +66,8 @@ void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
     options.params = params;
     options.read_only = true;
     options.dest = &receiver.pub;
-    int rc = pg_call([&] { return SPI_execute_plan_extended(plan, &options); });
+    int rc = 0;
+    with_pinned_search_path([&] { rc = SPI_execute_plan_extended(plan, &options); });
     if (receiver.error) std::rethrow_exception(receiver.error);
     if (rc < 0) fail(ErrorKind::Internal, std::string("SPI failed: ") + SPI_result_code_string(rc));
 }

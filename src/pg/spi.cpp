@@ -2,6 +2,10 @@
 
 #include "error.hpp"
 
+extern "C" {
+#include "utils/guc.h"
+}
+
 namespace privrisk::pg {
 
 SpiArg text_arg(std::string_view s) {
@@ -46,6 +50,10 @@ SpiArg text_array_arg(const std::vector<std::optional<std::string_view>>& items)
     return array_arg(TEXTARRAYOID, TEXTOID, d, nulls, static_cast<int>(items.size()));
 }
 
+SpiArg text_array_arg(const std::vector<std::string>& items) {
+    return text_array_arg(std::vector<std::optional<std::string_view>>(items.begin(), items.end()));
+}
+
 SpiArg int4_array_arg(const std::vector<int>& items) {
     Datum* d = pg_array<Datum>(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) d[i] = Int32GetDatum(items[i]);
@@ -56,6 +64,22 @@ SpiArg int8_array_arg(const std::vector<long>& items) {
     Datum* d = pg_array<Datum>(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) d[i] = Int64GetDatum(items[i]);
     return array_arg(INT8ARRAYOID, INT8OID, d, nullptr, static_cast<int>(items.size()));
+}
+
+void run_with_pinned_search_path(void (*fn)(void*), void* arg) {
+    int level = NewGUCNestLevel();
+    PG_TRY();
+    {
+        set_config_option("search_path", kPinnedSearchPath, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        fn(arg);
+    }
+    PG_CATCH();
+    {
+        AtEOXact_GUC(false, level);
+        PG_RE_THROW();
+    }
+    PG_END_TRY();
+    AtEOXact_GUC(true, level);
 }
 
 Spi::Spi() {
@@ -78,7 +102,8 @@ uint64 Spi::run(const char* sql, const std::vector<SpiArg>& args, bool read_only
         values[i] = args[i].value;
         nulls[i] = args[i].null ? 'n' : ' ';
     }
-    int rc = pg_call([&] { return SPI_execute_with_args(sql, n, types, values, nulls, read_only, 0); });
+    int rc = 0;
+    with_pinned_search_path([&] { rc = SPI_execute_with_args(sql, n, types, values, nulls, read_only, 0); });
     if (rc < 0) fail(ErrorKind::Internal, std::string("SPI failed (") + SPI_result_code_string(rc) + ") on: " + sql);
     return SPI_processed;
 }

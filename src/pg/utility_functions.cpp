@@ -69,7 +69,7 @@ struct ReadColumns {
 ReadColumns read_columns(const SourceRelation& source, const std::vector<std::string>& expressions,
                          const std::vector<SpiArg>& args) {
     std::string select = "SELECT ";
-    for (std::size_t i = 0; i < expressions.size(); ++i) select += (i ? ", (" : "(") + expressions[i] + ")::text";
+    for (std::size_t i = 0; i < expressions.size(); ++i) select += (i ? ", (" : "(") + expressions[i] + ")::pg_catalog.text";
     select += " FROM " + source.qualified;
     ReadColumns r;
     r.columns.resize(expressions.size());
@@ -135,8 +135,8 @@ Published published_columns(const SourceRelation& source, FunctionCallInfo fcinf
 double domain_size(const Published& p, std::size_t i, const ColumnCodes& data) {
     if (p.hierarchies[i]) {
         Spi spi;
-        uint64 n = spi.run("SELECT count(DISTINCT privrisk.generalize($1, path[1], $2)) "
-                           "FROM privrisk.hierarchy_leaf WHERE hierarchy = $1",
+        uint64 n = spi.run("SELECT pg_catalog.count(DISTINCT privrisk.generalize($1, path[1], $2)) "
+                           "FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1",
                            {text_arg(*p.hierarchies[i]), int4_arg(static_cast<int>(p.levels[i]))}, true);
         long nodes = n ? spi.int8(0, 1) : 0;
         spi.finish();
