@@ -16,7 +16,9 @@ struct PolicyRule {
     int number;
     std::string column;
     DisclosureOp op;
-    std::string condition;
+    std::string condition;       // as its owner wrote it (shown, and bound again by refresh_policy)
+    std::string condition_tree;  // the bound expression (nodeToString); what a release runs
+    std::vector<std::string> condition_columns;  // names of the columns it reads, by ascending attno
     std::string hierarchy;  // gen only
     int level;              // gen only
 };
@@ -34,6 +36,15 @@ struct Policy {
 Policy load_policy(std::string_view name, bool latest = false);
 // The same, or nullopt when there is no such policy.
 std::optional<Policy> find_policy(std::string_view name, bool latest = false);
+
+// The policy `name` for a change by its owner: one error, the same whether the
+// policy is missing or its source is not the caller's, so the catalog's
+// contents do not leak to strangers. Reads changes made earlier in the statement.
+Policy load_owned_policy(std::string_view name);
+
+// The policy `name` for a reader of its release: missing and not readable give
+// the same error (checked before anything else of the policy is used).
+Policy load_readable_policy(std::string_view name);
 
 // The release views recorded for `policy`.
 std::vector<Oid> release_views_of(std::string_view policy);
@@ -62,18 +73,27 @@ void require_source_owner(Oid source, const char* action);
 // The current user owns `source` or holds SELECT on it (may read it anyway).
 bool reads_source(Oid source);
 
-// Errors unless the current user may read the release of `policy`: reads the
-// source, or holds SELECT on one of the policy's release views.
-void require_release_reader(const Policy& policy);
+// The current user may read the release of `policy`: reads the source, or
+// holds SELECT on one of the policy's release views.
+bool may_read_release(const Policy& policy);
 
 // The attribute number of `column` in `source` (user columns only).
 AttrNumber source_column(Relation source, const std::string& column, const std::string& policy);
 
-// Parses and checks a rule condition against `source`: one SQL boolean
-// expression over the source's columns, constants, operators and immutable
-// built-in functions; no subquery, parameter, aggregate or other relation.
-// Returns it ready for ExecInitExpr (Vars of range table entry 1), allocated
-// in the current memory context. `what` names the rule in errors.
-Expr* parse_condition(Relation source, const std::string& condition, const std::string& what);
+// A rule condition bound once, by its owner: parsed and analyzed under the
+// pinned search path (so every name means the built-in object), checked to be
+// one boolean expression over the source's columns, constants and built-in
+// immutable operators, functions and types (no subquery, parameter, aggregate
+// or other relation). The release runs this tree, never the text again.
+struct BoundCondition {
+    std::string tree;                  // nodeToString of the analyzed expression
+    std::vector<std::string> columns;  // the columns it reads, by ascending attno
+};
+BoundCondition bind_condition(Relation source, const std::string& condition, const std::string& what);
+
+// The bound condition of `rule`, checked again (built-in objects only; every
+// column it reads still exists with the same name, type, typmod and collation)
+// and ready for ExecInitExpr, allocated in the current memory context.
+Expr* load_condition(Relation source, const PolicyRule& rule, const std::string& policy);
 
 }  // namespace privrisk::pg

@@ -1,4 +1,4 @@
-// create_policy, add_rule, drop_policy, create_release_view (SPEC §4.2).
+// create_policy, add_rule, refresh_policy, drop_policy, create_release_view.
 // Each checks that the caller owns the source, validates everything, and only
 // then writes the catalog (as its owner), in one statement per change.
 #include <algorithm>
@@ -17,9 +17,12 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
     check_object_name("policy", name);
     if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "create_policy: source must not be NULL");
     Policy policy{name, PG_GETARG_OID(1), {}};
-    Relation source = open_policy_source(policy);
-    pg_call([&] { table_close(source, AccessShareLock); });
     require_source_owner(policy.source, "create a policy on it");
+    Relation source = open_policy_source(policy);
+    bool temporary = source->rd_rel->relpersistence == RELPERSISTENCE_TEMP;
+    pg_call([&] { table_close(source, AccessShareLock); });
+    if (temporary)  // its catalog rows would outlive it (no event fires when a session ends)
+        fail(ErrorKind::InvalidParameter, "create_policy: the source is a temporary table; a policy needs a permanent one");
     AsCatalogOwner owner;
     Spi spi;
     if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, true) > 0)
@@ -33,8 +36,7 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
 
 PRIVRISK_FUNCTION(privrisk_add_rule) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
-    Policy policy = load_policy(name, true);
-    require_source_owner(policy.source, "add a rule to its policy");
+    Policy policy = load_owned_policy(name);
     PolicyRule rule;
     rule.column = std::string(text_arg_view(fcinfo, 1, "column"));
     std::string op(text_arg_view(fcinfo, 2, "op"));
@@ -59,30 +61,50 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     Relation source = open_policy_source(policy);
     release_shape(policy, source);  // the column exists; one hierarchy per generalized column
     std::string what = "condition of the rule on column " + quote_value(rule.column);
-    parse_condition(source, rule.condition, what);
+    BoundCondition bound = bind_condition(source, rule.condition, what);
     pg_call([&] { table_close(source, AccessShareLock); });
 
     AsCatalogOwner owner;
     Spi spi;
-    spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level) "
-            "VALUES ($1, $2, $3::name, $4, $5, $6, $7)",
+    spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
+            "condition_tree, condition_columns) "
+            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[])",
             {text_arg(name), int4_arg(rule.number), text_arg(rule.column), text_arg(op), text_arg(rule.condition),
              rule.op == DisclosureOp::Gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
-             rule.op == DisclosureOp::Gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}},
+             rule.op == DisclosureOp::Gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
+             text_array_arg(bound.columns)},
             false);
     spi.finish();
     PG_RETURN_INT32(rule.number);
 }
 
+// refresh_policy(policy): its owner binds every condition again from its text
+// (after a restore, or a change of the source's columns) and approves the
+// current version of every hierarchy its rules use. Returns the rule count.
+PRIVRISK_FUNCTION(privrisk_refresh_policy) {
+    std::string name(text_arg_view(fcinfo, 0, "policy"));
+    Policy policy = load_owned_policy(name);
+    Relation source = open_policy_source(policy);
+    release_shape(policy, source);  // columns exist; levels fit the hierarchies as they are now
+    std::vector<BoundCondition> bound;
+    for (const PolicyRule& r : policy.rules)
+        bound.push_back(bind_condition(source, r.condition, "condition of rule " + std::to_string(r.number)));
+    pg_call([&] { table_close(source, AccessShareLock); });
+    AsCatalogOwner owner;
+    Spi spi;
+    for (std::size_t i = 0; i < policy.rules.size(); ++i)
+        spi.run("UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = $4::pg_catalog.name[] "
+                "WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2",
+                {text_arg(name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
+                 text_array_arg(bound[i].columns)},
+                false);
+    spi.finish();
+    PG_RETURN_INT32(static_cast<int>(policy.rules.size()));
+}
+
 PRIVRISK_FUNCTION(privrisk_drop_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
-    Policy policy = load_policy(name, true);
-    Oid source = policy.source;
-    if (pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); }))
-        require_source_owner(source, "drop its policy");
-    else if (!superuser())
-        fail(ErrorKind::PermissionDenied, "the source of policy " + quote_value(name) +
-                                              " no longer exists; only a superuser may drop the policy");
+    load_owned_policy(name);  // a policy whose source is gone is a superuser's to drop
     AsCatalogOwner owner;
     Spi spi;
     spi.run("DELETE FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, false);
@@ -93,15 +115,24 @@ PRIVRISK_FUNCTION(privrisk_drop_policy) {
 PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
-    Policy policy = load_policy(name, true);
-    require_source_owner(policy.source, "publish its release");
+    Policy policy = load_owned_policy(name);
     std::vector<ReleasedColumn> shape = release_shape(policy);
-    // The view's name as the caller wrote it (possibly schema-qualified), every
+    // The view's name as the caller wrote it, its schema resolved on the
+    // caller's path (the statement itself runs under the pinned one), every
     // part quoted again; the policy goes in as a literal. Nothing is spliced.
     const char* view_text = view_name.c_str();
     RangeVar* target = pg_call([&] { return makeRangeVarFromNameList(stringToQualifiedNameList(view_text)); });
+    if (target->relpersistence == RELPERSISTENCE_TEMP || (target->schemaname && pg_call([&] {
+                                                              return isAnyTempNamespace(
+                                                                  get_namespace_oid(target->schemaname, true));
+                                                          })))
+        fail(ErrorKind::InvalidParameter, "create_release_view: a release view must not be temporary");
+    Oid schema = pg_call([&] { return RangeVarGetCreationNamespace(target); });
+    if (pg_call([&] { return isAnyTempNamespace(schema); }))
+        fail(ErrorKind::InvalidParameter, "create_release_view: a release view must not be temporary (" +
+                                              quote_value(view_name) + " would be created in pg_temp)");
     std::string sql = "CREATE VIEW ";
-    if (target->schemaname) sql += std::string(pg_call([&] { return quote_identifier(target->schemaname); })) + ".";
+    sql += std::string(pg_call([&] { return quote_identifier(get_namespace_name(schema)); })) + ".";
     sql += pg_call([&] { return quote_identifier(target->relname); });
     sql += " AS SELECT * FROM privrisk.release(";
     const char* policy_text = name.c_str();
@@ -121,7 +152,8 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     Spi spi;
     spi.run(sql.c_str(), {}, false);  // as the caller: the view is theirs to grant
     spi.finish();
-    Oid view = pg_call([&] { return RangeVarGetRelid(target, NoLock, false); });
+    const char* relname = target->relname;
+    Oid view = pg_call([&] { return get_relname_relid(relname, schema); });
     {
         AsCatalogOwner owner;
         Spi catalog;

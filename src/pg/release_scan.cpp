@@ -428,8 +428,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     });
     if (isnull) fail(ErrorKind::InvalidParameter, "privrisk.release: policy must not be NULL");
     std::string policy_name(pg_call([&] { return text_to_cstring(DatumGetTextPP(name)); }));
-    Policy policy = load_policy(policy_name);
-    require_release_reader(policy);
+    Policy policy = load_readable_policy(policy_name);
     s->policy = copy_string(policy.name);
     s->rule_count = static_cast<int>(policy.rules.size());
     s->source = open_policy_source(policy);
@@ -450,13 +449,15 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->cache_memory = construct_in<PgMemoryResource>(s->cache_context, s->cache_context);
     s->hierarchy_generation = hierarchy_generation();
 
-    // Conditions, each compiled once however many rules share its text.
-    std::vector<std::string> conditions;
+    // Conditions, each compiled once however many rules share its bound tree;
+    // conditions[i] is the first rule with that tree.
+    std::vector<std::size_t> conditions;
     std::vector<int> rule_condition(policy.rules.size());
     for (std::size_t r = 0; r < policy.rules.size(); ++r) {
         std::size_t i = 0;
-        while (i < conditions.size() && conditions[i] != policy.rules[r].condition) ++i;
-        if (i == conditions.size()) conditions.push_back(policy.rules[r].condition);
+        while (i < conditions.size() && policy.rules[conditions[i]].condition_tree != policy.rules[r].condition_tree)
+            ++i;
+        if (i == conditions.size()) conditions.push_back(r);
         rule_condition[r] = static_cast<int>(i);
     }
     std::vector<char> condition_used(conditions.size(), 0);
@@ -524,8 +525,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     Bitmapset* read = nullptr;  // source columns the conditions read
     for (std::size_t i = 0; i < conditions.size(); ++i) {
         if (!condition_used[i]) continue;
-        Expr* e = parse_condition(s->source, conditions[i], "condition " + quote_value(conditions[i]) +
-                                                              " of policy " + quote_value(policy.name));
+        Expr* e = load_condition(s->source, policy.rules[conditions[i]], policy.name);
         pg_call([&] {
             pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
             s->fast_conditions[i] = compile_fast_condition(e);
@@ -739,7 +739,13 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);  // the hook checked: release(), alone
     if (!bms_is_empty(rel->lateral_relids))
         fail(ErrorKind::InvalidParameter, "privrisk.release(): the policy may not refer to other FROM items");
-    SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
+    Node* policy = reinterpret_cast<Node*>(linitial(call->args));
+    // A constant, or a parameter of a prepared statement: anything else (a
+    // subquery, a volatile expression) is refused before it is planned further.
+    if (!IsA(policy, Const) && !(IsA(policy, Param) && reinterpret_cast<Param*>(policy)->paramkind == PARAM_EXTERN))
+        fail(ErrorKind::InvalidParameter,
+             "privrisk.release(): the policy must be a constant (or a parameter), not an expression or a subquery");
+    SourceSize size = release_source_size(policy);
     // Only the rules of columns the plan reads run (count(*) runs none).
     Bitmapset* read = pg_call([&] { return columns_read(rel); });
     int rules = 0;
@@ -818,7 +824,9 @@ SourceSize release_source_size(Node* policy) {
     Datum value = reinterpret_cast<Const*>(policy)->constvalue;
     std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
     std::optional<Policy> p = find_policy(name);
-    if (!p) return size;  // reported when the scan starts, with the reader's rights checked first
+    // Nothing of a policy the caller may not read shapes the plan (the scan
+    // reports it when it starts, the same way for missing and unreadable).
+    if (!p || !may_read_release(*p)) return size;
     Oid source = p->source;
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
     pg_call([&] {
