@@ -201,15 +201,23 @@ SELECT count(region) FROM privrisk.release('sec_people') AS r(region text);
 SELECT privrisk.refresh_policy('sec_people');
 SELECT count(*) FILTER (WHERE region = 'metro') AS metro_shown FROM privrisk.release('sec_people') AS r(region text);
 
--- 9. audit() and search() read inheritance children, as SELECT * FROM the parent does.
+-- 9. audit(), search(), lattice() and release() read inheritance children, as
+--    SELECT * FROM the parent does (a child's columns may stand in another order).
 CREATE TABLE sec_parent (zip text);
 INSERT INTO sec_parent SELECT '47906' FROM generate_series(1, 10);
-CREATE TABLE sec_child () INHERITS (sec_parent);
-INSERT INTO sec_child VALUES ('99999');
+CREATE TABLE sec_child (extra int, zip text);
+ALTER TABLE sec_child INHERIT sec_parent;
+INSERT INTO sec_child VALUES (1, '99999');
 SELECT count(*) AS rows_select_reads FROM sec_parent;
 SELECT privrisk.audit('sec_parent', ARRAY['zip']) ->> 'rows' AS rows, privrisk.audit('sec_parent', ARRAY['zip']) ->> 'k_anonymity' AS k;
 SELECT privrisk.search('sec_parent', ARRAY['zip'], ARRAY[NULL::text]) -> 'result' -> 'measures' ->> 'k_anonymity' AS k_searched;
 SELECT node, measures ->> 'k_anonymity' AS k FROM privrisk.lattice('sec_parent', ARRAY['zip'], ARRAY[NULL::text]) ORDER BY node;
+SELECT privrisk.prefix_hierarchy('sec_zip', 5);
+SELECT privrisk.create_policy('sec_inherited', 'sec_parent');
+SELECT privrisk.add_rule('sec_inherited', 'zip', 'gen', 'zip <> ''99999''', 'sec_zip', 2);
+SELECT zip, count(*) FROM privrisk.release('sec_inherited') AS r(zip text) GROUP BY zip ORDER BY zip;
+SELECT privrisk.drop_policy('sec_inherited');
+SELECT privrisk.drop_hierarchy('sec_zip');
 DROP TABLE sec_child, sec_parent;
 
 SELECT count(*) AS hostile_code_ran FROM public.sec_marks;

@@ -33,8 +33,16 @@ namespace {
 constexpr const char* kName = "PrivriskRelease";
 constexpr long kCacheEntries = 1L << 20;  // per column; beyond it values are generalized uncached
 
-// The leaf partitions of a partitioned table, locked; a foreign partition is refused.
-// PostgreSQL-style (may raise an ERROR).
+// A source read table by table: a partitioned table, or a table with
+// inheritance children (SELECT * FROM it reads theirs too).
+bool read_by_tables(Relation source) {
+    char kind = source->rd_rel->relkind;
+    return kind == RELKIND_PARTITIONED_TABLE || (kind == RELKIND_RELATION && has_subclass(RelationGetRelid(source)));
+}
+
+// The tables holding the rows of a partitioned table (its leaf partitions) or
+// of an inheritance parent (itself and its children), locked; a foreign table
+// is refused. PostgreSQL-style (may raise an ERROR).
 List* leaf_partitions(Relation parent) {
     List* leaves = NIL;
     ListCell* lc;
@@ -101,11 +109,11 @@ struct ReleaseScanState {
     int rule_count;
     Relation source;
     TableScanDesc scan;
-    TupleTableSlot* source_slot;  // the source's row: a heap slot, or (partitioned) a virtual one
+    TupleTableSlot* source_slot;  // the source's row: a heap slot, or (read table by table) a virtual one
     TupleTableSlot* row_slot;     // where the current row is: source_slot or the partition's slot
-    // A partitioned source is read one leaf partition after another (serially),
+    // A partitioned or inheritance source is read one table after another (serially),
     // each row mapped to the parent's columns when a partition orders them differently.
-    List* partitions;  // leaf partitions' OIDs; NIL for a table
+    List* partitions;  // the tables' OIDs; NIL for a plain table
     int next_partition;
     Relation partition;
     TupleTableSlot* partition_slot;
@@ -436,7 +444,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->source_name = pg_call([&] { return get_rel_name(source); });
     s->may_see_errors = reads_source(source);
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
-    bool partitioned = s->source->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
+    bool partitioned = pg_call([&] { return read_by_tables(s->source); });
     s->source_slot = pg_call([&] {
         TupleDesc desc = RelationGetDescr(s->source);
         return ExecInitExtraTupleSlot(estate, desc, partitioned ? &TTSOpsVirtual : table_slot_callbacks(s->source));
@@ -832,7 +840,7 @@ SourceSize release_source_size(Node* policy) {
     pg_call([&] {
         Relation rel = table_open(source, AccessShareLock);
         char kind = rel->rd_rel->relkind;
-        size.partitioned = kind == RELKIND_PARTITIONED_TABLE;
+        size.partitioned = read_by_tables(rel);
         List* parts = size.partitioned ? leaf_partitions(rel) : list_make1_oid(source);
         size.known = kind == RELKIND_RELATION || kind == RELKIND_MATVIEW || size.partitioned;
         ListCell* lc;
