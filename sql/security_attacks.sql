@@ -751,6 +751,81 @@ SELECT privrisk.load_hierarchy('atk_zip', E'a;*\nb;*');
 SELECT privrisk.drop_hierarchy('atk_zip');
 SELECT * FROM atk_lab.verdict();
 
+------------------------------------------------------------------------------
+-- More of the same kinds, found along the way.
+------------------------------------------------------------------------------
+-- A31. Plan-time work before the permission check: a plan whose release scan is
+-- never started (WHERE false) leaves the stranger holding a lock on the victim's
+-- table for the rest of its transaction (it would block DROP, TRUNCATE, ALTER).
+\c - atk_stranger
+BEGIN;
+SELECT count(*) FROM privrisk.release('atk_p') AS r(id int) WHERE false;
+SELECT count(*) AS victim_locks FROM pg_locks WHERE relation = :atk_people_oid AND pid = pg_backend_pid();
+COMMIT;
+-- A32. The same statement meets a pg_temp.oid domain: it succeeds, so nothing rolls back.
+CREATE DOMAIN pg_temp.oid AS pg_catalog.oid CHECK (atk_stranger.evil('A32 WHERE false'));
+SELECT count(*) FROM privrisk.release('atk_p') AS r(id int) WHERE false;
+SELECT * FROM atk_lab.verdict();
+-- A33. In a subquery that is never run (EXISTS under a false condition).
+\c - atk_stranger
+CREATE DOMAIN pg_temp.int8 AS pg_catalog.int8 CHECK (atk_stranger.evil('A33 unused subquery'));
+SELECT 1 AS one WHERE false AND EXISTS (SELECT 1 FROM privrisk.release('atk_p') AS r(id int));
+SELECT * FROM atk_lab.verdict();
+
+-- B11. A collation named "C" first on the analyst's path (ICU's root order puts
+-- 'álvaro' before 'n'; "C" does not): the owner's rule name < 'n' COLLATE "C".
+\c - atk_owner
+CREATE TABLE atk_src.names (name text, code text);
+INSERT INTO atk_src.names VALUES ('álvaro', 'CODE-1'), ('zoe', 'CODE-2'), ('bob', 'CODE-3'), ('Zed', 'CODE-4');
+SELECT privrisk.create_policy('atk_p_names', 'atk_src.names');
+SELECT privrisk.add_rule('atk_p_names', 'code', 'hide', 'name < ''n'' COLLATE "C"');
+SELECT privrisk.create_release_view('atk_p_names', 'atk_src.names_release');
+GRANT SELECT ON atk_src.names_release TO atk_analyst;
+SELECT name, code FROM atk_src.names_release ORDER BY code NULLS LAST, name COLLATE "C";
+\c - atk_analyst
+CREATE COLLATION atk_analyst."C" (provider = icu, locale = 'und');
+SET search_path = atk_analyst, pg_catalog;
+CREATE TEMP TABLE names_got AS SELECT * FROM atk_src.names_release;
+RESET search_path;
+SELECT name, code FROM pg_temp.names_got ORDER BY code NULLS LAST, name COLLATE "C";
+
+-- C31. A policy and a release view on temporary relations, when the session ends.
+\c - atk_stranger
+CREATE TEMP TABLE atk_tmp2 (id int, age int);
+SELECT privrisk.create_policy('atk_tmp2_policy', 'atk_tmp2');
+SELECT privrisk.create_release_view('atk_tmp2_policy', 'pg_temp.atk_tmp2_release') IS NOT NULL AS created;
+SELECT privrisk.set_budget('atk_tmp2', 1, 1e-5);
+\c - :atk_su
+DO $$ BEGIN   -- wait for the stranger's session to end (it drops its temporary relations)
+    FOR i IN 1 .. 400 LOOP
+        EXIT WHEN NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE usename = 'atk_stranger');
+        PERFORM pg_sleep(0.01);
+    END LOOP;
+END $$;
+SELECT (SELECT count(*) FROM privrisk.policy p WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = p.source)) AS stale_policies,
+       (SELECT count(*) FROM privrisk.release_view v WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = v.view)) AS stale_views,
+       (SELECT count(*) FROM privrisk.budget b WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = b.relation)) AS stale_budgets;
+DELETE FROM privrisk.policy p WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = p.source);
+DELETE FROM privrisk.budget b WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = b.relation);
+-- C32. A temporary release view of the victim's own policy, after DISCARD TEMP.
+\c - atk_owner
+SELECT privrisk.create_release_view('atk_p_names', 'pg_temp.names_tmp_release') IS NOT NULL AS created;
+DISCARD TEMP;
+\c - :atk_su
+SELECT count(*) AS stale_views FROM privrisk.release_view v WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = v.view);
+-- C33. Statistics of the catalog tables (row-level security hides their rows).
+ANALYZE privrisk.policy, privrisk.policy_rule, privrisk.release_view, privrisk.audit_log;
+\c - atk_stranger
+SELECT count(*) AS stats_rows FROM pg_stats WHERE schemaname = 'privrisk'
+   AND tablename IN ('policy', 'policy_rule', 'release_view', 'audit_log');
+-- C34. A leaky function over the catalog sees only the stranger's own rows.
+CREATE FUNCTION atk_stranger.peek(text) RETURNS boolean LANGUAGE plpgsql COST 0.0000001 AS $$
+BEGIN INSERT INTO atk_lab.marks VALUES (current_user, 'peek: ' || $1); RETURN true; END $$;
+SELECT count(*) AS rules_seen FROM privrisk.policy_rule WHERE atk_stranger.peek(policy || ': ' || condition);
+SELECT count(*) AS policies_seen FROM privrisk.policy WHERE atk_stranger.peek(name);
+SELECT count(*) FILTER (WHERE what LIKE 'peek: atk\_p%') AS victim_names_seen FROM atk_lab.marks;
+SELECT FROM atk_lab.verdict();   -- clears the marks
+
 -- Nothing was written by any of these attempts.
 \c - :atk_su
 SELECT (SELECT row(f.*)::text FROM atk_lab.fingerprint f) = (SELECT row(c.*)::text FROM atk_lab.victim_catalog c) AS victim_unchanged;
