@@ -89,6 +89,7 @@ SELECT 'alive' AS session;
 
 -- Attempts that crash the server at 0.8 (signal 11): a subquery as the policy.
 -- psql stops at the first crash, so only G15's crash shows until it is fixed.
+-- (The integration tests scripts/test runs next fail while the server recovers from it.)
 \c - atk_crash_stranger
 -- G15. EXPLAIN only, by a stranger.
 EXPLAIN (COSTS OFF) SELECT * FROM privrisk.release((SELECT 'atk_cp')) AS r(id int);
