@@ -63,11 +63,11 @@ BEGIN
     IF mode NOT IN ('exactly', 'at_most') THEN
         RAISE EXCEPTION 'mode must be exactly or at_most, got "%"', mode USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF budget = 'NaN' OR budget IN ('Infinity', '-Infinity') THEN
-        RAISE EXCEPTION 'budget must be a finite number, got %', budget USING ERRCODE = 'invalid_parameter_value';
-    END IF;
     IF EXISTS (SELECT 1 FROM unnest(weights) w WHERE w IS NULL OR w < 0 OR w = 'NaN') THEN
         RAISE EXCEPTION 'weights must be non-negative numbers' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF budget = 'NaN' OR budget IN ('Infinity', '-Infinity') THEN
+        RAISE EXCEPTION 'budget must be a finite number, got %', budget USING ERRCODE = 'invalid_parameter_value';
     END IF;
     SELECT coalesce(sum(w), 0) INTO total FROM unnest(weights) w;
     RETURN CASE mode WHEN 'exactly' THEN abs(total - budget) <= 1e-9 * greatest(1, abs(budget))
