@@ -1,6 +1,6 @@
-// Privacy budgets (SPEC §4.7): one per source relation, in privrisk.budget;
-// every spend is a row of privrisk.budget_ledger. Both tables are written only
-// here, as their owner, so a role that may release may not raise a budget.
+// Privacy budgets: one per source relation, in privrisk.budget; every spend is
+// a row of privrisk.budget_ledger. Both tables are written only by this module,
+// as their owner, so a role that may release may not raise a budget.
 #pragma once
 
 #include <string>
@@ -17,9 +17,32 @@ struct Spend {
     bool seeded;             // a reproducible run: recorded as not private
 };
 
-// Takes the spend from `relid`'s budget in the current transaction: the budget
-// row stays locked until the transaction ends, and an abort undoes the spend.
-// An error (nothing spent) when the relation has no budget or it would overspend.
+// Takes the spend from `relid`'s budget and commits it, in a transaction of its
+// own (dp_budget_worker.cpp), before the caller reads a single source row: the
+// caller's rollback cannot undo it. An error (nothing spent) when the relation
+// has no committed budget or the spend would overspend it.
 void spend_budget(Oid relid, const Spend& spend);
+
+// What the budget worker did with one request.
+struct SpendOutcome {
+    enum Status { Spent, NoBudget, Overspent, Failed, NoResult } status = NoResult;
+    double epsilon = 0, delta = 0;              // the budget (Overspent)
+    double spent_epsilon = 0, spent_delta = 0;  // spent before this request (Overspent)
+    int sqlstate = 0;                           // Failed: the worker's error
+    std::string message;
+};
+
+struct SpendRequest {
+    Oid relid;
+    Oid owner;  // of privrisk.budget: the worker's role
+    const Spend* spend;
+    std::string caller;  // recorded as spent_by
+};
+
+// Runs the check and the spend in a dynamic background worker and waits for it.
+SpendOutcome run_budget_worker(const SpendRequest& request);
+
+// The role that owns privrisk.budget (and so the ledger).
+Oid budget_owner();
 
 }  // namespace privrisk::pg

@@ -4,7 +4,8 @@
 // their classes and suppresses those with fewer than k rows; fouad counts the
 // distinct rows, then gives each kept row a t-frequent generalization drawn by
 // the exponential mechanism (src/core/fouad_mechanism). The budget is spent
-// first, in the caller's transaction. Released rows come class by class in a
+// first and committed in a transaction of its own (dp_budget_worker.cpp), so a
+// rollback cannot make a release free. Released rows come class by class in a
 // random order, never in the source's order, with no identifier.
 #include <algorithm>
 #include <array>
@@ -181,7 +182,7 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
             fail(ErrorKind::PermissionDenied, "permission denied for column " + quote_value(c.name) + " of relation " +
                                                   quote_value(source.name));
     }
-    spend_budget(req.relid, spend);
+    spend_budget(req.relid, spend);  // committed before any source row is read
     // Looked up again after the spend's SPI, which may have flushed the cache.
     for (auto& c : req.columns)
         if (c.hierarchy_name) c.hierarchy = &cached_hierarchy(*c.hierarchy_name);

@@ -1,10 +1,14 @@
 // Differentially private releases against a live server: the budget holds under
-// concurrent spenders, and dp_release's own parallel plan samples the rows a
-// serial plan samples.
+// concurrent spenders (also when every spender rolls back), a release whose
+// rows reached a client always has a committed ledger row (also when its
+// backend is terminated mid-release), and dp_release's own parallel plan
+// samples the rows a serial plan samples.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <random>
 #include <set>
 #include <thread>
 #include <vector>
@@ -20,6 +24,70 @@ void make_census(pqxx::connection& c, const std::string& table, int rows) {
     itest::exec(c, "CREATE TABLE " + table + " AS SELECT g AS id, 17 + (g::int8 * 7919) % 74 AS age, "
                    "CASE WHEN g % 3 = 0 THEN 'F' ELSE 'M' END AS sex FROM generate_series(1, " + std::to_string(rows) + ") g");
 }
+
+long ledger_rows_for_seed(pqxx::connection& c, long seed) {
+    pqxx::nontransaction tx{c};
+    return tx.exec("SELECT count(*) FROM privrisk.budget_ledger WHERE (parameters->>'seed')::int8 = " + std::to_string(seed))[0][0]
+        .as<long>();
+}
+
+// Polls `query` (one boolean) until it is true or `seconds` have passed.
+bool wait_until(pqxx::connection& c, const std::string& query, double seconds = 20) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (pqxx::nontransaction(c).exec(query)[0][0].as<bool>()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+}
+
+// One seeded release in its own connection and a transaction that is rolled
+// back: whether the client received rows, and the backend's pid (set before
+// the release starts).
+struct ReleaseRun {
+    std::atomic<int> pid{0};
+    std::atomic<bool> got_rows{false};
+    std::atomic<bool> done{false};
+    std::string error;  // read after the thread was joined
+
+    int wait_for_pid() const {
+        while (pid.load() == 0 && !done.load()) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        return pid.load();
+    }
+};
+
+void release_and_roll_back(const std::string& conninfo, long seed, ReleaseRun& run) {
+    try {
+        pqxx::connection c{conninfo};
+        run.pid = itest::backend_pid(c);
+        pqxx::work tx{c};
+        auto r = tx.exec("SELECT count(*) FROM privrisk.dp_release('census', ARRAY['age', 'sex'], ARRAY['age_h', NULL], 0.1, 1e-4, "
+                         "levels => ARRAY[2, 0], seed => " + std::to_string(seed) + ", output => 'classes') "
+                         "AS r(age text, sex text, n bigint)");
+        if (r[0][0].as<long>() > 0) run.got_rows = true;
+        tx.abort();
+    } catch (const std::exception& e) {
+        run.error = e.what();
+    }
+    run.done = true;
+}
+
+// Joins a release's thread when a failed assertion leaves the scope early:
+// its backend is terminated first, as it may wait for a lock the test holds.
+struct Joiner {
+    std::thread& thread;
+    ReleaseRun& run;
+    std::string conninfo;
+    ~Joiner() {
+        if (!thread.joinable()) return;
+        try {
+            pqxx::connection c{conninfo};
+            if (run.pid.load()) pqxx::nontransaction(c).exec("SELECT pg_terminate_backend(" + std::to_string(run.pid.load()) + ")");
+        } catch (...) {
+        }
+        thread.join();
+    }
+};
 
 }  // namespace
 
@@ -124,4 +192,137 @@ TEST(DpBudget, ParallelPlanSamplesTheSerialRows) {
     EXPECT_TRUE(saw_parallel_scan) << "the release's scan did not run in parallel";
     EXPECT_EQ(parallel, serial);
     EXPECT_GT(serial.size(), 100u);  // 74 ages × 2 sexes, most above k
+}
+
+// Eight connections each release epsilon 0.2 of a budget of 1 and roll their
+// transaction back once the rows are in. The spends commit on their own:
+// exactly five releases return rows, the ledger holds five rows and the budget
+// is spent to the last of them, though no spender committed anything.
+TEST(DpBudget, RolledBackSpendersStillSpendExactlyTheBudget) {
+    itest::Database db("privrisk_it_dp_budget_rollback");
+    {
+        pqxx::connection c{db.conninfo()};
+        make_census(c, "census", 100000);
+        itest::exec(c, "SELECT privrisk.interval_hierarchy('age_h', 0, 100, ARRAY[5, 10, 20, 100])");
+        itest::exec(c, "SELECT privrisk.set_budget('census', 1.0, 1e-2)");
+    }
+    const int spenders = 8, room = 5;
+    std::atomic<int> ready{0};
+    std::vector<int> released(spenders, 0);
+    std::vector<std::string> errors(spenders);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < spenders; ++i)
+        threads.emplace_back([&, i] {
+            pqxx::connection c{db.conninfo()};
+            ++ready;
+            while (ready.load() < spenders) std::this_thread::yield();
+            try {
+                pqxx::work tx{c};
+                auto r = tx.exec("SELECT count(*) FROM privrisk.dp_release('census', ARRAY['age', 'sex'], ARRAY['age_h', NULL], "
+                                 "0.2, 1e-4, levels => ARRAY[2, 0]) AS r(age text, sex text)");
+                released[i] = r[0][0].as<long>() > 0;
+                tx.abort();
+            } catch (const std::exception& e) {
+                errors[i] = e.what();
+            }
+        });
+    for (auto& t : threads) t.join();
+    int n_released = 0;
+    for (int i = 0; i < spenders; ++i) {
+        n_released += released[i];
+        if (!released[i]) {
+            EXPECT_NE(errors[i].find("would overspend the privacy budget"), std::string::npos) << errors[i];
+        }
+    }
+    EXPECT_EQ(n_released, room);
+    pqxx::connection c{db.conninfo()};
+    pqxx::nontransaction tx{c};
+    auto ledger = tx.exec("SELECT count(*), sum(epsilon) FROM privrisk.budget_ledger")[0];
+    EXPECT_EQ(ledger[0].as<int>(), room);
+    auto budget = tx.exec("SELECT spent_epsilon, epsilon FROM privrisk.budget")[0];
+    EXPECT_LE(budget[0].as<double>(), budget[1].as<double>() * (1 + 1e-12));
+    EXPECT_NEAR(budget[0].as<double>(), 0.2 * room, 1e-12);
+    EXPECT_NEAR(ledger[1].as<double>(), budget[0].as<double>(), 1e-12);
+}
+
+// A backend terminated while its release is in progress never leaves rows
+// with a client without a committed ledger row. Deterministic cases first,
+// each held at one point by a lock the test owns: (a) the budget worker waits
+// for the budget row; the caller is terminated, then the lock goes: the worker
+// still commits the spend (spent, nothing released: the safe direction).
+// (b) The spend is committed and the caller waits to read the source; it is
+// terminated: spent, nothing released. Then releases terminated at random
+// moments: every one whose client received rows has its ledger row.
+TEST(DpBudget, TerminatedReleaseNeverReturnsUnpaidRows) {
+    itest::Database db("privrisk_it_dp_budget_terminate");
+    pqxx::connection admin{db.conninfo()};
+    make_census(admin, "census", 100000);
+    itest::exec(admin, "SELECT privrisk.interval_hierarchy('age_h', 0, 100, ARRAY[5, 10, 20, 100])");
+    itest::exec(admin, "SELECT privrisk.set_budget('census', 1000, 0.5)");
+
+    {  // (a) held in the budget worker
+        pqxx::connection holder{db.conninfo()};
+        pqxx::work lock{holder};
+        lock.exec("SELECT 1 FROM privrisk.budget WHERE relation = 'census'::regclass FOR UPDATE");
+        ReleaseRun run;
+        std::thread t([&] { release_and_roll_back(db.conninfo(), 101, run); });
+        ASSERT_NE(run.wait_for_pid(), 0);
+        Joiner joiner{t, run, db.conninfo()};
+        ASSERT_TRUE(wait_until(admin, "SELECT count(*) = 1 FROM pg_stat_activity WHERE backend_type = 'privrisk budget worker' "
+                                      "AND wait_event_type = 'Lock'"));
+        ASSERT_TRUE(wait_until(admin, "SELECT count(*) = 1 FROM pg_stat_activity WHERE pid = " + std::to_string(run.pid.load()) +
+                                      " AND wait_event = 'BgWorkerShutdown'"));
+        pqxx::nontransaction(admin).exec("SELECT pg_terminate_backend(" + std::to_string(run.pid.load()) + ")");
+        t.join();
+        EXPECT_FALSE(run.got_rows);
+        EXPECT_FALSE(run.error.empty());
+        EXPECT_EQ(ledger_rows_for_seed(admin, 101), 0);  // the worker still waits for the row
+        lock.abort();
+        EXPECT_TRUE(wait_until(admin, "SELECT count(*) = 1 FROM privrisk.budget_ledger WHERE (parameters->>'seed')::int8 = 101"));
+    }
+    {  // (b) held before the source is read
+        pqxx::connection holder{db.conninfo()};
+        pqxx::work lock{holder};
+        lock.exec("LOCK TABLE census IN ACCESS EXCLUSIVE MODE");
+        ReleaseRun run;
+        std::thread t([&] { release_and_roll_back(db.conninfo(), 102, run); });
+        ASSERT_NE(run.wait_for_pid(), 0);
+        Joiner joiner{t, run, db.conninfo()};
+        ASSERT_TRUE(wait_until(admin, "SELECT count(*) = 1 FROM pg_stat_activity WHERE pid = " + std::to_string(run.pid.load()) +
+                                      " AND wait_event_type = 'Lock'"));
+        EXPECT_EQ(ledger_rows_for_seed(admin, 102), 1);  // committed before a row was read
+        pqxx::nontransaction(admin).exec("SELECT pg_terminate_backend(" + std::to_string(run.pid.load()) + ")");
+        t.join();
+        EXPECT_FALSE(run.got_rows);
+        EXPECT_FALSE(run.error.empty());
+        lock.abort();
+        EXPECT_EQ(ledger_rows_for_seed(admin, 102), 1);
+    }
+    // Random moments: each release is terminated after 0 to 80 ms.
+    const int runs = 32;
+    std::mt19937 rng(20261123);
+    std::uniform_int_distribution<int> delay_ms(0, 80);
+    std::vector<ReleaseRun> results(runs);
+    int received = 0, terminated = 0;
+    for (int i = 0; i < runs; ++i) {
+        ReleaseRun& run = results[i];
+        const int delay = delay_ms(rng);
+        std::thread t([&, i] { release_and_roll_back(db.conninfo(), 200 + i, run); });
+        run.wait_for_pid();
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        if (run.pid.load()) pqxx::nontransaction(admin).exec("SELECT pg_terminate_backend(" + std::to_string(run.pid.load()) + ")");
+        t.join();
+        received += run.got_rows;
+        terminated += !run.got_rows;
+    }
+    // Workers of terminated callers may still be finishing.
+    ASSERT_TRUE(wait_until(admin, "SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'privrisk budget worker'"));
+    for (int i = 0; i < runs; ++i)
+        if (results[i].got_rows) {
+            EXPECT_EQ(ledger_rows_for_seed(admin, 200 + i), 1) << "release " << i << " returned rows unpaid";
+        }
+    long ledger = pqxx::nontransaction(admin).exec("SELECT count(*) FROM privrisk.budget_ledger WHERE (parameters->>'seed')::int8 >= 200")[0][0].as<long>();
+    EXPECT_GE(ledger, received);
+    std::printf("[ budget   ] terminated releases: %d of %d returned rows first, %d did not; %ld spends logged\n", received, runs,
+                terminated, ledger);
 }
