@@ -56,11 +56,19 @@ DpParameters dp_parameters(double epsilon, double delta) {
         fail(ErrorKind::InvalidParameter, "epsilon must be positive and finite, got " + number_text(epsilon));
     if (!(delta > 0 && delta < 1))
         fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(delta));
+    if (epsilon > kMaxDpEpsilon)
+        fail(ErrorKind::InvalidParameter, "epsilon must be at most " + number_text(kMaxDpEpsilon) +
+                                              " (beyond it 1 - e^-epsilon rounds to 1: SafePub would sample every row), got " +
+                                              number_text(epsilon));
     DpParameters p{};
     p.beta = round_down(-std::expm1(-epsilon));                                  // 1 − e^(−ε)
     p.gamma = round_down((std::expm1(epsilon) + p.beta) / std::exp(epsilon));    // (e^ε − 1 + β)/e^ε
-    if (!(p.gamma > p.beta) || p.beta <= 0)
-        fail(ErrorKind::InvalidParameter, "epsilon " + number_text(epsilon) + " is too small for SafePub's relation");
+    if (p.beta <= 0)  // a subnormal epsilon
+        fail(ErrorKind::InvalidParameter, "epsilon " + number_text(epsilon) +
+                                              " is too small: the sampling probability 1 - e^-epsilon rounds to 0");
+    if (!(p.gamma > p.beta))
+        fail(ErrorKind::InvalidParameter, "epsilon " + number_text(epsilon) +
+                                              " is too large: SafePub's relation needs 1 - e^-epsilon below (e^epsilon - 1 + beta)/e^epsilon in double precision");
     // δ(k) does not grow with k: double k until δ(k) ≤ δ, then bisect.
     int64_t hi = 1;
     double at_hi = safepub_delta(p.beta, p.gamma, hi);

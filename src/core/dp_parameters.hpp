@@ -27,6 +27,9 @@ DpParameters dp_parameters(double epsilon, double delta);
 double safepub_delta(double beta, double gamma, int64_t k);  // δ(k), an upper bound
 
 constexpr int64_t kMaxDpK = int64_t(1) << 40;
+// Past ε ≈ 36.9, β = 1 − e^(−ε) and γ round to the same double (the relation
+// breaks down); the scan's limit is reached long before for any useful δ.
+constexpr double kMaxDpEpsilon = 36;
 constexpr int64_t kMaxDpScan = 2'000'000;  // n examined for one δ(k); beyond, an error
 
 }  // namespace privrisk

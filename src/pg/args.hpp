@@ -48,6 +48,25 @@ Datum text_datum(std::string_view s);
 // A jsonb datum parsed from `json` (the reports of audit, search and the measures).
 Datum jsonb_datum(const std::string& json);
 
+// What one key of a jsonb options object must hold. Numbers are checked in the
+// double range PostgreSQL's float8 cast accepts, integers exactly.
+struct OptionSpec {
+    enum Kind { Integer, Number, String, Array, NumberArray } kind;
+    const char* name;
+    double lo = 0, hi = 0;           // Integer, Number, NumberArray elements: the allowed range
+    bool lo_open = false;            // Number: lo itself excluded
+    std::size_t max_elements = 0;    // Array, NumberArray: at most this many (0: no limit; past it 54000)
+    bool non_empty = false;          // String, Array, NumberArray: at least one character / element
+    std::vector<const char*> choices = {};  // String: one of these, when given
+};
+
+// Checks each key of `options` (a JSON object, else an error naming `argument`)
+// that `specs` knows against its spec; `what` names a key in errors ("audit
+// option", "constraint"). Unknown keys are left to the caller, which lists them.
+void check_json_options(Datum options, const char* argument, const char* what, const std::vector<OptionSpec>& specs);
+// The JSON text of a jsonb value, for messages: cut short and quoted like quote_value.
+std::string jsonb_value_text(Datum jsonb);
+
 // Names of hierarchies and policies are keys users type: bounded and printable.
 void check_object_name(const char* kind, std::string_view name);
 void check_hierarchy_name(std::string_view name);

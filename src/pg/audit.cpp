@@ -97,6 +97,13 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         if (level != 0 && !has_hierarchy)
             fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " has level " +
                                                   std::to_string(level) + " but no hierarchy");
+        if (has_hierarchy) {  // checked here, before the scan, naming the column
+            int height = cached_hierarchy(*hierarchies[i]).height();
+            if (level < 0 || level > height)
+                fail(ErrorKind::InvalidParameter, "level " + std::to_string(level) + " of quasi-identifier " +
+                                                      quote_value(*qi[i]) + " is outside 0.." + std::to_string(height) +
+                                                      " (hierarchy " + quote_value(*hierarchies[i]) + ")");
+        }
         if (i) select += ", ";
         if (has_hierarchy) {
             args.push_back(text_arg(*hierarchies[i]));

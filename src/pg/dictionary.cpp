@@ -1,5 +1,6 @@
 #include "dictionary.hpp"
 
+#include "args.hpp"
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
 #include "source_columns.hpp"
@@ -11,20 +12,36 @@ namespace privrisk::pg {
 std::vector<MappedAttribute> parse_mapping(Datum mapping) {
     std::vector<MappedAttribute> out;
     Spi spi;
-    uint64 n = spi.run("SELECT jsonb_typeof($1)", {SpiArg{JSONBOID, mapping, false}}, true);
+    uint64 n = spi.run("SELECT pg_catalog.jsonb_typeof($1)", {SpiArg{JSONBOID, mapping, false}}, true);
     if (n != 1 || spi.null(0, 1) || spi.string(0, 1) != "array")
         fail(ErrorKind::InvalidParameter, "mapping must be a jsonb array of {\"released\": column, \"dictionary\": column, "
-                                          "\"hierarchy\": name} objects");
-    n = spi.run("SELECT jsonb_typeof(e), e->>'released', coalesce(e->>'dictionary', e->>'released'), e->>'hierarchy', "
-                "(SELECT string_agg(k, ', ') FROM jsonb_object_keys(CASE WHEN jsonb_typeof(e) = 'object' THEN e END) k "
-                " WHERE k NOT IN ('released', 'dictionary', 'hierarchy')) "
-                "FROM jsonb_array_elements($1) WITH ORDINALITY AS t(e, i) ORDER BY i",
+                                          "\"hierarchy\": name} objects, got " + jsonb_value_text(mapping));
+    n = spi.run("SELECT pg_catalog.jsonb_typeof(e), e OPERATOR(pg_catalog.->>) 'released', "
+                "COALESCE(e OPERATOR(pg_catalog.->>) 'dictionary', e OPERATOR(pg_catalog.->>) 'released'), "
+                "e OPERATOR(pg_catalog.->>) 'hierarchy', "
+                "(SELECT pg_catalog.string_agg(k, ', ') FROM pg_catalog.jsonb_object_keys("
+                "CASE WHEN pg_catalog.jsonb_typeof(e) OPERATOR(pg_catalog.=) 'object' THEN e END) k "
+                " WHERE k OPERATOR(pg_catalog.<>) ALL (ARRAY['released', 'dictionary', 'hierarchy'])), "
+                "(pg_catalog.jsonb_typeof(e OPERATOR(pg_catalog.->) 'released') OPERATOR(pg_catalog.=) 'string' "
+                "AND COALESCE(pg_catalog.jsonb_typeof(e OPERATOR(pg_catalog.->) 'dictionary'), 'null') "
+                "OPERATOR(pg_catalog.=) ANY (ARRAY['string', 'null']) "
+                "AND COALESCE(pg_catalog.jsonb_typeof(e OPERATOR(pg_catalog.->) 'hierarchy'), 'null') "
+                "OPERATOR(pg_catalog.=) ANY (ARRAY['string', 'null']))::pg_catalog.text, "
+                "pg_catalog.left(e::pg_catalog.text, 80) "
+                "FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY AS t(e, i) ORDER BY i",
                 {SpiArg{JSONBOID, mapping, false}}, true);
+    if (n == 0) fail(ErrorKind::InvalidParameter, "mapping must name at least one attribute");
+    if (n > kMaxMappedAttributes)
+        fail(ErrorKind::ProgramLimit, "mapping has " + std::to_string(n) + " attributes; the limit is " +
+                                          std::to_string(kMaxMappedAttributes) + " (one aggregate argument each)");
     for (uint64 r = 0; r < n; ++r) {
         const std::string at = "mapping element " + std::to_string(r + 1);
-        if (spi.string(r, 1) != "object") fail(ErrorKind::InvalidParameter, at + " must be an object");
+        if (spi.string(r, 1) != "object") fail(ErrorKind::InvalidParameter, at + " must be an object, got " + spi.string(r, 7));
         if (!spi.null(r, 5)) fail(ErrorKind::InvalidParameter, at + " has unknown keys: " + spi.string(r, 5));
         if (spi.null(r, 2)) fail(ErrorKind::InvalidParameter, at + " needs \"released\": the released column");
+        if (spi.string(r, 6) != "true")
+            fail(ErrorKind::InvalidParameter, at + " must give \"released\" and \"dictionary\" as column names and "
+                                              "\"hierarchy\" as a hierarchy name (strings), got " + spi.string(r, 7));
         MappedAttribute a{spi.string(r, 2), spi.string(r, 3), std::nullopt};
         if (!spi.null(r, 4)) a.hierarchy = spi.string(r, 4);
         out.push_back(std::move(a));

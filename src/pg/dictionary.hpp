@@ -22,6 +22,10 @@ struct MappedAttribute {
     std::optional<std::string> hierarchy;
 };
 
+// tuple_tally reads the mapped columns as the arguments of one aggregate call,
+// and PostgreSQL takes at most 99 there.
+constexpr std::size_t kMaxMappedAttributes = 99;
+
 // [{"released": column, "dictionary": column (default: the same), "hierarchy": name}, …]
 std::vector<MappedAttribute> parse_mapping(Datum mapping);
 std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping);

@@ -57,9 +57,9 @@ Setting read_setting(FunctionCallInfo fcinfo, int mapping_arg, int first) {
     if (s.problem != DisclosureProblem::Lagrangian && PG_ARGISNULL(first + 1))
         fail(ErrorKind::InvalidParameter, "bound must be given: the least utility (min_risk) or the largest risk (max_utility)");
     s.bound = PG_ARGISNULL(first + 1) ? 0 : PG_GETARG_FLOAT8(first + 1);
-    if (std::isnan(s.bound)) fail(ErrorKind::InvalidParameter, "bound must be a number");
+    if (std::isnan(s.bound)) fail(ErrorKind::InvalidParameter, "bound must be a number, got NaN");
     s.lambda = PG_ARGISNULL(first + 4) ? 0 : PG_GETARG_FLOAT8(first + 4);
-    if (!(s.lambda >= 0) || !std::isfinite(s.lambda)) fail(ErrorKind::InvalidParameter, "lambda must be >= 0 and finite");
+    if (!(s.lambda >= 0) || !std::isfinite(s.lambda)) fail(ErrorKind::InvalidParameter, "lambda must be >= 0 and finite, got " + number_text(s.lambda));
     s.family = choice_arg<Family>(fcinfo, first + 5, "family", "multiplicative",
                                   {{"linear", Family::Linear}, {"multiplicative", Family::Multiplicative}});
     s.seed = PG_ARGISNULL(first + 6) ? 1 : static_cast<uint64_t>(PG_GETARG_INT64(first + 6));

@@ -2,7 +2,8 @@
 """The mechanical check behind 'every statement privrisk runs is pinned and qualified'.
 
 1. Only src/pg/spi.cpp and src/pg/row_stream.cpp call SPI to run or prepare a
-   statement; both run it under search_path = pg_catalog, pg_temp.
+   statement; both run it under search_path = pg_catalog, pg_temp (and the
+   budget worker, a backend of its own pinned to that path when it starts).
 2. Every SQL text in src/pg (C++ string literals that read as SQL, adjacent
    literals joined) names types, functions and operators by schema:
    `::pg_catalog.t`, `pg_catalog.f(…)`, `OPERATOR(pg_catalog.=)`.
@@ -17,7 +18,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PG = ROOT / "src" / "pg"
-SPI_ALLOWED = {"spi.cpp", "row_stream.cpp"}
+# dp_budget_worker.cpp runs in a background worker, a backend of its own whose
+# search_path it pins for its whole life before it runs any statement.
+SPI_ALLOWED = {"spi.cpp", "row_stream.cpp", "dp_budget_worker.cpp"}
 SPI_RUN = re.compile(r"\bSPI_(execute\w*|prepare\w*|cursor_open\w*|exec)\s*\(")
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 # A statement or a piece of one: starts like SQL, or holds a parameter.

@@ -58,4 +58,8 @@ TEST(DpParameters, BadInput) {
     EXPECT_NE(error_of([] { dp_parameters(1, 0); }).find("delta must be in (0, 1)"), std::string::npos);
     EXPECT_NE(error_of([] { dp_parameters(1, 1); }).find("delta must be in (0, 1)"), std::string::npos);
     EXPECT_NE(error_of([] { dp_parameters(1, NAN); }).find("delta must be in (0, 1)"), std::string::npos);
+    // Past 36, 1 - e^-epsilon rounds to 1: too large, never "too small".
+    EXPECT_NE(error_of([] { dp_parameters(1000, 1e-5); }).find("epsilon must be at most 36"), std::string::npos);
+    EXPECT_NE(error_of([] { dp_parameters(37, 0.5); }).find("epsilon must be at most 36"), std::string::npos);
+    EXPECT_NE(error_of([] { dp_parameters(5e-324, 0.5); }).find("too small"), std::string::npos);
 }
