@@ -50,8 +50,9 @@ SELECT privrisk.neg_combine(neg, neg) FROM states_owner.states;
 SELECT privrisk.ck_combine(knapsack, knapsack) FROM states_owner.states;
 SELECT privrisk.risk_state_combine(risk, risk) FROM states_owner.states;
 SELECT privrisk.neg_final('{}');
-SELECT privrisk.hist_deserialize('\x00'::bytea, NULL);
--- An aggregate of one's own over them: refused when it is created.
+SELECT privrisk.hist_deserialize('\x00'::bytea, NULL::internal);
+-- An aggregate of one's own over them: refused when it is created (and one over internal
+-- states, which could hand one aggregate's state to another's functions, needs a superuser).
 CREATE AGGREGATE pg_temp.mine(float8[]) (SFUNC = privrisk.neg_combine, STYPE = float8[], INITCOND = '{}');
 CREATE AGGREGATE pg_temp.confused(privrisk.hist) (SFUNC = privrisk.hist_merge_transition, STYPE = internal,
                                                   FINALFUNC = privrisk.entropy_final);
@@ -65,7 +66,9 @@ FROM (SELECT zip, sex, privrisk.hist(disease) AS h FROM states_owner.people GROU
 CREATE TEMP VIEW others AS
 SELECT privrisk.entropy(disease) AS entropy, privrisk.mutual_information(zip, disease) AS mi,
        privrisk.dt_risk(0.5, (length(zip) + 1)::int8) AS dt, privrisk.bayes_risk(0.25, 1) AS bayes,
-       length(privrisk.tuple_tally(zip, sex)) AS tally_bytes, privrisk.hist_merge(privrisk.hist(sex)) AS merged
+       length(privrisk.tuple_tally(zip, sex)) AS tally_bytes,
+       (SELECT privrisk.hist_merge(h) FROM (SELECT privrisk.hist(sex) AS h FROM states_owner.people GROUP BY zip) AS c)
+           AS merged
 FROM states_owner.people;
 SELECT * FROM measures;
 SELECT * FROM others;
@@ -144,7 +147,7 @@ SELECT pg_temp.neg_bad2(h, 1) FROM (VALUES ('[["a", 2]]'::privrisk.hist)) AS v(h
 -- The (c,k) knapsack: ck_combine and the three finals.
 SELECT privrisk.ck_curve_final('{0,1,9221120237041090560,0,-9223372036854775808}');
 SELECT privrisk.ck_max_final('{1,1,9221120237041090560,0,5,-9223372036854775808,9223372036854775807}');
-SELECT privrisk.ck_safe_final('{0,1,4602678819172646912,0,-9223372036854775808}');
+SELECT privrisk.ck_safe_final('{0,1,4602678819172646912,0,-9223372036854775808}', NULL, NULL, NULL);
 SELECT privrisk.ck_curve_final('{}');
 SELECT privrisk.ck_curve_final('{0,1,0,0,NULL}');
 SELECT privrisk.ck_curve_final('{{0,1,0,0,0},{0,1,0,0,0}}');
@@ -155,7 +158,7 @@ SELECT privrisk.ck_curve_final('{1,1,0,0,0}');
 SELECT privrisk.ck_curve_final('{-1,1,0,0,0}');
 SELECT privrisk.ck_max_final('{4294967296,1,0,0,0}');
 SELECT privrisk.ck_max_final('{0,-1,9221120237041090560,0,0}');
-SELECT privrisk.ck_safe_final('{0,1,4611686018427387904,0,0}');
+SELECT privrisk.ck_safe_final('{0,1,4611686018427387904,0,0}', NULL, NULL, NULL);
 SELECT privrisk.ck_max_final('{0,1,9221120237041090560,0,4611686018427387904}');
 SELECT privrisk.ck_combine('{0,1,9221120237041090560,0,0}', '{1,1,9221120237041090560,0,0,0,0}');
 SELECT privrisk.ck_combine('{0,1,9221120237041090560,0,0}', '{0,1,0,0,NULL}');
@@ -178,6 +181,9 @@ SELECT privrisk.counter_ratio_final('{4,2,1}');
 SELECT privrisk.counter_ratio_final(array_fill(1::bigint, ARRAY[2000000]));
 SELECT privrisk.counter_ratio_final('{-4,2}');
 SELECT privrisk.counter_ratio_final('{4,-2}');
+SELECT privrisk.prosecutor_final(4), privrisk.prosecutor_final(NULL);
+SELECT privrisk.prosecutor_final(0);
+SELECT privrisk.prosecutor_final(-5);
 SELECT privrisk.counter_combine('{4,2}', '{4,2}');
 SELECT privrisk.average_risk_transition('{4,2}', '[["a", 1]]');
 SELECT privrisk.records_at_risk_transition('{4,2}', '[["a", 1]]', 0.5);
@@ -205,24 +211,32 @@ SELECT privrisk.risk_state_combine(('\x' || repeat('00', 32) || 'ffffffffffffff7
 SELECT privrisk.dt_risk_add(('\x' || repeat('00', 3))::bytea, 0.5, 1);
 SELECT privrisk.bayes_risk_add(('\x' || repeat('00', 32) || '0100000000000000' || '0200000000000000')::bytea, 0.5, 1);
 
--- Functions over internal states: never with a value made outside an aggregate.
-SELECT privrisk.hist_deserialize('\x00'::bytea, NULL);
-SELECT privrisk.class_set_deserialize('\x00'::bytea, NULL);
-SELECT privrisk.ck_worst_case_deserialize('\x00'::bytea, NULL);
-SELECT privrisk.value_counts_deserialize('\x00'::bytea, NULL);
-SELECT privrisk.tuple_tally_deserialize('\x00'::bytea, NULL);
-SELECT privrisk.hist_transition(NULL, 1);
-SELECT privrisk.hist_combine(NULL, NULL);
-SELECT privrisk.class_set_transition(NULL, '[["a", 1]]');
-SELECT privrisk.class_set_combine(NULL, NULL);
-SELECT privrisk.ck_worst_case_transition(NULL, '[["a", 1]]', 1);
-SELECT privrisk.ck_worst_case_combine(NULL, NULL);
-SELECT privrisk.value_counts_transition(NULL, 1);
-SELECT privrisk.pair_counts_transition(NULL, 1, 2);
-SELECT privrisk.value_counts_combine(NULL, NULL);
-SELECT privrisk.tuple_tally_transition(NULL, 1);
-SELECT privrisk.tuple_tally_combine(NULL, NULL);
-SELECT privrisk.hist_merge_transition(NULL, '[["a", 1]]');
+-- Functions over internal states: no SQL expression yields a value of type internal, not
+-- even NULL, so none of them can be given one from SQL (they also refuse to run outside
+-- an aggregate).
+SELECT privrisk.hist_deserialize('\x00'::bytea, NULL::internal);
+SELECT privrisk.class_set_deserialize('\x00'::bytea, NULL::internal);
+SELECT privrisk.ck_worst_case_deserialize('\x00'::bytea, NULL::internal);
+SELECT privrisk.value_counts_deserialize('\x00'::bytea, NULL::internal);
+SELECT privrisk.tuple_tally_deserialize('\x00'::bytea, NULL::internal);
+SELECT privrisk.hist_transition(NULL::internal, 1);
+SELECT privrisk.hist_combine(NULL::internal, NULL::internal);
+SELECT privrisk.class_set_transition(NULL::internal, '[["a", 1]]');
+SELECT privrisk.class_set_combine(NULL::internal, NULL::internal);
+SELECT privrisk.ck_worst_case_transition(NULL::internal, '[["a", 1]]', 1);
+SELECT privrisk.ck_worst_case_combine(NULL::internal, NULL::internal);
+SELECT privrisk.value_counts_transition(NULL::internal, 1);
+SELECT privrisk.pair_counts_transition(NULL::internal, 1, 2);
+SELECT privrisk.value_counts_combine(NULL::internal, NULL::internal);
+SELECT privrisk.tuple_tally_transition(NULL::internal, 1);
+SELECT privrisk.tuple_tally_combine(NULL::internal, NULL::internal);
+SELECT privrisk.hist_merge_transition(NULL::internal, '[["a", 1]]');
+SELECT privrisk.hist_final(NULL::internal);
+SELECT privrisk.entropy_final(NULL::internal);
+SELECT privrisk.t_closeness_final(NULL::internal);
+SELECT privrisk.ck_worst_case_final(NULL::internal);
+SELECT privrisk.tuple_tally_final(NULL::internal);
+SELECT privrisk.hist_serialize(NULL::internal);
 
 -- privrisk.hist input: malformed or hostile text is an error.
 SELECT '[["a", -1]]'::privrisk.hist;

@@ -20,6 +20,8 @@ inline bool in_aggregate(FunctionCallInfo fcinfo) { return AggCheckCallContext(f
     fail(ErrorKind::InvalidParameter, std::string(function) + ": state must be " + expected + ", got " + what);
 }
 
+inline std::string elements(int n) { return std::to_string(n) + (n == 1 ? " element" : " elements"); }
+
 // Argument `arg`, a one-dimensional array of `element` with lower bound 1, no
 // NULL element and min_n..max_n elements; its element count in *n. With
 // `writable`, outside an aggregate the caller gets a private copy to write into.
@@ -34,7 +36,7 @@ inline ArrayType* array_state(FunctionCallInfo fcinfo, int arg, const char* func
     if (ARR_NDIM(a) != 1) bad_state(function, expected, std::to_string(ARR_NDIM(a)) + " dimensions");
     if (ARR_LBOUND(a)[0] != 1) bad_state(function, expected, "lower bound " + std::to_string(ARR_LBOUND(a)[0]));
     int count = ARR_DIMS(a)[0];
-    if (count < min_n || count > max_n) bad_state(function, expected, std::to_string(count) + " elements");
+    if (count < min_n || count > max_n) bad_state(function, expected, elements(count));
     if (ARR_HASNULL(a) && pg_call([&] { return array_contains_nulls(a); })) bad_state(function, expected, "a NULL element");
     *n = count;
     return a;

@@ -82,7 +82,7 @@ ArrayType* knapsack_state(FunctionCallInfo fcinfo, int arg, const char* function
                                writable, &n);
     int64 k = reinterpret_cast<int64*>(ARR_DATA_PTR(a))[0];
     if (k < 0 || k > kMaxCkK || n != kHeader + 2 * (k + 1))
-        bad_state(function, kKnapsackShape, std::to_string(n) + " elements with kmax " + std::to_string(k));
+        bad_state(function, kKnapsackShape, elements(n) + " with kmax " + std::to_string(k));
     *kmax = static_cast<int>(k);
     return a;
 }
@@ -228,6 +228,9 @@ PRIVRISK_FUNCTION(privrisk_ck_combine) {
     CkKnapsack k = knapsack_of(a, kmax, "ck_combine");
     int other_kmax;
     ArrayType* b = knapsack_state(fcinfo, 1, "ck_combine", false, &other_kmax);
+    if (kmax != other_kmax)
+        fail(ErrorKind::InvalidParameter,
+             "ck_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
     k.merge(knapsack_of(b, other_kmax, "ck_combine"));
     if (__builtin_add_overflow(state_data(a)[1], state_data(b)[1], &state_data(a)[1]))
         bad_state("ck_combine", "bucket counts adding up below 2^63", "more");
@@ -267,7 +270,7 @@ double* neg_state(FunctionCallInfo fcinfo, int arg, const char* function, bool w
     int n;
     ArrayType* a = array_state(fcinfo, arg, function, kNegShape, FLOAT8OID, 2, kMaxCkK + 2, writable, &n);
     double* d = reinterpret_cast<double*>(ARR_DATA_PTR(a));
-    if (d[0] != n - 2) bad_state(function, kNegShape, std::to_string(n) + " elements with kmax " + number_text(d[0]));
+    if (d[0] != n - 2) bad_state(function, kNegShape, elements(n) + " with kmax " + number_text(d[0]));
     if (values)
         for (int i = 1; i < n; ++i)
             if (!(d[i] >= 0 && d[i] <= 1)) bad_state(function, kNegShape, "the value " + number_text(d[i]));
@@ -310,7 +313,9 @@ PRIVRISK_FUNCTION(privrisk_neg_combine) {
     int kmax, other_kmax;
     double* x = neg_state(fcinfo, 0, "neg_combine", true, true, &a, &kmax);
     const double* y = neg_state(fcinfo, 1, "neg_combine", false, true, &b, &other_kmax);
-    if (kmax != other_kmax) fail(ErrorKind::InvalidParameter, "kmax must be the same on every row");
+    if (kmax != other_kmax)
+        fail(ErrorKind::InvalidParameter,
+             "neg_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
     for (int i = 1; i <= kmax + 1; ++i) x[i] = std::max(x[i], y[i]);
     PG_RETURN_ARRAYTYPE_P(a);
 }
@@ -386,6 +391,7 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_deserialize) {
     std::memcpy(&s->k, bytes.data(), sizeof s->k);
     if (s->k < -1 || s->k > kMaxCkK) bad_state("ck_worst_case_deserialize", "k from 0 to 200", std::to_string(s->k));
     s->set.add_serialized(bytes.substr(sizeof s->k));
+    if (s->k < 0 && s->set.distinct_classes() > 0) bad_state("ck_worst_case_deserialize", "k from 0 to 200", "classes without k");
     PG_RETURN_POINTER(s);
 }
 

@@ -50,6 +50,8 @@ PRIVRISK_FUNCTION(privrisk_k_transition) {
 
 PRIVRISK_FUNCTION(privrisk_prosecutor_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    if (PG_GETARG_INT64(0) < 1)  // the smallest class of a release has at least one row
+        bad_state("prosecutor_final", "a class size >= 1", std::to_string(PG_GETARG_INT64(0)));
     PG_RETURN_FLOAT8(1.0 / static_cast<double>(PG_GETARG_INT64(0)));
 }
 
