@@ -231,10 +231,13 @@ PRIVRISK_FUNCTION(privrisk_ck_combine) {
     if (kmax != other_kmax)
         fail(ErrorKind::InvalidParameter,
              "ck_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
-    k.merge(knapsack_of(b, other_kmax, "ck_combine"));
-    if (__builtin_add_overflow(state_data(a)[1], state_data(b)[1], &state_data(a)[1]))
+    CkKnapsack other = knapsack_of(b, other_kmax, "ck_combine");
+    int64 buckets;
+    if (__builtin_add_overflow(state_data(a)[1], state_data(b)[1], &buckets))
         bad_state("ck_combine", "bucket counts adding up below 2^63", "more");
+    k.merge(other);
     store(a, k);
+    state_data(a)[1] = buckets;
     state_data(a)[2] = state_data(b)[2];  // c, if any
     PG_RETURN_ARRAYTYPE_P(a);
 }
