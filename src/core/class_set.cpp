@@ -39,19 +39,25 @@ std::string ClassSet::serialize() const {
     return out;
 }
 
+// The bytes may come from anywhere: each class is validated as a hist (its
+// bytes are read unchecked later) and its multiplicity must be at least 1.
 void ClassSet::add_serialized(std::string_view bytes) {
-    if (bytes.size() < 4) fail(ErrorKind::Internal, "truncated class set");
+    if (bytes.size() < 4) fail(ErrorKind::InvalidParameter, "class set: truncated");
     uint32_t n = HistogramView::read_u32(bytes.data());
     std::size_t pos = 4;
     for (uint32_t i = 0; i < n; ++i) {
-        if (bytes.size() - pos < 12) fail(ErrorKind::Internal, "truncated class set");
+        if (bytes.size() - pos < 12) fail(ErrorKind::InvalidParameter, "class set: truncated");
         int64_t times = HistogramView::read_i64(bytes.data() + pos);
         uint32_t len = HistogramView::read_u32(bytes.data() + pos + 8);
         pos += 12;
-        if (bytes.size() - pos < len) fail(ErrorKind::Internal, "truncated class set");
-        add(bytes.substr(pos, len), times);
+        if (bytes.size() - pos < len) fail(ErrorKind::InvalidParameter, "class set: truncated");
+        if (times < 1) fail(ErrorKind::InvalidParameter, "class set: a class counted " + std::to_string(times) + " times");
+        std::string_view encoded = bytes.substr(pos, len);
+        validate_histogram(encoded, false);
+        add(encoded, times);
         pos += len;
     }
+    if (pos != bytes.size()) fail(ErrorKind::InvalidParameter, "class set: trailing bytes");
 }
 
 ContingencyTable ClassSet::table() const {

@@ -24,7 +24,7 @@ public:
     void merge(const ClassSet& other);
     // Transfer form for parallel workers: u32 count, then (i64 times, u32 length, bytes).
     std::string serialize() const;
-    void add_serialized(std::string_view bytes);  // trusted input from serialize()
+    void add_serialized(std::string_view bytes);  // any bytes: each class is validated as a hist
     ContingencyTable table() const;
     std::size_t distinct_classes() const { return classes_.size(); }
     // The distinct histograms (encoded) with how many classes have each.

@@ -33,7 +33,7 @@ struct Reader {
         return s;
     }
     void need(std::size_t n) const {
-        if (in.size() < n) fail(ErrorKind::Internal, "a tuple tally's byte form is truncated");
+        if (in.size() < n) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
     }
 };
 
@@ -157,9 +157,15 @@ void TupleTally::read(std::string_view bytes, const ValueCallback& on_value,
                       const std::function<void(uint64_t)>& on_tuples) {
     Reader r{bytes};
     const uint32_t width = r.get<uint32_t>();
+    // The bytes may come from anywhere: every count is sized against the bytes
+    // left (a column needs 4, a value 8, a tuple 4 per column and 8) before use.
+    if (width == 0 || width > r.in.size() / sizeof(uint32_t))
+        fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has an impossible width");
     std::vector<uint32_t> values(width);
     for (uint32_t j = 0; j < width; ++j) {
         values[j] = r.get<uint32_t>();
+        if (values[j] > r.in.size() / (2 * sizeof(uint32_t)))
+            fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
         for (uint32_t v = 1; v <= values[j]; ++v) {
             std::string_view key = r.bytes(r.get<uint32_t>());
             std::string_view text = r.bytes(r.get<uint32_t>());
@@ -167,22 +173,24 @@ void TupleTally::read(std::string_view bytes, const ValueCallback& on_value,
         }
     }
     const uint64_t n = r.get<uint64_t>();
-    if (n > r.in.size() / (width * sizeof(uint32_t) + sizeof(int64_t)))
-        fail(ErrorKind::Internal, "a tuple tally's byte form is truncated");
+    if (n > r.in.size() / (uint64_t{width} * sizeof(uint32_t) + sizeof(int64_t)))
+        fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
     if (on_tuples) on_tuples(n);
     std::vector<uint32_t> codes(width);
     for (uint64_t i = 0; i < n; ++i) {
         for (uint32_t j = 0; j < width; ++j) {
             codes[j] = r.get<uint32_t>();
-            if (codes[j] > values[j]) fail(ErrorKind::Internal, "a tuple tally's byte form names an unknown value");
+            if (codes[j] > values[j]) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form names an unknown value");
         }
-        on_tuple(codes.data(), r.get<int64_t>());
+        const int64_t times = r.get<int64_t>();
+        if (times < 1) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has a count below 1");
+        on_tuple(codes.data(), times);
     }
-    if (!r.in.empty()) fail(ErrorKind::Internal, "a tuple tally's byte form has trailing bytes");
+    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has trailing bytes");
 }
 
 void TupleTally::merge_serialized(std::string_view bytes) {
-    if (Reader{bytes}.get<uint32_t>() != width()) fail(ErrorKind::Internal, "a tuple tally of another width");
+    if (Reader{bytes}.get<uint32_t>() != width()) fail(ErrorKind::InvalidParameter, "a tuple tally of another width");
     std::vector<std::vector<uint32_t>> ours(width(), std::vector<uint32_t>{0});  // their code -> our code
     std::vector<uint32_t> mapped(width());
     read(

@@ -23,7 +23,7 @@ void put(std::string& out, const T& v) {
 
 template <typename T>
 T get(std::string_view& in) {
-    if (in.size() < sizeof(T)) fail(ErrorKind::Internal, "truncated value counts");
+    if (in.size() < sizeof(T)) fail(ErrorKind::InvalidParameter, "truncated value counts");
     T v;
     std::memcpy(&v, in.data(), sizeof v);
     in.remove_prefix(sizeof v);
@@ -171,24 +171,46 @@ std::string ValueCounts::serialize() const {
     return out;
 }
 
+namespace {
+
+// The byte form may come from anywhere: a count is sized against the bytes left
+// before anything is allocated by it, and every row count is one a state can hold.
+constexpr int64_t kMaxRows = INT64_MAX;
+
+uint64_t get_count(std::string_view& in, std::size_t item) {
+    uint64_t n = get<uint64_t>(in);
+    if (n > in.size() / item) fail(ErrorKind::InvalidParameter, "value counts: a count runs past the end");
+    return n;
+}
+
+void check_rows(int64_t count, int64_t rows) {
+    if (count < 1 || count > kMaxRows - rows) fail(ErrorKind::InvalidParameter, "value counts: a row count out of range");
+}
+
+}  // namespace
+
 void ValueCounts::add_serialized(std::string_view in) {
-    if (get<uint8_t>(in) != static_cast<uint8_t>(pairs_)) fail(ErrorKind::Internal, "value counts of another kind");
+    if (get<uint8_t>(in) != static_cast<uint8_t>(pairs_)) fail(ErrorKind::InvalidParameter, "value counts of another kind");
     if (!pairs_) {
-        for (uint64_t n = get<uint64_t>(in); n > 0; --n) {
+        for (uint64_t n = get_count(in, sizeof(Slot)); n > 0; --n) {
             Slot s = get<Slot>(in);
+            check_rows(s.value, rows_);
             add(s.key, s.value);
         }
-        return;
+    } else {
+        std::vector<Fingerprint> xs(get_count(in, sizeof(Fingerprint))), ys;
+        for (auto& f : xs) f = get<Fingerprint>(in);
+        ys.resize(get_count(in, sizeof(Fingerprint)));
+        for (auto& f : ys) f = get<Fingerprint>(in);
+        for (uint64_t n = get_count(in, sizeof(JointSlot)); n > 0; --n) {
+            JointSlot s = get<JointSlot>(in);
+            if ((s.key >> 32) >= xs.size() || (s.key & 0xffffffff) >= ys.size())
+                fail(ErrorKind::InvalidParameter, "value counts: a pair id out of range");
+            check_rows(s.count, rows_);
+            add(xs[s.key >> 32], ys[s.key & 0xffffffff], s.count);
+        }
     }
-    std::vector<Fingerprint> xs(get<uint64_t>(in)), ys;
-    for (auto& f : xs) f = get<Fingerprint>(in);
-    ys.resize(get<uint64_t>(in));
-    for (auto& f : ys) f = get<Fingerprint>(in);
-    for (uint64_t n = get<uint64_t>(in); n > 0; --n) {
-        JointSlot s = get<JointSlot>(in);
-        if ((s.key >> 32) >= xs.size() || (s.key & 0xffffffff) >= ys.size()) fail(ErrorKind::Internal, "a pair id out of range");
-        add(xs[s.key >> 32], ys[s.key & 0xffffffff], s.count);
-    }
+    if (!in.empty()) fail(ErrorKind::InvalidParameter, "value counts: trailing bytes");
 }
 
 namespace {

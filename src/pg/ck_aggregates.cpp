@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "agg_state.hpp"
 #include "args.hpp"
 #include "ck_safety.hpp"
 #include "class_set.hpp"
@@ -71,16 +72,22 @@ Minimize1Cache& curve_cache(FunctionCallInfo fcinfo, int hmax) {
 // T as CkKnapsack's fixed-point logarithms.
 constexpr int kHeader = 3;
 
-int64* state_data(ArrayType* a, int* kmax) {
-    int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
-    if (ARR_NDIM(a) != 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID || n < kHeader + 2)
-        fail(ErrorKind::InvalidParameter, "expected a (c,k) knapsack state");
-    int64* d = reinterpret_cast<int64*>(ARR_DATA_PTR(a));
-    *kmax = static_cast<int>(d[0]);
-    if (d[0] != *kmax || *kmax < 0 || *kmax > kMaxCkK || n != kHeader + 2 * (*kmax + 1))
-        fail(ErrorKind::InvalidParameter, "malformed (c,k) knapsack state");
-    return d;
+constexpr const char* kKnapsackShape =
+    "a one-dimensional bigint array of 2 * kmax + 5 elements (kmax 0 to 200) without NULLs";
+
+// The knapsack state of argument `arg`, its shape checked (cheap: per row); *kmax from its header.
+ArrayType* knapsack_state(FunctionCallInfo fcinfo, int arg, const char* function, bool writable, int* kmax) {
+    int n;
+    ArrayType* a = array_state(fcinfo, arg, function, kKnapsackShape, INT8OID, kHeader + 2, kHeader + 2 * (kMaxCkK + 1),
+                               writable, &n);
+    int64 k = reinterpret_cast<int64*>(ARR_DATA_PTR(a))[0];
+    if (k < 0 || k > kMaxCkK || n != kHeader + 2 * (k + 1))
+        bad_state(function, kKnapsackShape, elements(n) + " with kmax " + std::to_string(k));
+    *kmax = static_cast<int>(k);
+    return a;
 }
+
+int64* state_data(ArrayType* a) { return reinterpret_cast<int64*>(ARR_DATA_PTR(a)); }
 
 double state_c(ArrayType* a) {
     double c;
@@ -88,11 +95,32 @@ double state_c(ArrayType* a) {
     return c;
 }
 
-CkKnapsack knapsack_of(ArrayType* a) {
-    int kmax;
-    int64* d = state_data(a, &kmax);
+// The values a state made outside this aggregate may hold: buckets >= 0, c NaN
+// or in (0, 1], and every logarithm a marker or within the bound that keeps
+// sums of two from overflowing (|L| < 2^61).
+void check_knapsack_values(ArrayType* a, int kmax, const char* function) {
+    const int64* d = state_data(a);
+    if (d[1] < 0) bad_state(function, "a bucket count >= 0", std::to_string(d[1]));
+    double c = state_c(a);
+    if (!std::isnan(c) && !(c > 0 && c <= 1)) bad_state(function, "c in (0, 1]", number_text(c));
+    constexpr int64 bound = int64{1} << 61;
+    for (int i = kHeader; i < kHeader + 2 * (kmax + 1); ++i)
+        if (d[i] != CkKnapsack::kZero && d[i] != CkKnapsack::kInfeasible && (d[i] <= -bound || d[i] >= bound))
+            bad_state(function, "knapsack logarithms within (-2^61, 2^61)", std::to_string(d[i]));
+}
+
+// A knapsack state read in full (combine, final): shape and values checked.
+CkKnapsack knapsack_of(ArrayType* a, int kmax, const char* function) {
+    check_knapsack_values(a, kmax, function);
+    int64* d = state_data(a);
     std::vector<int64_t> t0(d + kHeader, d + kHeader + kmax + 1), t1(d + kHeader + kmax + 1, d + kHeader + 2 * (kmax + 1));
     return CkKnapsack::from_state(kmax, t0, t1, d[1]);
+}
+
+CkKnapsack knapsack_arg(FunctionCallInfo fcinfo, int arg, const char* function) {
+    int kmax;
+    ArrayType* a = knapsack_state(fcinfo, arg, function, false, &kmax);
+    return knapsack_of(a, kmax, function);
 }
 
 Datum int8_array(const std::vector<int64_t>& v) {
@@ -110,13 +138,11 @@ Datum state_datum(const CkKnapsack& k, double c) {
     return int8_array(v);
 }
 
-// Writes k's state into the existing array a (same kmax), in place.
+// Writes k's logarithms into the array a (same kmax), in place: a is the aggregate's own or a private copy.
 void store(ArrayType* a, const CkKnapsack& k) {
-    int kmax;
-    int64* d = state_data(a, &kmax);
-    d[1] = k.buckets();
+    int64* d = state_data(a);
     std::copy(k.t0().begin(), k.t0().end(), d + kHeader);
-    std::copy(k.t1().begin(), k.t1().end(), d + kHeader + kmax + 1);
+    std::copy(k.t1().begin(), k.t1().end(), d + kHeader + k.kmax() + 1);
 }
 
 int k_argument(FunctionCallInfo fcinfo, int i, const char* what) {
@@ -157,9 +183,9 @@ Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
     ArrayType* a = nullptr;
     int64* d = nullptr;
     if (!PG_ARGISNULL(0)) {
-        a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
         int state_kmax;
-        d = state_data(a, &state_kmax);
+        a = knapsack_state(fcinfo, 0, "ck_transition", true, &state_kmax);
+        d = state_data(a);
         if (state_kmax != kmax) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
         ++d[1];
         // Disclosure 1 at every k already: no bucket can change the curve (digest 004 §3.6's early exit).
@@ -197,34 +223,67 @@ PRIVRISK_FUNCTION(privrisk_ck_combine) {
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     }
     if (PG_ARGISNULL(0)) PG_RETURN_DATUM(PG_GETARG_DATUM(1));  // copied into the aggregate context by PostgreSQL
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
-    ArrayType* b = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(1); });
-    CkKnapsack k = knapsack_of(a);
-    k.merge(knapsack_of(b));
+    int kmax;
+    ArrayType* a = knapsack_state(fcinfo, 0, "ck_combine", true, &kmax);
+    CkKnapsack k = knapsack_of(a, kmax, "ck_combine");
+    int other_kmax;
+    ArrayType* b = knapsack_state(fcinfo, 1, "ck_combine", false, &other_kmax);
+    if (kmax != other_kmax)
+        fail(ErrorKind::InvalidParameter,
+             "ck_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
+    CkKnapsack other = knapsack_of(b, other_kmax, "ck_combine");
+    int64 buckets;
+    if (__builtin_add_overflow(state_data(a)[1], state_data(b)[1], &buckets))
+        bad_state("ck_combine", "bucket counts adding up below 2^63", "more");
+    k.merge(other);
     store(a, k);
-    reinterpret_cast<int64*>(ARR_DATA_PTR(a))[2] = reinterpret_cast<int64*>(ARR_DATA_PTR(b))[2];  // c, if any
+    state_data(a)[1] = buckets;
+    state_data(a)[2] = state_data(b)[2];  // c, if any
     PG_RETURN_ARRAYTYPE_P(a);
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_curve_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    return float8_array(knapsack_of(pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); })).curve());
+    return float8_array(knapsack_arg(fcinfo, 0, "ck_curve_final").curve());
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_max_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(knapsack_of(pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); })).curve().back());
+    PG_RETURN_FLOAT8(knapsack_arg(fcinfo, 0, "ck_max_final").curve().back());
 }
 
 // ck_safe(hist, c, k): strictly below c; a value within 1e-12 (relative) of c is unsafe.
 PRIVRISK_FUNCTION(privrisk_ck_safe_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
-    double md = knapsack_of(a).curve().back();
+    int kmax;
+    ArrayType* a = knapsack_state(fcinfo, 0, "ck_safe_final", false, &kmax);
+    double md = knapsack_of(a, kmax, "ck_safe_final").curve().back();
     PG_RETURN_BOOL(strictly_below(md, state_c(a)));
 }
 
 // neg_disclosure_curve: state float8[] = {kmax, MDneg_0 .. MDneg_kmax}, combined by maximum.
+namespace {
+
+constexpr const char* kNegShape =
+    "a one-dimensional float8 array of kmax + 2 elements (kmax 0 to 200, then values in [0, 1]) without NULLs";
+
+// The neg state of argument `arg`: shape and kmax checked; with `values`, every MD in [0, 1] too.
+double* neg_state(FunctionCallInfo fcinfo, int arg, const char* function, bool writable, bool values, ArrayType** array,
+                  int* kmax) {
+    int n;
+    ArrayType* a = array_state(fcinfo, arg, function, kNegShape, FLOAT8OID, 2, kMaxCkK + 2, writable, &n);
+    double* d = reinterpret_cast<double*>(ARR_DATA_PTR(a));
+    if (d[0] != n - 2) bad_state(function, kNegShape, elements(n) + " with kmax " + number_text(d[0]));
+    if (values)
+        for (int i = 1; i < n; ++i)
+            if (!(d[i] >= 0 && d[i] <= 1)) bad_state(function, kNegShape, "the value " + number_text(d[i]));
+    *array = a;
+    *kmax = n - 2;
+    return d;
+}
+
+}  // namespace
+
 PRIVRISK_FUNCTION(privrisk_neg_transition) {
     aggregate_context(fcinfo);
     int kmax = k_argument(fcinfo, 2, "kmax");
@@ -239,10 +298,10 @@ PRIVRISK_FUNCTION(privrisk_neg_transition) {
         c.insert(c.begin(), static_cast<double>(kmax));
         return float8_array(c);
     }
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
-    double* d = reinterpret_cast<double*>(ARR_DATA_PTR(a));
-    if (ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) != kmax + 2 || d[0] != kmax)
-        fail(ErrorKind::InvalidParameter, "kmax must be the same on every row");
+    ArrayType* a;
+    int state_kmax;
+    double* d = neg_state(fcinfo, 0, "neg_transition", true, false, &a, &state_kmax);
+    if (state_kmax != kmax) fail(ErrorKind::InvalidParameter, "kmax must be the same on every row");
     for (int k = 0; k <= kmax; ++k) d[k + 1] = std::max(d[k + 1], c[k]);
     PG_RETURN_ARRAYTYPE_P(a);
 }
@@ -253,21 +312,23 @@ PRIVRISK_FUNCTION(privrisk_neg_combine) {
         PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     }
     if (PG_ARGISNULL(0)) PG_RETURN_DATUM(PG_GETARG_DATUM(1));
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
-    ArrayType* b = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(1); });
-    int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
-    if (n != ArrayGetNItems(ARR_NDIM(b), ARR_DIMS(b))) fail(ErrorKind::InvalidParameter, "kmax must be the same on every row");
-    double *x = reinterpret_cast<double*>(ARR_DATA_PTR(a)), *y = reinterpret_cast<double*>(ARR_DATA_PTR(b));
-    for (int i = 1; i < n; ++i) x[i] = std::max(x[i], y[i]);
+    ArrayType *a, *b;
+    int kmax, other_kmax;
+    double* x = neg_state(fcinfo, 0, "neg_combine", true, true, &a, &kmax);
+    const double* y = neg_state(fcinfo, 1, "neg_combine", false, true, &b, &other_kmax);
+    if (kmax != other_kmax)
+        fail(ErrorKind::InvalidParameter,
+             "neg_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
+    for (int i = 1; i <= kmax + 1; ++i) x[i] = std::max(x[i], y[i]);
     PG_RETURN_ARRAYTYPE_P(a);
 }
 
 PRIVRISK_FUNCTION(privrisk_neg_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(0); });
-    double* d = reinterpret_cast<double*>(ARR_DATA_PTR(a));
-    int n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
-    return float8_array(std::vector<double>(d + 1, d + n));
+    ArrayType* a;
+    int kmax;
+    const double* d = neg_state(fcinfo, 0, "neg_final", false, true, &a, &kmax);
+    return float8_array(std::vector<double>(d + 1, d + kmax + 2));
 }
 
 // ck_worst_case(hist, k): the class multiset (internal, as the other set measures),
@@ -317,6 +378,7 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_combine) {
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_serialize) {
+    aggregate_context(fcinfo);
     auto* s = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
     std::string out(reinterpret_cast<const char*>(&s->k), sizeof s->k);
     out += s->set.serialize();
@@ -326,14 +388,18 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_serialize) {
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_deserialize) {
     MemoryContext context = aggregate_context(fcinfo);
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
-    if (bytes.size() < sizeof(int)) fail(ErrorKind::Internal, "truncated worst-case state");
+    if (bytes.size() < sizeof(int))
+        bad_state("ck_worst_case_deserialize", "at least 4 bytes", std::to_string(bytes.size()) + " bytes");
     auto* s = construct_in<WorstCaseState>(context, context);
     std::memcpy(&s->k, bytes.data(), sizeof s->k);
+    if (s->k < -1 || s->k > kMaxCkK) bad_state("ck_worst_case_deserialize", "k from 0 to 200", std::to_string(s->k));
     s->set.add_serialized(bytes.substr(sizeof s->k));
+    if (s->k < 0 && s->set.distinct_classes() > 0) bad_state("ck_worst_case_deserialize", "k from 0 to 200", "classes without k");
     PG_RETURN_POINTER(s);
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_final) {
+    aggregate_context(fcinfo);  // its argument is an internal pointer: only an aggregate has one
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     auto* s = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
     if (s->set.distinct_classes() == 0) PG_RETURN_NULL();

@@ -152,13 +152,16 @@ Fingerprint fingerprint_arg(FunctionCallInfo fcinfo, int arg) {
     return f.finish();
 }
 
+// Every function here takes an internal pointer, which only an aggregate has:
+// each checks that it runs in one before reading its argument.
 CountsState* counts_state(FunctionCallInfo fcinfo, bool pairs) {
-    if (!PG_ARGISNULL(0)) return reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));  // only an aggregate passes one
     MemoryContext context = aggregate_context(fcinfo);
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));
     return construct_in<CountsState>(context, context, pairs);
 }
 
 const ValueCounts* final_counts(FunctionCallInfo fcinfo) {
+    aggregate_context(fcinfo);
     if (PG_ARGISNULL(0)) return nullptr;
     const ValueCounts& c = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0))->materialized();
     return c.rows() ? &c : nullptr;
@@ -181,6 +184,7 @@ PRIVRISK_FUNCTION(privrisk_pair_counts_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
+    aggregate_context(fcinfo);
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
@@ -194,6 +198,7 @@ PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
 }
 
 PRIVRISK_FUNCTION(privrisk_value_counts_serialize) {
+    aggregate_context(fcinfo);
     std::string bytes = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0))->materialized().serialize();
     return text_datum(bytes);  // a bytea: same varlena layout
 }
@@ -201,7 +206,9 @@ PRIVRISK_FUNCTION(privrisk_value_counts_serialize) {
 PRIVRISK_FUNCTION(privrisk_value_counts_deserialize) {
     MemoryContext context = aggregate_context(fcinfo);
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
-    if (bytes.empty()) fail(ErrorKind::Internal, "empty value counts");
+    if (bytes.empty() || static_cast<unsigned char>(bytes[0]) > 1)
+        fail(ErrorKind::InvalidParameter, "value_counts_deserialize: state must start with a kind byte 0 or 1, got " +
+                                              (bytes.empty() ? std::string("0 bytes") : quote_value(bytes.substr(0, 1))));
     auto* s = construct_in<CountsState>(context, context, bytes[0] != 0);
     s->raw.assign(bytes.data(), bytes.size());
     PG_RETURN_POINTER(s);

@@ -52,6 +52,7 @@ PRIVRISK_FUNCTION(privrisk_hist_combine) {
 }
 
 PRIVRISK_FUNCTION(privrisk_hist_serialize) {
+    aggregate_context(fcinfo);
     std::string encoded = reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0))->encode();
     return hist_datum(encoded);  // a bytea: same varlena layout
 }
@@ -59,12 +60,15 @@ PRIVRISK_FUNCTION(privrisk_hist_serialize) {
 PRIVRISK_FUNCTION(privrisk_hist_deserialize) {
     MemoryContext context = aggregate_context(fcinfo);
     PgMemoryResource mr(context);
+    std::string_view bytes = hist_bytes(PG_GETARG_DATUM(0));
+    validate_histogram(bytes, false);  // read unchecked below; a worker's state is one, anything else is refused
     auto* b = construct_in<HistogramBuilder>(context);
-    b->add_encoded(hist_bytes(PG_GETARG_DATUM(0)), &mr);
+    b->add_encoded(bytes, &mr);
     PG_RETURN_POINTER(b);
 }
 
 PRIVRISK_FUNCTION(privrisk_hist_final) {
+    aggregate_context(fcinfo);
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     return hist_datum(reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(0))->encode());
 }

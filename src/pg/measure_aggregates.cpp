@@ -4,6 +4,7 @@
 // All have combine functions and are PARALLEL SAFE; none depends on row order.
 #include <cstring>
 
+#include "agg_state.hpp"
 #include "args.hpp"
 #include "class_set.hpp"
 #include "error.hpp"
@@ -17,12 +18,15 @@ using namespace privrisk::pg;
 
 namespace {
 
-// The int8[2] state of average_risk and records_at_risk, updated in place inside an aggregate.
-ArrayType* counter_state(FunctionCallInfo fcinfo, int arg, int64** pair) {
-    ArrayType* a = pg_call([&] { return PG_GETARG_ARRAYTYPE_P(arg); });
-    if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != 2 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID)
-        fail(ErrorKind::InvalidParameter, "expected an int8[2] aggregate state");
+// The int8[2] state of average_risk and records_at_risk, {rows, classes} or
+// {rows, rows at risk}; written in place only inside an aggregate.
+ArrayType* counter_state(FunctionCallInfo fcinfo, int arg, const char* function, int64** pair) {
+    int n;
+    ArrayType* a = array_state(fcinfo, arg, function, "a one-dimensional bigint array of 2 elements without NULLs",
+                               INT8OID, 2, 2, true, &n);
     *pair = reinterpret_cast<int64*>(ARR_DATA_PTR(a));
+    if ((*pair)[0] < 0 || (*pair)[1] < 0)
+        bad_state(function, "two counts >= 0", "{" + std::to_string((*pair)[0]) + "," + std::to_string((*pair)[1]) + "}");
     return a;
 }
 
@@ -46,6 +50,8 @@ PRIVRISK_FUNCTION(privrisk_k_transition) {
 
 PRIVRISK_FUNCTION(privrisk_prosecutor_final) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    if (PG_GETARG_INT64(0) < 1)  // the smallest class of a release has at least one row
+        bad_state("prosecutor_final", "a class size >= 1", std::to_string(PG_GETARG_INT64(0)));
     PG_RETURN_FLOAT8(1.0 / static_cast<double>(PG_GETARG_INT64(0)));
 }
 
@@ -54,7 +60,7 @@ PRIVRISK_FUNCTION(privrisk_prosecutor_final) {
 PRIVRISK_FUNCTION(privrisk_average_risk_transition) {
     aggregate_context(fcinfo);
     int64* pair;
-    ArrayType* a = counter_state(fcinfo, 0, &pair);
+    ArrayType* a = counter_state(fcinfo, 0, "average_risk_transition", &pair);
     if (!PG_ARGISNULL(1)) {
         add_checked(pair[0], HistogramView(hist_bytes(PG_GETARG_DATUM(1))).size());
         add_checked(pair[1], 1);
@@ -65,7 +71,7 @@ PRIVRISK_FUNCTION(privrisk_average_risk_transition) {
 PRIVRISK_FUNCTION(privrisk_records_at_risk_transition) {
     aggregate_context(fcinfo);
     int64* pair;
-    ArrayType* a = counter_state(fcinfo, 0, &pair);
+    ArrayType* a = counter_state(fcinfo, 0, "records_at_risk_transition", &pair);
     if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "threshold must not be NULL");
     double threshold = PG_GETARG_FLOAT8(2);
     check_threshold(threshold);
@@ -80,8 +86,8 @@ PRIVRISK_FUNCTION(privrisk_records_at_risk_transition) {
 PRIVRISK_FUNCTION(privrisk_counter_combine) {
     aggregate_context(fcinfo);
     int64 *a, *b;
-    ArrayType* state = counter_state(fcinfo, 0, &a);
-    counter_state(fcinfo, 1, &b);
+    ArrayType* state = counter_state(fcinfo, 0, "counter_combine", &a);
+    counter_state(fcinfo, 1, "counter_combine", &b);
     add_checked(a[0], b[0]);
     add_checked(a[1], b[1]);
     PG_RETURN_ARRAYTYPE_P(state);
@@ -90,7 +96,7 @@ PRIVRISK_FUNCTION(privrisk_counter_combine) {
 // Both finals divide the second counter by the first (classes/rows, at risk/rows).
 PRIVRISK_FUNCTION(privrisk_counter_ratio_final) {
     int64* pair;
-    counter_state(fcinfo, 0, &pair);
+    counter_state(fcinfo, 0, "counter_ratio_final", &pair);
     if (pair[0] == 0) PG_RETURN_NULL();
     PG_RETURN_FLOAT8(static_cast<double>(pair[1]) / static_cast<double>(pair[0]));
 }
@@ -169,6 +175,7 @@ PRIVRISK_FUNCTION(privrisk_class_set_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_class_set_combine) {
+    aggregate_context(fcinfo);
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
@@ -183,6 +190,7 @@ PRIVRISK_FUNCTION(privrisk_class_set_combine) {
 
 // Transfer form: the two parameters as fixed fields, then the class set.
 PRIVRISK_FUNCTION(privrisk_class_set_serialize) {
+    aggregate_context(fcinfo);
     auto* s = reinterpret_cast<ClassSetState*>(PG_GETARG_POINTER(0));
     std::string out(s->kind, sizeof s->kind);
     out.append(s->hierarchy, sizeof s->hierarchy);
@@ -195,10 +203,14 @@ PRIVRISK_FUNCTION(privrisk_class_set_deserialize) {
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
     auto* s = construct_in<ClassSetState>(context, context);
     constexpr std::size_t fixed = sizeof s->kind + sizeof s->hierarchy;
-    if (bytes.size() < fixed) fail(ErrorKind::Internal, "truncated class set state");
+    if (bytes.size() < fixed)
+        bad_state("class_set_deserialize", "at least " + std::to_string(fixed) + " bytes", std::to_string(bytes.size()) + " bytes");
     std::memcpy(s->kind, bytes.data(), sizeof s->kind);
     std::memcpy(s->hierarchy, bytes.data() + sizeof s->kind, sizeof s->hierarchy);
     s->kind[sizeof s->kind - 1] = s->hierarchy[sizeof s->hierarchy - 1] = '\0';
+    std::string_view kind = s->kind;
+    if (!kind.empty() && kind != "equal" && kind != "ordered" && kind != "hierarchical")
+        bad_state("class_set_deserialize", "a t-closeness kind", quote_value(kind));
     s->set.add_serialized(bytes.substr(fixed));
     PG_RETURN_POINTER(s);
 }
@@ -207,6 +219,7 @@ namespace {
 
 template <typename Measure>
 Datum class_set_final(FunctionCallInfo fcinfo, Measure&& measure) {
+    aggregate_context(fcinfo);
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     auto* s = reinterpret_cast<ClassSetState*>(PG_GETARG_POINTER(0));
     ContingencyTable table = s->set.table();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "agg_state.hpp"
 #include "args.hpp"
 #include "dictionary.hpp"
 #include "error.hpp"
@@ -99,7 +100,25 @@ struct RiskState {
 };
 constexpr double kMaxTerm = 0x1p62;
 
-RiskState* state_arg(FunctionCallInfo fcinfo) {
+static_assert(sizeof(RiskState) == 48, "the size kRiskShape names");
+constexpr const char* kRiskShape = "a risk aggregate state (a bytea of 48 bytes)";
+
+// Checks a risk state made anywhere: its size, and counts a real state can hold
+// (rows >= 0, 0 <= infinite terms <= rows).
+const RiskState* risk_state(bytea* b, const char* function) {
+    if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState))
+        bad_state(function, kRiskShape, std::to_string(VARSIZE(b) - VARHDRSZ) + " bytes");
+    RiskState s;
+    std::memcpy(&s, VARDATA(b), sizeof s);
+    if (s.rows < 0 || s.infinite < 0 || s.infinite > s.rows)
+        bad_state(function, "row counts >= 0 with at most one infinite term per row",
+                  std::to_string(s.rows) + " rows and " + std::to_string(s.infinite) + " infinite terms");
+    return reinterpret_cast<const RiskState*>(VARDATA(b));
+}
+
+// The state argument: a new one for NULL; the aggregate's own to update in
+// place, or, called any other way, a private copy (never the argument itself).
+RiskState* state_arg(FunctionCallInfo fcinfo, const char* function) {
     MemoryContext agg;
     const bool aggregate = AggCheckCallContext(fcinfo, &agg);
     if (PG_ARGISNULL(0)) {
@@ -109,14 +128,8 @@ RiskState* state_arg(FunctionCallInfo fcinfo) {
         SET_VARSIZE(b, VARHDRSZ + sizeof(RiskState));
         return reinterpret_cast<RiskState*>(VARDATA(b));
     }
-    bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(0); });
-    if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
-    if (!aggregate) {  // outside an aggregate, never change the argument
-        bytea* copy = static_cast<bytea*>(pg_call([&] { return palloc(VARSIZE(b)); }));
-        std::memcpy(copy, b, VARSIZE(b));
-        b = copy;
-    }
-    return reinterpret_cast<RiskState*>(VARDATA(b));
+    bytea* b = aggregate ? pg_call([&] { return PG_GETARG_BYTEA_P(0); }) : pg_call([&] { return PG_GETARG_BYTEA_P_COPY(0); });
+    return const_cast<RiskState*>(risk_state(b, function));
 }
 
 Datum state_datum(RiskState* s) { return PointerGetDatum(reinterpret_cast<char*>(s) - VARHDRSZ); }
@@ -135,7 +148,7 @@ void add_term(Sum& sum, int64* infinite, double term) {
 // dt_risk_add(state, phi, matches [, rows]): NULL phi or matches rows are
 // ignored; `rows` weighs a distinct released tuple by the rows that hold it.
 PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
-    RiskState* s = state_arg(fcinfo);
+    RiskState* s = state_arg(fcinfo, "dt_risk_add");
     const bool weighted = PG_NARGS() > 3;
     if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2) && !(weighted && PG_ARGISNULL(3))) {
         const int64 rows = weighted ? PG_GETARG_INT64(3) : 1;
@@ -155,7 +168,7 @@ PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
 
 // bayes_risk_add(state, risk, prior): Σ q·R and Σ q (digest 000 §3 F, E2).
 PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
-    RiskState* s = state_arg(fcinfo);
+    RiskState* s = state_arg(fcinfo, "bayes_risk_add");
     if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2)) {
         const double risk = PG_GETARG_FLOAT8(1), prior = PG_GETARG_FLOAT8(2);
         check_weight(risk, "risk");
@@ -170,16 +183,18 @@ PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
 
 PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
     if (PG_ARGISNULL(0) && PG_ARGISNULL(1)) PG_RETURN_NULL();
-    if (PG_ARGISNULL(0)) return PG_GETARG_DATUM(1);
-    RiskState* s = state_arg(fcinfo);
+    if (PG_ARGISNULL(0)) {
+        risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(1); }), "risk_state_combine");
+        return PG_GETARG_DATUM(1);
+    }
+    RiskState* s = state_arg(fcinfo, "risk_state_combine");
     if (!PG_ARGISNULL(1)) {
-        bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(1); });
-        if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
-        const auto* t = reinterpret_cast<const RiskState*>(VARDATA(b));
-        s->numerator.merge(t->numerator);
-        s->denominator.merge(t->denominator);
-        s->rows += t->rows;
-        s->infinite += t->infinite;
+        RiskState t;
+        std::memcpy(&t, risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(1); }), "risk_state_combine"), sizeof t);
+        s->numerator.merge(t.numerator);
+        s->denominator.merge(t.denominator);
+        if (__builtin_add_overflow(s->rows, t.rows, &s->rows) || __builtin_add_overflow(s->infinite, t.infinite, &s->infinite))
+            fail(ErrorKind::ProgramLimit, "risk_state_combine: more than 2^63 - 1 rows");
     }
     return state_datum(s);
 }
@@ -187,14 +202,13 @@ PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
 // The mean: numerator / denominator; +∞ when any term was; NULL with no row.
 PRIVRISK_FUNCTION(privrisk_risk_state_mean) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    bytea* b = pg_call([&] { return PG_GETARG_BYTEA_P(0); });
-    if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState)) fail(ErrorKind::InvalidParameter, "not a risk aggregate state");
-    const auto* s = reinterpret_cast<const RiskState*>(VARDATA(b));
-    if (s->rows == 0) PG_RETURN_NULL();
-    if (s->infinite > 0) return Float8GetDatum(INFINITY);
-    const long double d = s->denominator.value();
+    RiskState s;
+    std::memcpy(&s, risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(0); }), "risk_state_mean"), sizeof s);
+    if (s.rows == 0) PG_RETURN_NULL();
+    if (s.infinite > 0) return Float8GetDatum(INFINITY);
+    const long double d = s.denominator.value();
     if (d == 0) PG_RETURN_NULL();  // every prior 0
-    return Float8GetDatum(static_cast<double>(s->numerator.value() / d));
+    return Float8GetDatum(static_cast<double>(s.numerator.value() / d));
 }
 
 // dt_risk_max_add(state float8, phi, matches): the worst record's loss.

@@ -29,10 +29,14 @@ struct TallyState {
         : mr(context), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {}
 };
 
+// Each column needs at least its 4-byte value count, so a width the bytes cannot hold is refused
+// before anything is sized by it.
 uint32_t tally_width(std::string_view bytes) {
     uint32_t width;
-    if (bytes.size() < sizeof width) fail(ErrorKind::Internal, "a tuple tally's byte form is truncated");
+    if (bytes.size() < sizeof width) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
     std::memcpy(&width, bytes.data(), sizeof width);
+    if (width == 0 || width > (bytes.size() - sizeof width) / sizeof(uint32_t))
+        fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has an impossible width of " + std::to_string(width));
     return width;
 }
 
@@ -57,6 +61,7 @@ void init_readers(TallyState* s, FunctionCallInfo fcinfo, MemoryContext context)
 }
 
 TallyState* state_arg(FunctionCallInfo fcinfo, int arg) {
+    aggregate_context(fcinfo);  // an internal pointer: only an aggregate has one
     return PG_ARGISNULL(arg) ? nullptr : reinterpret_cast<TallyState*>(PG_GETARG_POINTER(arg));
 }
 
