@@ -1,6 +1,8 @@
 -- Generalization search (SPEC §4.6): the paper's lattices, ARX's Adult lattice,
 -- each result checked by an independent evaluation of the node's classes.
 SET extra_float_digits = 0;
+-- Progress notices depend on the machine's speed: off, so the output is the same under load.
+SET privrisk.search_progress_interval = 0;
 
 -- digest 004 §4.6: the Figure 1 table; minimal (c,k)-safe nodes (age: exact, decade, ⊥: 18 nodes).
 CREATE TABLE fig1 (name text, zip text, age int, sex text, disease text);

@@ -171,3 +171,8 @@ SELECT privrisk.sensitivity(ARRAY['47906'], ARRAY['sbi_zip'], ARRAY[0.2], 'cubic
 SELECT privrisk.loss(1, -1);
 SELECT privrisk.loss(1, 1, 'NaN');
 SELECT privrisk.harmonic_weight('sbi_zip', '47906', 'NaN');
+
+-- Nothing left for the tests after this one.
+DROP TABLE sbi_people, sbi_dictionary;
+SELECT privrisk.drop_hierarchy('sbi_zip'), privrisk.drop_hierarchy('sbi_age');
+SELECT count(*) AS budgets_left FROM privrisk.budget;

@@ -91,7 +91,7 @@ ROLLBACK;
 SELECT * FROM sb_state;
 -- 4. Read through a cursor, one row fetched, then rolled back.
 BEGIN;
-DECLARE c CURSOR FOR SELECT * FROM privrisk.dp_release('sb_census', ARRAY['age'], ARRAY['sb_age'], 0.5, 1e-2,
+DECLARE c CURSOR FOR SELECT age IS NOT NULL AS got_a_row FROM privrisk.dp_release('sb_census', ARRAY['age'], ARRAY['sb_age'], 0.5, 1e-2,
                                                          levels => ARRAY[2], seed => 4) AS r(age text);
 FETCH 1 FROM c;
 ROLLBACK;
