@@ -29,14 +29,20 @@ COMMENT ON COLUMN privrisk.hierarchy.owner IS 'Role that may replace, drop or gi
 COMMENT ON COLUMN privrisk.hierarchy.version IS 'Changes on every replace; never reused, even for a re-created name';
 
 -- Writes go through the functions only: take back every write grant, including
--- the ones the README used to advise for stewards (column grants go with them).
+-- the ones the README used to advise for stewards, and column grants (a
+-- table-level REVOKE takes those too, but only from grantees it is run for).
 DO $$
 DECLARE
     r record;
 BEGIN
     FOR r IN
         SELECT DISTINCT c.oid::pg_catalog.regclass AS rel, a.grantee
-        FROM pg_catalog.pg_class c, pg_catalog.aclexplode(c.relacl) AS a
+        FROM pg_catalog.pg_class c,
+             LATERAL (SELECT c.relacl AS acl
+                      UNION ALL
+                      SELECT att.attacl FROM pg_catalog.pg_attribute att
+                      WHERE att.attrelid OPERATOR(pg_catalog.=) c.oid AND att.attacl IS NOT NULL) AS acls,
+             pg_catalog.aclexplode(acls.acl) AS a
         WHERE c.oid OPERATOR(pg_catalog.=) ANY (ARRAY['privrisk.hierarchy'::pg_catalog.regclass,
                                                       'privrisk.hierarchy_leaf'::pg_catalog.regclass,
                                                       'privrisk.hierarchy_version_seq'::pg_catalog.regclass]::pg_catalog.oid[])
