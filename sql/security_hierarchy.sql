@@ -206,6 +206,45 @@ SELECT privrisk.generalize('hzip', '4767', 1) AS zip;
 RESET ROLE;
 SELECT name, owner, version - :v0 AS version FROM privrisk.hierarchies WHERE name = 'hzip';
 
+-- Updating from 0.8 takes back the write grants the README used to advise, and
+-- gives the existing hierarchies to the catalog's owner with fresh versions.
+\set regress_db :DBNAME
+CREATE DATABASE hsec_upgrade;
+\c hsec_upgrade
+SET client_min_messages = warning;
+CREATE EXTENSION privrisk VERSION '0.8';
+RESET client_min_messages;
+SELECT privrisk.load_hierarchy('hold', E'a;x;*\nb;x;*') AS old_tree, privrisk.date_hierarchy('hold_day') AS old_date;
+GRANT INSERT, UPDATE, DELETE ON privrisk.hierarchy, privrisk.hierarchy_leaf TO hsteward2;
+GRANT TRUNCATE ON privrisk.hierarchy_leaf TO PUBLIC;
+GRANT UPDATE (widths) ON privrisk.hierarchy TO hstranger;
+ALTER EXTENSION privrisk UPDATE TO '0.9';
+SELECT r.rolname, t.relname, p.privilege,
+       has_table_privilege(r.rolname, 'privrisk.' || t.relname, p.privilege) AS granted
+FROM (VALUES ('hsteward2'), ('hstranger'), ('hsteward1')) AS r(rolname),
+     (VALUES ('hierarchy'), ('hierarchy_leaf')) AS t(relname),
+     (VALUES ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE')) AS p(privilege)
+WHERE p.privilege = 'SELECT' OR has_table_privilege(r.rolname, 'privrisk.' || t.relname, p.privilege)
+   OR p.privilege IN ('INSERT', 'UPDATE') AND has_any_column_privilege(r.rolname, 'privrisk.' || t.relname, p.privilege)
+ORDER BY 1, 2, 3;
+SELECT h.name, h.owner = (SELECT relowner FROM pg_class WHERE oid = 'privrisk.hierarchy'::regclass) AS owned_by_catalog_owner,
+       h.version >= 1 AS versioned
+FROM privrisk.hierarchy h ORDER BY h.name;
+SET ROLE hsteward2;
+-- (the installer's name varies, so only the SQLSTATE is shown)
+DO $$ BEGIN
+    PERFORM privrisk.drop_hierarchy('hold');
+    RAISE NOTICE 'dropped';
+EXCEPTION WHEN insufficient_privilege THEN RAISE NOTICE 'drop_hierarchy refused: %', SQLSTATE;
+END $$;
+DELETE FROM privrisk.hierarchy WHERE name = 'hold';
+UPDATE privrisk.hierarchy SET widths = NULL;
+TRUNCATE privrisk.hierarchy_leaf;
+SELECT count(*) AS still_there FROM privrisk.hierarchy;
+RESET ROLE;
+\c :regress_db
+DROP DATABASE hsec_upgrade;
+
 -- Clean up.
 SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy
 WHERE name IN ('hage', 'hzip', 'hbirth', 'hmarital') ORDER BY name;
