@@ -202,6 +202,23 @@ std::unique_ptr<Hierarchy> make_interval_hierarchy(const std::string& name, doub
                  "widths of interval hierarchy " + quote_value(name) + " must nest: " + std::to_string(widths[i]) +
                      " is not a larger multiple of " + std::to_string(widths[i - 1]));
     }
+    // Labels are computed in doubles: every bound they show must be an integer
+    // or fraction a double holds exactly apart from its neighbours, i.e. within
+    // ±2^53; past it "[a, a + w)" can print as "[a, a)" or repeat a label.
+    constexpr double kMaxExact = 9007199254740992.0;  // 2^53
+    if (std::fabs(lo) > kMaxExact || std::fabs(hi) > kMaxExact)
+        fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) + " needs bounds between -2^53 and 2^53 (" +
+                                              number_text(-kMaxExact) + " .. " + number_text(kMaxExact) + "), got [" +
+                                              number_text(lo) + ", " + number_text(hi) + "]");
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        double w = static_cast<double>(widths[i]);
+        double last = lo + std::floor((hi - lo) / w) * w;  // start of the interval holding hi
+        if (!(last + w > last) || last + w > kMaxExact)
+            fail(ErrorKind::InvalidParameter,
+                 "interval hierarchy " + quote_value(name) + ": the width-" + std::to_string(widths[i]) +
+                     " interval holding hi = " + number_text(hi) + " would end beyond 2^53 (" +
+                     number_text(kMaxExact) + "), where its label would not be exact; lower hi or the width");
+    }
     return std::make_unique<IntervalHierarchy>(name, lo, hi, widths);
 }
 

@@ -13,7 +13,17 @@
 namespace privrisk::pg {
 namespace {
 
-using Cache = std::unordered_map<std::string, std::unique_ptr<Hierarchy>>;
+// A parsed hierarchy and the catalog version it came from. `unconfirmed`: the
+// catalog changed while it was being read, so the row may predate the change
+// (a read-only load sees the calling statement's snapshot); it serves that
+// statement only and is read again by the next one.
+struct Entry {
+    std::unique_ptr<Hierarchy> hierarchy;
+    int64 version;
+    bool unconfirmed;
+    TimestampTz statement;
+};
+using Cache = std::unordered_map<std::string, Entry>;
 
 // The cache object lives in its own memory context; resetting the context runs
 // the callback that destroys it, so a flush frees the C++ heap it owns too.
@@ -68,18 +78,25 @@ void remember_catalog_oids() {
     });
 }
 
-std::unique_ptr<Hierarchy> load(std::string_view name) {
+// Every name below is schema-qualified, operators included: the caller's
+// search_path (pg_temp too) cannot put its own objects in these queries.
+std::unique_ptr<Hierarchy> load(std::string_view name, int64& version) {
+    const char* sql = hierarchy_catalog_has_owners()
+                          ? "SELECT kind, root, lo::pg_catalog.float8, hi::pg_catalog.float8, widths, max_len, version "
+                            "FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1"
+                          : "SELECT kind, root, lo::pg_catalog.float8, hi::pg_catalog.float8, widths, max_len, "
+                            "0::pg_catalog.int8 FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1";
     Spi spi;
-    if (spi.run("SELECT kind, root, lo::float8, hi::float8, widths::int8[], max_len "
-                "FROM privrisk.hierarchy WHERE name = $1",
-                {text_arg(name)}, true) == 0)
+    if (spi.run(sql, {text_arg(name)}, true) == 0)
         fail(ErrorKind::UndefinedObject, "hierarchy " + quote_value(name) + " does not exist");
+    version = spi.int8(0, 7);
     std::string kind = spi.string(0, 1);
     std::string key(name);
     std::unique_ptr<Hierarchy> h;
     if (kind == "tree") {
         std::string root = spi.string(0, 2);
-        uint64 n = spi.run("SELECT line, path FROM privrisk.hierarchy_leaf WHERE hierarchy = $1 ORDER BY line",
+        uint64 n = spi.run("SELECT line, path FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 "
+                           "ORDER BY line USING OPERATOR(pg_catalog.<)",
                            {text_arg(name)}, true);
         std::vector<CsvRecord> records;
         records.reserve(n);
@@ -105,19 +122,58 @@ std::unique_ptr<Hierarchy> load(std::string_view name) {
     return h;
 }
 
+TimestampTz statement_start() { return GetCurrentStatementStartTimestamp(); }
+
 }  // namespace
 
-const Hierarchy& cached_hierarchy(std::string_view name) {
+const Hierarchy& cached_hierarchy(std::string_view name, int64* version) {
     if (cache) {
         auto it = cache->find(std::string(name));
-        if (it != cache->end()) return *it->second;
+        if (it != cache->end()) {
+            if (!it->second.unconfirmed || it->second.statement == statement_start()) {
+                if (version) *version = it->second.version;
+                return *it->second.hierarchy;
+            }
+            flush();  // a doubtful entry from an earlier statement: read everything again
+        }
     }
-    // Loading may process invalidations (and flush the cache), so insert only afterwards.
-    std::unique_ptr<Hierarchy> h = load(name);
+    // Known before loading, so an invalidation that arrives during the load is
+    // recognized; the cache is filled only afterwards, as loading may flush it.
+    if (!OidIsValid(hierarchy_relid)) remember_catalog_oids();
+    uint64_t before = generation;
+    int64 loaded_version = 0;
+    std::unique_ptr<Hierarchy> h = load(name, loaded_version);
     remember_catalog_oids();
     Cache& c = the_cache();
-    auto [it, inserted] = c.emplace(std::string(name), std::move(h));
-    return *it->second;
+    Entry& e = c[std::string(name)];
+    e.hierarchy = std::move(h);
+    e.version = loaded_version;
+    e.unconfirmed = generation != before;
+    e.statement = statement_start();
+    if (version) *version = loaded_version;
+    return *e.hierarchy;
+}
+
+const Hierarchy& cached_hierarchy(std::string_view name) { return cached_hierarchy(name, nullptr); }
+
+bool hierarchy_catalog_has_owners() {
+    return pg_call([] {
+        Oid schema = get_namespace_oid("privrisk", false);
+        Oid relid = get_relname_relid("hierarchy", schema);
+        return OidIsValid(relid) && get_attnum(relid, "version") != InvalidAttrNumber;
+    });
+}
+
+int64 hierarchy_version(std::string_view name) {
+    if (!hierarchy_catalog_has_owners())
+        fail(ErrorKind::Internal, "privrisk.hierarchy has no versions yet; run ALTER EXTENSION privrisk UPDATE");
+    Spi spi;
+    if (spi.run("SELECT version FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)},
+                true) == 0)
+        fail(ErrorKind::UndefinedObject, "hierarchy " + quote_value(name) + " does not exist");
+    int64 version = spi.int8(0, 1);
+    spi.finish();
+    return version;
 }
 
 uint64_t hierarchy_generation() { return generation; }

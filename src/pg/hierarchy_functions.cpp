@@ -1,25 +1,113 @@
-// SQL entry points for hierarchies (SPEC §4.1).
+// SQL entry points for hierarchies. Writers check the caller's right first
+// (docs/hierarchies-security.md), then write the catalog as its owner: nobody
+// else holds write access to privrisk.hierarchy or privrisk.hierarchy_leaf.
+#include <cmath>
+#include <optional>
+
 #include "args.hpp"
 #include "error.hpp"
 #include "hierarchy_catalog.hpp"
+#include "policy_catalog.hpp"
 #include "spi.hpp"
+
+extern "C" {
+#include "utils/numeric.h"
+}
 
 using namespace privrisk;
 using namespace privrisk::pg;
 
 namespace {
 
-void refuse_existing(Spi& spi, std::string_view name) {
-    if (spi.run("SELECT 1 FROM privrisk.hierarchy WHERE name = $1", {text_arg(name)}, false) > 0)
-        fail(ErrorKind::DuplicateObject, "hierarchy " + quote_value(name) +
-                                             " already exists; drop it first with privrisk.drop_hierarchy");
+std::string role_name(Oid role) {
+    const char* name = pg_call([&] { return GetUserNameFromId(role, true); });
+    return name ? std::string(name) : "(dropped role " + std::to_string(role) + ")";
 }
 
+bool may_manage(Oid caller, Oid owner) {
+    return pg_call([&] { return has_privs_of_role(caller, owner); });
+}
+
+bool optional_flag(FunctionCallInfo fcinfo, int i, const char* what) {
+    if (PG_NARGS() <= i) return false;
+    if (PG_ARGISNULL(i)) fail(ErrorKind::InvalidParameter, std::string(what) + " must not be NULL");
+    return PG_GETARG_BOOL(i);
+}
+
+// The owner of `name`, its row locked against a concurrent replace, or nullopt.
+// Runs as the catalog owner; the caller's objects take no part (every name,
+// operator and type below is qualified).
+std::optional<Oid> locked_owner(Spi& spi, std::string_view name) {
+    if (spi.run("SELECT owner::pg_catalog.oid::pg_catalog.int8 FROM privrisk.hierarchy "
+                "WHERE name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+                {text_arg(name)}, false) == 0)
+        return std::nullopt;
+    return static_cast<Oid>(spi.int8(0, 1));
+}
+
+void require_manager(Oid caller, Oid owner, std::string_view name, const char* action) {
+    if (!may_manage(caller, owner))
+        fail(ErrorKind::PermissionDenied, "must be owner of hierarchy " + quote_value(name) + " (owned by " +
+                                              quote_value(role_name(owner)) + ") to " + action + " it");
+}
+
+// One write of a hierarchy: decides whether the name may be (re)defined by the
+// caller, and gives the row to insert its owner. The checks come before the
+// catalog is touched, and everything happens in the caller's transaction, so
+// a failure leaves the catalog as it was.
+class HierarchyWrite {
+public:
+    HierarchyWrite(std::string_view name, bool replace)
+        : name_(name), caller_(GetUserId()), owned_(hierarchy_catalog_has_owners()) {
+        if (!owned_) {  // not yet updated to 0.9: the old model, the caller's own grants
+            if (spi_.run("SELECT 1 FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)},
+                         false) > 0)
+                already_exists();
+            return;
+        }
+        as_owner_.emplace();
+        std::optional<Oid> owner = locked_owner(spi_, name);
+        if (!owner) {
+            owner_ = caller_;  // a new name: its creator owns it
+            return;
+        }
+        if (!replace) already_exists();
+        require_manager(caller_, *owner, name, "replace");
+        owner_ = *owner;  // a replace keeps the owner; the row gets a new version
+        spi_.run("DELETE FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, false);
+    }
+
+    // Inserts the hierarchy row: `columns` and `values` name the kind's own
+    // columns, $4 onwards; $1..$3 are name, owner and created_by.
+    void insert(const std::string& columns, const std::string& values, std::vector<SpiArg> args) {
+        std::string sql = owned_ ? "INSERT INTO privrisk.hierarchy(name, owner, created_by, " + columns +
+                                       ") VALUES ($1, $2, $3::pg_catalog.name, " + values + ")"
+                                 : "INSERT INTO privrisk.hierarchy(name, " + columns + ") VALUES ($1, " + values + ")";
+        args.insert(args.begin(), {text_arg(name_), oid_arg(REGROLEOID, owner_), text_arg(role_name(caller_))});
+        spi_.run(sql.c_str(), args, false);
+    }
+
+    Spi& spi() { return spi_; }
+    void finish() { spi_.finish(); }
+
+private:
+    [[noreturn]] void already_exists() const {
+        fail(ErrorKind::DuplicateObject,
+             "hierarchy " + quote_value(name_) + " already exists; drop it first with privrisk.drop_hierarchy");
+    }
+
+    std::string name_;
+    Oid caller_;
+    bool owned_;
+    Oid owner_ = InvalidOid;
+    Spi spi_;
+    std::optional<AsCatalogOwner> as_owner_;  // after spi_: destroyed first, the caller is back before SPI closes
+};
+
 // Stores the leaves of a validated tree: one row per CSV record, the root kept once.
-void store_tree(Spi& spi, std::string_view name, const std::vector<CsvRecord>& records, int height) {
+void store_tree(HierarchyWrite& w, std::string_view name, const std::vector<CsvRecord>& records, int height) {
     const std::string& root = records.front().fields.back();
-    spi.run("INSERT INTO privrisk.hierarchy(name, kind, height, root) VALUES ($1, 'tree', $2, $3)",
-            {text_arg(name), int4_arg(height), text_arg(root)}, false);
+    w.insert("kind, height, root", "'tree', $4, $5", {int4_arg(height), text_arg(root)});
     // One array per level, unnested side by side: a single INSERT, linear in the input.
     std::vector<int> lines;
     std::vector<std::vector<std::optional<std::string_view>>> columns(height);
@@ -33,12 +121,34 @@ void store_tree(Spi& spi, std::string_view name, const std::vector<CsvRecord>& r
         sql += (l ? ", u.c" : "u.c") + std::to_string(l);
         names += ", c" + std::to_string(l);
     }
-    sql += "] FROM unnest($2::int4[]";
-    for (int l = 0; l < height; ++l) sql += ", $" + std::to_string(l + 3) + "::text[]";
+    // ROWS FROM spelled out: the multi-argument unnest shorthand only exists unqualified.
+    sql += "]::pg_catalog.text[] FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.int4[])";
+    for (int l = 0; l < height; ++l) sql += ", pg_catalog.unnest($" + std::to_string(l + 3) + "::pg_catalog.text[])";
     sql += ") AS u(" + names + ")";
     std::vector<SpiArg> args{text_arg(name), int4_array_arg(lines)};
     for (int l = 0; l < height; ++l) args.push_back(text_array_arg(columns[l]));
-    spi.run(sql.c_str(), args, false);
+    w.spi().run(sql.c_str(), args, false);
+}
+
+// Interval bounds are kept as doubles: beyond 2^53 consecutive integers are no
+// longer distinct, and labels such as "[1e+18, 1e+18)" would be empty.
+constexpr int64 kMaxExactInteger = int64{1} << 53;
+
+double interval_bound(Datum numeric, const char* what) {
+    double v = pg_call([&] { return DatumGetFloat8(DirectFunctionCall1(numeric_float8, numeric)); });
+    bool too_large = pg_call([&] {
+        Datum magnitude = DirectFunctionCall1(numeric_abs, numeric);
+        Datum limit = NumericGetDatum(int64_to_numeric(kMaxExactInteger));
+        return DatumGetBool(DirectFunctionCall2(numeric_gt, magnitude, limit));
+    });
+    if (!std::isfinite(v) || too_large) {
+        char* text = pg_call([&] { return DatumGetCString(DirectFunctionCall1(numeric_out, numeric)); });
+        fail(ErrorKind::InvalidParameter, std::string("interval hierarchy bound ") + what + " is " + quote_value(text) +
+                                              "; bounds must be finite numbers between -2^53 and 2^53 (" +
+                                              std::to_string(-kMaxExactInteger) + " .. " +
+                                              std::to_string(kMaxExactInteger) + ")");
+    }
+    return v;
 }
 
 }  // namespace
@@ -47,13 +157,13 @@ PRIVRISK_FUNCTION(privrisk_load_hierarchy) {
     std::string_view name = text_arg_view(fcinfo, 0, "hierarchy name");
     std::string_view csv = text_arg_view(fcinfo, 1, "csv");
     std::string_view delimiter = text_arg_view(fcinfo, 2, "delimiter");
+    bool replace = optional_flag(fcinfo, 3, "replace");
     check_hierarchy_name(name);
     std::vector<CsvRecord> records = parse_csv(csv, delimiter);
     std::unique_ptr<Hierarchy> h = make_tree_hierarchy(std::string(name), records);
-    Spi spi;
-    refuse_existing(spi, name);
-    store_tree(spi, name, records, h->height());
-    spi.finish();
+    HierarchyWrite w(name, replace);
+    store_tree(w, name, records, h->height());
+    w.finish();
     PG_RETURN_INT32(h->height());
 }
 
@@ -62,17 +172,16 @@ PRIVRISK_FUNCTION(privrisk_interval_hierarchy) {
     check_hierarchy_name(name);
     if (PG_ARGISNULL(1) || PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "lo and hi must not be NULL");
     Datum lo_numeric = PG_GETARG_DATUM(1), hi_numeric = PG_GETARG_DATUM(2);
-    double lo = pg_call([&] { return DatumGetFloat8(DirectFunctionCall1(numeric_float8, lo_numeric)); });
-    double hi = pg_call([&] { return DatumGetFloat8(DirectFunctionCall1(numeric_float8, hi_numeric)); });
+    double lo = interval_bound(lo_numeric, "lo");
+    double hi = interval_bound(hi_numeric, "hi");
     std::vector<long> widths = int4_array_arg_values(fcinfo, 3, "widths");
+    bool replace = optional_flag(fcinfo, 4, "replace");
     std::unique_ptr<Hierarchy> h = make_interval_hierarchy(std::string(name), lo, hi, widths);
-    Spi spi;
-    refuse_existing(spi, name);
-    spi.run("INSERT INTO privrisk.hierarchy(name, kind, height, lo, hi, widths) VALUES ($1, 'interval', $2, $3, $4, $5)",
-            {text_arg(name), int4_arg(h->height()), SpiArg{NUMERICOID, lo_numeric, false},
-             SpiArg{NUMERICOID, hi_numeric, false}, int8_array_arg(widths)},
-            false);
-    spi.finish();
+    HierarchyWrite w(name, replace);
+    w.insert("kind, height, lo, hi, widths", "'interval', $4, $5, $6, $7",
+             {int4_arg(h->height()), SpiArg{NUMERICOID, lo_numeric, false}, SpiArg{NUMERICOID, hi_numeric, false},
+              int8_array_arg(widths)});
+    w.finish();
     PG_RETURN_INT32(h->height());
 }
 
@@ -80,32 +189,62 @@ PRIVRISK_FUNCTION(privrisk_prefix_hierarchy) {
     std::string_view name = text_arg_view(fcinfo, 0, "hierarchy name");
     check_hierarchy_name(name);
     int max_len = int4_arg_value(fcinfo, 1, "max_len");
+    bool replace = optional_flag(fcinfo, 2, "replace");
     std::unique_ptr<Hierarchy> h = make_prefix_hierarchy(std::string(name), max_len);
-    Spi spi;
-    refuse_existing(spi, name);
-    spi.run("INSERT INTO privrisk.hierarchy(name, kind, height, max_len) VALUES ($1, 'prefix', $2, $3)",
-            {text_arg(name), int4_arg(h->height()), int4_arg(max_len)}, false);
-    spi.finish();
+    HierarchyWrite w(name, replace);
+    w.insert("kind, height, max_len", "'prefix', $4, $5", {int4_arg(h->height()), int4_arg(max_len)});
+    w.finish();
     PG_RETURN_INT32(h->height());
 }
 
 PRIVRISK_FUNCTION(privrisk_date_hierarchy) {
     std::string_view name = text_arg_view(fcinfo, 0, "hierarchy name");
     check_hierarchy_name(name);
+    bool replace = optional_flag(fcinfo, 1, "replace");
     std::unique_ptr<Hierarchy> h = make_date_hierarchy(std::string(name));
-    Spi spi;
-    refuse_existing(spi, name);
-    spi.run("INSERT INTO privrisk.hierarchy(name, kind, height) VALUES ($1, 'date', $2)",
-            {text_arg(name), int4_arg(h->height())}, false);
-    spi.finish();
+    HierarchyWrite w(name, replace);
+    w.insert("kind, height", "'date', $4", {int4_arg(h->height())});
+    w.finish();
     PG_RETURN_INT32(h->height());
 }
 
 PRIVRISK_FUNCTION(privrisk_drop_hierarchy) {
     std::string_view name = text_arg_view(fcinfo, 0, "hierarchy name");
+    Oid caller = GetUserId();
+    std::optional<AsCatalogOwner> as_owner;
     Spi spi;
-    if (spi.run("DELETE FROM privrisk.hierarchy WHERE name = $1", {text_arg(name)}, false) == 0)
+    if (hierarchy_catalog_has_owners()) {
+        as_owner.emplace();
+        std::optional<Oid> owner = locked_owner(spi, name);
+        if (!owner) fail(ErrorKind::UndefinedObject, "hierarchy " + quote_value(name) + " does not exist");
+        require_manager(caller, *owner, name, "drop");
+    }
+    if (spi.run("DELETE FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, false) == 0)
         fail(ErrorKind::UndefinedObject, "hierarchy " + quote_value(name) + " does not exist");
+    spi.finish();
+    PG_RETURN_VOID();
+}
+
+// Like ALTER … OWNER: the owner (or a superuser) gives the hierarchy to a role
+// it is a member of. The version stays: the definition did not change.
+PRIVRISK_FUNCTION(privrisk_alter_hierarchy_owner) {
+    std::string_view name = text_arg_view(fcinfo, 0, "hierarchy name");
+    if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "new_owner must not be NULL");
+    Oid new_owner = PG_GETARG_OID(1);
+    Oid caller = GetUserId();
+    bool role_exists = pg_call([&] { return SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(new_owner)); });
+    if (!role_exists)
+        fail(ErrorKind::UndefinedObject, "new_owner: role with OID " + std::to_string(new_owner) + " does not exist");
+    AsCatalogOwner as_owner;
+    Spi spi;
+    std::optional<Oid> owner = locked_owner(spi, name);
+    if (!owner) fail(ErrorKind::UndefinedObject, "hierarchy " + quote_value(name) + " does not exist");
+    require_manager(caller, *owner, name, "change the owner of");
+    if (!pg_call([&] { return is_member_of_role(caller, new_owner); }))
+        fail(ErrorKind::PermissionDenied, "must be member of role " + quote_value(role_name(new_owner)) +
+                                              " to give it hierarchy " + quote_value(name));
+    spi.run("UPDATE privrisk.hierarchy SET owner = $2 WHERE name OPERATOR(pg_catalog.=) $1",
+            {text_arg(name), oid_arg(REGROLEOID, new_owner)}, false);
     spi.finish();
     PG_RETURN_VOID();
 }
