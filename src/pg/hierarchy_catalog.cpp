@@ -10,6 +10,10 @@
 #include "guard.hpp"
 #include "spi.hpp"
 
+extern "C" {
+#include "access/xact.h"
+}
+
 namespace privrisk::pg {
 namespace {
 
@@ -25,38 +29,54 @@ struct Entry {
 };
 using Cache = std::unordered_map<std::string, Entry>;
 
-// The cache object lives in its own memory context; resetting the context runs
-// the callback that destroys it, so a flush frees the C++ heap it owns too.
-MemoryContext cache_context = nullptr;
+// Each generation of the cache lives in a memory context of its own, whose
+// reset callback destroys the C++ object and the hierarchies it owns. A flush
+// does not destroy it: code in the middle of a call may still hold references
+// (a function using two hierarchies, a scan), and an invalidation can arrive
+// at any catalog access, even one caused by autovacuum's ANALYZE of the
+// catalog. The flushed generation is retired instead and freed when the
+// transaction ends, when no privrisk call can be running.
+MemoryContext cache_context = nullptr;    // parent of the current generation
+MemoryContext retired_context = nullptr;  // parent of flushed generations, reset at transaction end
+MemoryContext generation_context = nullptr;
 Cache* cache = nullptr;
 uint64_t generation = 1;
 Oid hierarchy_relid = InvalidOid;
 Oid leaf_relid = InvalidOid;
 
-void destroy_cache(void* arg) {
-    static_cast<Cache*>(arg)->~Cache();
-    cache = nullptr;
-}
+void destroy_cache(void* arg) { static_cast<Cache*>(arg)->~Cache(); }
 
 Cache& the_cache() {
     if (cache) return *cache;
     void* memory = pg_call([] {
-        if (!cache_context)
+        if (!cache_context) {
             cache_context = AllocSetContextCreate(TopMemoryContext, "privrisk hierarchy cache", ALLOCSET_SMALL_SIZES);
-        return MemoryContextAlloc(cache_context, sizeof(Cache));
+            retired_context = AllocSetContextCreate(TopMemoryContext, "privrisk retired hierarchies", ALLOCSET_SMALL_SIZES);
+        }
+        generation_context = AllocSetContextCreate(cache_context, "privrisk hierarchy generation", ALLOCSET_SMALL_SIZES);
+        return MemoryContextAlloc(generation_context, sizeof(Cache));
     });
     auto* callback = static_cast<MemoryContextCallback*>(
-        pg_call([] { return MemoryContextAllocZero(cache_context, sizeof(MemoryContextCallback)); }));
+        pg_call([] { return MemoryContextAllocZero(generation_context, sizeof(MemoryContextCallback)); }));
     cache = new (memory) Cache();
     callback->func = destroy_cache;
     callback->arg = cache;
-    pg_call([&] { MemoryContextRegisterResetCallback(cache_context, callback); });
+    pg_call([&] { MemoryContextRegisterResetCallback(generation_context, callback); });
     return *cache;
 }
 
 void flush() {
-    if (cache_context) MemoryContextReset(cache_context);  // runs destroy_cache
+    if (generation_context) MemoryContextSetParent(generation_context, retired_context);
+    generation_context = nullptr;
+    cache = nullptr;
     ++generation;
+}
+
+void free_retired(XactEvent event, void*) {
+    if (retired_context && (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+                            event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT ||
+                            event == XACT_EVENT_PREPARE))
+        MemoryContextReset(retired_context);  // deletes the generations: their callbacks free the hierarchies
 }
 
 // Any change to either catalog table, in this session or another, arrives here
@@ -178,7 +198,10 @@ int64 hierarchy_version(std::string_view name) {
 
 uint64_t hierarchy_generation() { return generation; }
 
-void register_hierarchy_cache() { CacheRegisterRelcacheCallback(on_relcache_invalidation, (Datum)0); }
+void register_hierarchy_cache() {
+    CacheRegisterRelcacheCallback(on_relcache_invalidation, (Datum)0);
+    RegisterXactCallback(free_retired, nullptr);
+}
 
 namespace {
 struct CallMemo {

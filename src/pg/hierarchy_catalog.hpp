@@ -11,8 +11,10 @@
 namespace privrisk::pg {
 
 // The hierarchy `name`, parsed from the catalog on first use in this backend.
-// The reference stays valid until the cache is flushed (a catalog change);
-// hierarchy_for_call() below checks for that before reusing it across calls.
+// The reference stays valid until the end of the transaction, even when a
+// catalog change flushes the cache meanwhile (the flushed generation is kept
+// until then); hierarchy_for_call() below checks the generation before reusing
+// a reference across calls.
 const Hierarchy& cached_hierarchy(std::string_view name);
 // The same, and the catalog version it was parsed from.
 const Hierarchy& cached_hierarchy(std::string_view name, int64* version);
