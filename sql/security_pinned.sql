@@ -220,10 +220,52 @@ SELECT privrisk.drop_policy('sec_inherited');
 SELECT privrisk.drop_hierarchy('sec_zip');
 DROP TABLE sec_child, sec_parent;
 
+-- 10. A policy runs the hierarchy versions its owner approved. A hierarchy's
+--     owner replacing it (the only role that may) stops every release that uses
+--     it until the policy's owner approves the new version.
+CREATE ROLE sec_steward2;
+SET ROLE sec_steward2;
+SELECT privrisk.interval_hierarchy('sec_age', 0, 100, ARRAY[10, 50]);
+RESET ROLE;
+SET ROLE sec_steward;
+CREATE TABLE sec_data.ages AS SELECT i AS id, (i * 7) % 100 AS age FROM generate_series(1, 200) AS i;
+SELECT privrisk.create_policy('sec_ages', 'sec_data.ages');
+SELECT privrisk.add_rule('sec_ages', 'age', 'gen', 'false', 'sec_age', 1);
+SELECT count(DISTINCT age) AS age_classes FROM privrisk.release('sec_ages') AS r(age text);
+-- Only its owner may replace a hierarchy: the policy's owner may not.
+SELECT privrisk.interval_hierarchy('sec_age', 0, 100, ARRAY[2, 50], replace => true);
+RESET ROLE;
+-- The hierarchy's owner replaces it with finer classes.
+SET ROLE sec_steward2;
+SELECT privrisk.interval_hierarchy('sec_age', 0, 100, ARRAY[2, 50], replace => true);
+RESET ROLE;
+-- Version numbers come from one sequence for the whole database: masked here.
+CREATE FUNCTION public.sec_error(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE statement;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, 'version \d+, now \d+', 'version A, now B');
+END $$;
+SET ROLE sec_steward;
+SELECT public.sec_error('SELECT count(DISTINCT age) FROM privrisk.release(''sec_ages'') AS r(age text)');
+-- Every read is refused, even one that runs no rule: the release's shape comes from the hierarchy.
+SELECT public.sec_error('SELECT count(*) FROM privrisk.release(''sec_ages'') AS r(id int)');
+SELECT public.sec_error('SELECT privrisk.add_rule(''sec_ages'', ''id'', ''hide'', ''false'')');
+-- Its owner approves the new version: the release runs it.
+SELECT privrisk.refresh_policy('sec_ages');
+SELECT count(DISTINCT age) AS age_classes FROM privrisk.release('sec_ages') AS r(age text);
+SELECT privrisk.drop_policy('sec_ages');
+RESET ROLE;
+SET ROLE sec_steward2;
+SELECT privrisk.drop_hierarchy('sec_age');
+RESET ROLE;
+DROP FUNCTION public.sec_error(text);
+
 SELECT count(*) AS hostile_code_ran FROM public.sec_marks;
 DELETE FROM privrisk.audit_log;
 SELECT privrisk.drop_policy('sec_people');
 DROP TABLE public.sec_marks;
 SELECT privrisk.drop_hierarchy('sec_region');
-DROP OWNED BY sec_steward, sec_analyst, sec_stranger;
-DROP ROLE sec_steward, sec_analyst, sec_stranger;
+DROP OWNED BY sec_steward, sec_steward2, sec_analyst, sec_stranger;
+DROP ROLE sec_steward, sec_steward2, sec_analyst, sec_stranger;

@@ -7,9 +7,12 @@
 ------------------------------------------------------------------------------
 ALTER TABLE privrisk.policy_rule
     ADD COLUMN condition_tree text,
-    ADD COLUMN condition_columns name[];
+    ADD COLUMN condition_columns name[],
+    ADD COLUMN hierarchy_version bigint;
 COMMENT ON COLUMN privrisk.policy_rule.condition_tree IS
     'The condition as bound by add_rule or refresh_policy (an analyzed expression tree); what a release runs';
+COMMENT ON COLUMN privrisk.policy_rule.hierarchy_version IS
+    'gen rules: the version of the hierarchy the policy''s owner approved; a release refuses another version';
 COMMENT ON COLUMN privrisk.policy_rule.condition_columns IS
     'The source columns the bound condition reads, by ascending column number (detects moved columns)';
 

@@ -50,7 +50,7 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
     }
     policy.source = static_cast<Oid>(spi.int8(0, 1));
     uint64 n = spi.run("SELECT rule, column_name::pg_catalog.text, operator, condition, hierarchy, level, "
-                       "condition_tree, condition_columns::pg_catalog.text[] "
+                       "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version "
                        "FROM privrisk.policy_rule WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
                        {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i) {
@@ -67,6 +67,7 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
         r.level = spi.null(i, 6) ? 0 : static_cast<int>(spi.int8(i, 6));
         if (!spi.null(i, 7)) r.condition_tree = spi.string(i, 7);
         if (!spi.null(i, 8)) r.condition_columns = spi.strings(i, 8);
+        if (!spi.null(i, 9)) r.hierarchy_version = spi.int8(i, 9);
         if (r.op == DisclosureOp::Gen && (r.hierarchy.empty() || spi.null(i, 6)))
             fail(ErrorKind::Internal, "gen rule " + std::to_string(r.number) + " of policy " + quote_value(name) +
                                           " has no hierarchy or level");

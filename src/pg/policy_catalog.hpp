@@ -21,6 +21,7 @@ struct PolicyRule {
     std::vector<std::string> condition_columns;  // names of the columns it reads, by ascending attno
     std::string hierarchy;  // gen only
     int level;              // gen only
+    int64_t hierarchy_version = 0;  // gen only: the version of the hierarchy its owner approved
 };
 
 struct Policy {

@@ -5,6 +5,7 @@
 
 #include "args.hpp"
 #include "error.hpp"
+#include "hierarchy_catalog.hpp"
 #include "policy_catalog.hpp"
 #include "release_shape.hpp"
 #include "spi.hpp"
@@ -55,7 +56,8 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     } else {
         rule.hierarchy = std::string(text_arg_view(fcinfo, 4, "hierarchy (a gen rule needs one)"));
         rule.level = int4_arg_value(fcinfo, 5, "level (a gen rule needs one)");
-        gen_rule_height(rule, "add_rule");
+        cached_hierarchy(rule.hierarchy, &rule.hierarchy_version);  // the version approved now
+        gen_rule_height(rule, "add_rule", name);
     }
     policy.rules.push_back(rule);
     Relation source = open_policy_source(policy);
@@ -66,13 +68,14 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
 
     AsCatalogOwner owner;
     Spi spi;
+    const bool gen = rule.op == DisclosureOp::Gen;
     spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
-            "condition_tree, condition_columns) "
-            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[])",
+            "condition_tree, condition_columns, hierarchy_version) "
+            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
             {text_arg(name), int4_arg(rule.number), text_arg(rule.column), text_arg(op), text_arg(rule.condition),
-             rule.op == DisclosureOp::Gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
-             rule.op == DisclosureOp::Gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
-             text_array_arg(bound.columns)},
+             gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
+             gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
+             text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen}},
             false);
     spi.finish();
     PG_RETURN_INT32(rule.number);
@@ -84,6 +87,8 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
 PRIVRISK_FUNCTION(privrisk_refresh_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
     Policy policy = load_owned_policy(name);
+    for (PolicyRule& r : policy.rules)  // approve the hierarchies as they are now
+        if (r.op == DisclosureOp::Gen) cached_hierarchy(r.hierarchy, &r.hierarchy_version);
     Relation source = open_policy_source(policy);
     release_shape(policy, source);  // columns exist; levels fit the hierarchies as they are now
     std::vector<BoundCondition> bound;
@@ -93,10 +98,12 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
     AsCatalogOwner owner;
     Spi spi;
     for (std::size_t i = 0; i < policy.rules.size(); ++i)
-        spi.run("UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = $4::pg_catalog.name[] "
-                "WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2",
+        spi.run("UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = $4::pg_catalog.name[], "
+                "hierarchy_version = $5 WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2",
                 {text_arg(name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
-                 text_array_arg(bound[i].columns)},
+                 text_array_arg(bound[i].columns),
+                 SpiArg{INT8OID, Int64GetDatum(policy.rules[i].hierarchy_version),
+                        policy.rules[i].op != DisclosureOp::Gen}},
                 false);
     spi.finish();
     PG_RETURN_INT32(static_cast<int>(policy.rules.size()));

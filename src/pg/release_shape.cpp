@@ -6,8 +6,17 @@
 
 namespace privrisk::pg {
 
-int gen_rule_height(const PolicyRule& rule, const std::string& who) {
-    int height = cached_hierarchy(rule.hierarchy).height();
+int gen_rule_height(const PolicyRule& rule, const std::string& who, const std::string& policy) {
+    int64 version = 0;
+    int height = cached_hierarchy(rule.hierarchy, &version).height();
+    if (version != rule.hierarchy_version) {  // 0: a catalog without versions (not updated yet)
+        const char* name = policy.c_str();
+        fail(ErrorKind::InvalidParameter,
+             who + ": hierarchy " + quote_value(rule.hierarchy) + " changed since the rule was approved (version " +
+                 std::to_string(rule.hierarchy_version) + ", now " + std::to_string(version) +
+                 "); the policy's owner approves the new version with privrisk.refresh_policy(" +
+                 std::string(pg_call([&] { return quote_literal_cstr(name); })) + ")");
+    }
     if (rule.level < 1 || rule.level > height)
         fail(ErrorKind::InvalidParameter, who + ": level " + std::to_string(rule.level) + " is outside 1.." +
                                               std::to_string(height) + " of hierarchy " + quote_value(rule.hierarchy));
@@ -36,7 +45,7 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
                                                   quote_value(rule.hierarchy) + ", but another rule uses " +
                                                   quote_value(c.hierarchy) + "; a column has one hierarchy");
         c.hierarchy = rule.hierarchy;
-        c.height = gen_rule_height(rule, where);
+        c.height = gen_rule_height(rule, where, policy.name);
         c.type = TEXTOID;
         c.typmod = -1;
     }

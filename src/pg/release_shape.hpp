@@ -21,9 +21,11 @@ struct ReleasedColumn {
     std::vector<int> rules;  // indexes into Policy::rules
 };
 
-// The height of a gen rule's hierarchy, checked to exist and to hold the rule's
-// level (1..height); `who` names the rule in the error.
-int gen_rule_height(const PolicyRule& rule, const std::string& who);
+// The height of a gen rule's hierarchy, checked to exist, to hold the rule's
+// level (1..height) and to be the version the rule was approved with (a
+// hierarchy replaced since is refused until the policy's owner approves it
+// with refresh_policy); `who` names the rule in errors, `policy` its policy.
+int gen_rule_height(const PolicyRule& rule, const std::string& who, const std::string& policy);
 
 std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source);
 std::vector<ReleasedColumn> release_shape(const Policy& policy);  // opens the source itself
