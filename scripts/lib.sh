@@ -95,6 +95,9 @@ SERVER_ENV=()
 #   backend's error shows up as "terminated by signal 6" and fails its test too.
 # - suppressions: only PostgreSQL's own false positives, each entry explained in
 #   scripts/sanitize/*.supp.
+# UBSan in the server starts only when a backend loads the module and then does
+# not see UBSAN_OPTIONS: its reports go to the server log without a stack, and
+# the backend exits with code 1. sanitizer_reports finds them there.
 sanitizer_setup() {
     SANITIZER_REPORTS=$1
     local supp=$PRIVRISK_ROOT/scripts/sanitize common
