@@ -13,6 +13,19 @@ SHLIB_LINK  = -lstdc++ -lsodium
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --load-extension=privrisk
 
+# make SANITIZE=1 (scripts/test --sanitize): AddressSanitizer and UBSan, and any
+# undefined behaviour stops the backend so that no report can scroll by unseen.
+# scripts/test builds this in a copy of the sources (build/sanitize/module), never
+# here: the objects live beside their sources, and sanitized ones left in the tree
+# would be linked into the next normal build. In the tree, SANITIZE=1 only serves
+# installcheck, whose results then go beside the sanitized build.
+ifdef SANITIZE
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+PG_CXXFLAGS  += $(SANITIZE_FLAGS)
+SHLIB_LINK   += $(SANITIZE_FLAGS)
+REGRESS_OPTS += --outputdir=build/sanitize/regress
+endif
+
 # No LLVM bitcode: clang is not needed to build or install.
 override with_llvm = no
 

@@ -52,10 +52,84 @@ build_extension() {
     fi
 }
 
+# build_clients [DIR [cmake options...]]: the CMake build, in build/ unless told.
 build_clients() {
+    local dir=${1:-$PRIVRISK_ROOT/build}; shift $(($# ? 1 : 0))
     say "building the core library, unit tests and clients"
-    cmake -S "$PRIVRISK_ROOT" -B "$PRIVRISK_ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-    cmake --build "$PRIVRISK_ROOT/build" -j"$(nproc)" >/dev/null
+    cmake -S "$PRIVRISK_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j"$(nproc)" >/dev/null
+}
+
+# The sanitized module (scripts/test --sanitize), built with make SANITIZE=1 in a
+# copy of the module's sources in DIR and installed into the private server tree.
+# PGXS puts objects beside their sources, so building in the tree would leave
+# sanitized objects that the next normal build links without a word; the copy
+# never shares a file with the normal build, however either run ends. The copy
+# keeps its objects between runs (make rebuilds what changed: copies keep their
+# sources' times); sources that are gone from the tree are dropped from it.
+build_extension_sanitized() {
+    local dir=$1
+    say "building and installing the sanitized extension"
+    mkdir -p "$dir"
+    find "$dir" -type f ! -name '*.o' ! -name '*.so' -delete
+    (cd "$PRIVRISK_ROOT" && find Makefile src extension -type f ! -name '*.o' ! -name '*.so' ! -name '*.bc' \
+        ! -path extension/privrisk--0.8--0.9.sql -print0 | xargs -0 cp -a --parents -t "$dir")
+    make -C "$dir" -s -j"$(nproc)" SANITIZE=1 >/dev/null
+    use_private_server
+    make -C "$dir" -s install SANITIZE=1 DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
+}
+
+# Environment for the server (start_cluster): empty, or the preloaded sanitizer
+# runtime and its options (scripts/test --sanitize).
+SERVER_ENV=()
+
+# sanitizer_setup DIR (scripts/test --sanitize): every sanitizer report of the
+# run, from the test programs and from any server process, goes to a file in
+# DIR (asan.PID, ubsan.PID), where the run counts them. Sets ASAN_OPTIONS and
+# UBSAN_OPTIONS for the test programs (built with the runtime linked in) and
+# SERVER_ENV for the server, whose binaries are not instrumented: it gets the
+# runtime preloaded, which the sanitized module then uses when it is loaded.
+# - detect_leaks=0: PostgreSQL frees by dropping whole memory contexts and
+#   leaves much to process exit, which LeakSanitizer reports as leaks.
+# - abort_on_error=1, halt_on_error=1: the first error kills the process, so a
+#   backend's error shows up as "terminated by signal 6" and fails its test too.
+# - suppressions: only PostgreSQL's own false positives, each entry explained in
+#   scripts/sanitize/*.supp.
+# UBSan in the server starts only when a backend loads the module and then does
+# not see UBSAN_OPTIONS: its reports go to the server log without a stack, and
+# the backend exits with code 1. sanitizer_reports finds them there.
+sanitizer_setup() {
+    SANITIZER_REPORTS=$1
+    local supp=$PRIVRISK_ROOT/scripts/sanitize common
+    rm -rf "$SANITIZER_REPORTS"; mkdir -p "$SANITIZER_REPORTS"
+    chmod 1777 "$SANITIZER_REPORTS"   # the tests run as this user, the server as postgres
+    common="abort_on_error=1:disable_coredump=1"
+    export ASAN_OPTIONS="detect_leaks=0:$common:log_path=$SANITIZER_REPORTS/asan:suppressions=$supp/asan.supp"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:$common:log_path=$SANITIZER_REPORTS/ubsan:suppressions=$supp/ubsan.supp"
+    # Preloaded after libasan; scripts/sanitize/swift_demangle_stub.c says why.
+    local stub
+    stub=$(dirname "$SANITIZER_REPORTS")/swift_demangle_stub.so
+    gcc -shared -fPIC -O2 -o "$stub" "$supp/swift_demangle_stub.c"
+    chmod 755 "$stub"
+    SERVER_ENV=(LD_PRELOAD="$(gcc -print-file-name=libasan.so) $stub" ASAN_OPTIONS="$ASAN_OPTIONS" UBSAN_OPTIONS="$UBSAN_OPTIONS")
+}
+
+# sanitizer_reports: prints every report file and every sanitizer line or
+# crash in the server log; its output's first line is the number of reports.
+sanitizer_reports() {
+    local files=() f n
+    for f in "$SANITIZER_REPORTS"/*; do [ -s "$f" ] && files+=("$f"); done
+    n=${#files[@]}
+    if [ -n "${CLUSTER_DIR:-}" ] && [ -f "$CLUSTER_DIR/server.log" ] &&
+       grep -qE 'terminated by signal|AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer|runtime error:' "$CLUSTER_DIR/server.log"; then
+        n=$((n + 1))
+    fi
+    echo "$n"
+    for f in "${files[@]}"; do
+        printf '\n-- %s\n' "$f"; head -n 60 "$f"
+    done
+    [ -f "${CLUSTER_DIR:-}/server.log" ] && grep -nE -B2 -A2 'terminated by signal|AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer|runtime error:' "$CLUSTER_DIR/server.log" | head -n 40
+    return 0
 }
 
 # PostgreSQL refuses to run as root: as root, the cluster runs as the
@@ -84,7 +158,7 @@ start_cluster() {
         echo "max_parallel_workers_per_gather = 2"
         for line in "$@"; do echo "$line"; done
     } | run_as_owner tee -a "$CLUSTER_DIR/data/postgresql.conf" >/dev/null
-    run_as_owner "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w start >/dev/null \
+    run_as_owner env "${SERVER_ENV[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w start >/dev/null \
         || { cat "$CLUSTER_DIR/server.log"; return 1; }
     export PGHOST=$CLUSTER_DIR PGPORT=5432 PGUSER=postgres PGDATABASE=postgres
 }
