@@ -104,8 +104,9 @@ static_assert(sizeof(RiskState) == 48, "the size kRiskShape names");
 constexpr const char* kRiskShape = "a risk aggregate state (a bytea of 48 bytes)";
 
 // Checks a risk state made anywhere: its size, and counts a real state can hold
-// (rows >= 0, 0 <= infinite terms <= rows).
-const RiskState* risk_state(bytea* b, const char* function) {
+// (rows >= 0, 0 <= infinite terms <= rows). Returns an aligned copy: the state
+// needs 16-byte alignment (its sums are 128-bit), a bytea's data has 4.
+RiskState risk_state(bytea* b, const char* function) {
     if (VARSIZE(b) != VARHDRSZ + sizeof(RiskState))
         bad_state(function, kRiskShape, std::to_string(VARSIZE(b) - VARHDRSZ) + " bytes");
     RiskState s;
@@ -113,12 +114,22 @@ const RiskState* risk_state(bytea* b, const char* function) {
     if (s.rows < 0 || s.infinite < 0 || s.infinite > s.rows)
         bad_state(function, "row counts >= 0 with at most one infinite term per row",
                   std::to_string(s.rows) + " rows and " + std::to_string(s.infinite) + " infinite terms");
-    return reinterpret_cast<const RiskState*>(VARDATA(b));
+    return s;
 }
 
-// The state argument: a new one for NULL; the aggregate's own to update in
-// place, or, called any other way, a private copy (never the argument itself).
-RiskState* state_arg(FunctionCallInfo fcinfo, const char* function) {
+// The state argument, worked on as an aligned copy and stored back by
+// `datum()`: a new bytea for NULL; the aggregate's own to update in place, or,
+// called any other way, a private copy (never the argument itself).
+struct StateArg {
+    bytea* bytes;
+    RiskState value;
+    Datum datum() {
+        std::memcpy(VARDATA(bytes), &value, sizeof value);
+        return PointerGetDatum(bytes);
+    }
+};
+
+StateArg state_arg(FunctionCallInfo fcinfo, const char* function) {
     MemoryContext agg;
     const bool aggregate = AggCheckCallContext(fcinfo, &agg);
     if (PG_ARGISNULL(0)) {
@@ -126,13 +137,11 @@ RiskState* state_arg(FunctionCallInfo fcinfo, const char* function) {
             return aggregate ? MemoryContextAllocZero(agg, VARHDRSZ + sizeof(RiskState)) : palloc0(VARHDRSZ + sizeof(RiskState));
         }));
         SET_VARSIZE(b, VARHDRSZ + sizeof(RiskState));
-        return reinterpret_cast<RiskState*>(VARDATA(b));
+        return StateArg{b, RiskState{}};
     }
     bytea* b = aggregate ? pg_call([&] { return PG_GETARG_BYTEA_P(0); }) : pg_call([&] { return PG_GETARG_BYTEA_P_COPY(0); });
-    return const_cast<RiskState*>(risk_state(b, function));
+    return StateArg{b, risk_state(b, function)};
 }
-
-Datum state_datum(RiskState* s) { return PointerGetDatum(reinterpret_cast<char*>(s) - VARHDRSZ); }
 
 void add_term(Sum& sum, int64* infinite, double term) {
     if (std::isinf(term)) {
@@ -148,7 +157,8 @@ void add_term(Sum& sum, int64* infinite, double term) {
 // dt_risk_add(state, phi, matches [, rows]): NULL phi or matches rows are
 // ignored; `rows` weighs a distinct released tuple by the rows that hold it.
 PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
-    RiskState* s = state_arg(fcinfo, "dt_risk_add");
+    StateArg arg = state_arg(fcinfo, "dt_risk_add");
+    RiskState* s = &arg.value;
     const bool weighted = PG_NARGS() > 3;
     if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2) && !(weighted && PG_ARGISNULL(3))) {
         const int64 rows = weighted ? PG_GETARG_INT64(3) : 1;
@@ -163,12 +173,13 @@ PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
         s->denominator.add(1, rows);
         s->rows += rows;
     }
-    return state_datum(s);
+    return arg.datum();
 }
 
 // bayes_risk_add(state, risk, prior): Σ q·R and Σ q (digest 000 §3 F, E2).
 PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
-    RiskState* s = state_arg(fcinfo, "bayes_risk_add");
+    StateArg arg = state_arg(fcinfo, "bayes_risk_add");
+    RiskState* s = &arg.value;
     if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2)) {
         const double risk = PG_GETARG_FLOAT8(1), prior = PG_GETARG_FLOAT8(2);
         check_weight(risk, "risk");
@@ -178,7 +189,7 @@ PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
         add_term(s->denominator, &s->infinite, prior);
         ++s->rows;
     }
-    return state_datum(s);
+    return arg.datum();
 }
 
 PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
@@ -187,23 +198,22 @@ PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
         risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(1); }), "risk_state_combine");
         return PG_GETARG_DATUM(1);
     }
-    RiskState* s = state_arg(fcinfo, "risk_state_combine");
+    StateArg arg = state_arg(fcinfo, "risk_state_combine");
+    RiskState* s = &arg.value;
     if (!PG_ARGISNULL(1)) {
-        RiskState t;
-        std::memcpy(&t, risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(1); }), "risk_state_combine"), sizeof t);
+        RiskState t = risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(1); }), "risk_state_combine");
         s->numerator.merge(t.numerator);
         s->denominator.merge(t.denominator);
         if (__builtin_add_overflow(s->rows, t.rows, &s->rows) || __builtin_add_overflow(s->infinite, t.infinite, &s->infinite))
             fail(ErrorKind::ProgramLimit, "risk_state_combine: more than 2^63 - 1 rows");
     }
-    return state_datum(s);
+    return arg.datum();
 }
 
 // The mean: numerator / denominator; +∞ when any term was; NULL with no row.
 PRIVRISK_FUNCTION(privrisk_risk_state_mean) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    RiskState s;
-    std::memcpy(&s, risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(0); }), "risk_state_mean"), sizeof s);
+    RiskState s = risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(0); }), "risk_state_mean");
     if (s.rows == 0) PG_RETURN_NULL();
     if (s.infinite > 0) return Float8GetDatum(INFINITY);
     const long double d = s.denominator.value();
