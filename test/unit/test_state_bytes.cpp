@@ -39,7 +39,9 @@ void hammer(const std::string& valid, Read&& read, bool every_prefix_fails = tru
     for (std::size_t n = 0; n < valid.size(); ++n) {
         std::string prefix = valid.substr(0, n);
         bool ok = accepts([&] { read(prefix); });
-        if (every_prefix_fails) EXPECT_FALSE(ok) << "prefix of " << n << " bytes accepted";
+        if (every_prefix_fails) {
+            EXPECT_FALSE(ok) << "prefix of " << n << " bytes accepted";
+        }
     }
     std::mt19937_64 rng(42);
     for (int trial = 0; trial < 3000; ++trial) {
