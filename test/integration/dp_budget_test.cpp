@@ -8,6 +8,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
 #include <random>
 #include <set>
 #include <thread>
@@ -39,6 +42,43 @@ bool wait_until(pqxx::connection& c, const std::string& query, double seconds = 
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return false;
+}
+
+// A census of 100,000 rows with an age hierarchy and a budget of (1, 0.01).
+void budgeted_census(const itest::Database& db) {
+    pqxx::connection c{db.conninfo()};
+    make_census(c, "census", 100000);
+    itest::exec(c, "SELECT privrisk.interval_hierarchy('age_h', 0, 100, ARRAY[5, 10, 20, 100])");
+    itest::exec(c, "SELECT privrisk.set_budget('census', 1.0, 1e-2)");
+}
+
+// Runs spend(i, connection) in `spenders` connections that start together and
+// returns which succeeded; every one that failed must have been refused for
+// overspending.
+std::vector<int> concurrent_spends(const itest::Database& db, int spenders,
+                      const std::function<void(int, pqxx::connection&)>& spend) {
+    std::atomic<int> ready{0};
+    std::vector<int> succeeded(spenders, 0);
+    std::vector<std::string> errors(spenders);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < spenders; ++i)
+        threads.emplace_back([&, i] {
+            pqxx::connection c{db.conninfo()};
+            ++ready;
+            while (ready.load() < spenders) std::this_thread::yield();
+            try {
+                spend(i, c);
+                succeeded[i] = 1;
+            } catch (const std::exception& e) {
+                errors[i] = e.what();
+            }
+        });
+    for (auto& t : threads) t.join();
+    for (int i = 0; i < spenders; ++i)
+        if (!succeeded[i]) {
+            EXPECT_NE(errors[i].find("would overspend the privacy budget"), std::string::npos) << errors[i];
+        }
+    return succeeded;
 }
 
 // One seeded release in its own connection and a transaction that is rolled
@@ -97,42 +137,17 @@ struct Joiner {
 // accepted releases' tables exist.
 TEST(DpBudget, ConcurrentSpendersNeverOverspend) {
     itest::Database db("privrisk_it_dp_budget");
-    {
-        pqxx::connection c{db.conninfo()};
-        make_census(c, "census", 100000);
-        itest::exec(c, "SELECT privrisk.interval_hierarchy('age_h', 0, 100, ARRAY[5, 10, 20, 100])");
-        itest::exec(c, "SELECT privrisk.set_budget('census', 1.0, 1e-2)");
-    }
+    budgeted_census(db);
     const int spenders = 8;
-    std::atomic<int> ready{0};
-    std::vector<int> accepted(spenders, 0);
-    std::vector<std::string> errors(spenders);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < spenders; ++i)
-        threads.emplace_back([&, i] {
-            pqxx::connection c{db.conninfo()};
-            ++ready;
-            while (ready.load() < spenders) std::this_thread::yield();
-            try {
-                pqxx::work tx{c};
-                tx.exec("CREATE TABLE release_" + std::to_string(i) +
-                        " AS SELECT * FROM privrisk.dp_release('census', ARRAY['age', 'sex'], ARRAY['age_h', NULL], "
-                        "0.3, 1e-4, levels => ARRAY[2, 0]) AS r(age text, sex text)");
-                tx.exec("SELECT pg_sleep(0.05)");
-                tx.commit();
-                accepted[i] = 1;
-            } catch (const std::exception& e) {
-                errors[i] = e.what();
-            }
-        });
-    for (auto& t : threads) t.join();
-    int n_accepted = 0;
-    for (int i = 0; i < spenders; ++i) {
-        n_accepted += accepted[i];
-        if (!accepted[i]) {
-            EXPECT_NE(errors[i].find("would overspend the privacy budget"), std::string::npos) << errors[i];
-        }
-    }
+    std::vector<int> accepted = concurrent_spends(db, spenders, [](int i, pqxx::connection& c) {
+        pqxx::work tx{c};
+        tx.exec("CREATE TABLE release_" + std::to_string(i) +
+                " AS SELECT * FROM privrisk.dp_release('census', ARRAY['age', 'sex'], ARRAY['age_h', NULL], "
+                "0.3, 1e-4, levels => ARRAY[2, 0]) AS r(age text, sex text)");
+        tx.exec("SELECT pg_sleep(0.05)");
+        tx.commit();
+    });
+    const int n_accepted = std::accumulate(accepted.begin(), accepted.end(), 0);
     EXPECT_EQ(n_accepted, 3);
     pqxx::connection c{db.conninfo()};
     pqxx::nontransaction tx{c};
@@ -200,40 +215,16 @@ TEST(DpBudget, ParallelPlanSamplesTheSerialRows) {
 // is spent to the last of them, though no spender committed anything.
 TEST(DpBudget, RolledBackSpendersStillSpendExactlyTheBudget) {
     itest::Database db("privrisk_it_dp_budget_rollback");
-    {
-        pqxx::connection c{db.conninfo()};
-        make_census(c, "census", 100000);
-        itest::exec(c, "SELECT privrisk.interval_hierarchy('age_h', 0, 100, ARRAY[5, 10, 20, 100])");
-        itest::exec(c, "SELECT privrisk.set_budget('census', 1.0, 1e-2)");
-    }
+    budgeted_census(db);
     const int spenders = 8, room = 5;
-    std::atomic<int> ready{0};
-    std::vector<int> released(spenders, 0);
-    std::vector<std::string> errors(spenders);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < spenders; ++i)
-        threads.emplace_back([&, i] {
-            pqxx::connection c{db.conninfo()};
-            ++ready;
-            while (ready.load() < spenders) std::this_thread::yield();
-            try {
-                pqxx::work tx{c};
-                auto r = tx.exec("SELECT count(*) FROM privrisk.dp_release('census', ARRAY['age', 'sex'], ARRAY['age_h', NULL], "
-                                 "0.2, 1e-4, levels => ARRAY[2, 0]) AS r(age text, sex text)");
-                released[i] = r[0][0].as<long>() > 0;
-                tx.abort();
-            } catch (const std::exception& e) {
-                errors[i] = e.what();
-            }
-        });
-    for (auto& t : threads) t.join();
-    int n_released = 0;
-    for (int i = 0; i < spenders; ++i) {
-        n_released += released[i];
-        if (!released[i]) {
-            EXPECT_NE(errors[i].find("would overspend the privacy budget"), std::string::npos) << errors[i];
-        }
-    }
+    std::vector<int> released = concurrent_spends(db, spenders, [](int, pqxx::connection& c) {
+        pqxx::work tx{c};
+        auto r = tx.exec("SELECT count(*) FROM privrisk.dp_release('census', ARRAY['age', 'sex'], ARRAY['age_h', NULL], "
+                         "0.2, 1e-4, levels => ARRAY[2, 0]) AS r(age text, sex text)");
+        if (r[0][0].as<long>() == 0) throw std::runtime_error("a release returned no rows");
+        tx.abort();
+    });
+    const int n_released = std::accumulate(released.begin(), released.end(), 0);
     EXPECT_EQ(n_released, room);
     pqxx::connection c{db.conninfo()};
     pqxx::nontransaction tx{c};
