@@ -5,13 +5,14 @@ MODULEDIR  = extension
 UPGRADE_0_9 = $(sort $(wildcard extension/0.9/*.sql))
 DATA       = extension/privrisk.control $(filter-out extension/privrisk--0.8--0.9.sql,$(wildcard extension/privrisk--*.sql))
 DATA_built = extension/privrisk--0.8--0.9.sql
-OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*.cpp src/pg/*.cpp)))
+OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*/*.cpp)))
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK  = -lstdc++ -lsodium
 
-REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --load-extension=privrisk
+# pg_regress suites live in test/regress/{sql,expected}; results go to build/regress.
+REGRESS      = $(patsubst test/regress/sql/%.sql,%,$(sort $(wildcard test/regress/sql/*.sql)))
+REGRESS_OPTS = --load-extension=privrisk --inputdir=test/regress --outputdir=build/regress
 
 # make SANITIZE=1 (scripts/test --sanitize): AddressSanitizer and UBSan, and any
 # undefined behaviour stops the backend so that no report can scroll by unseen.
@@ -37,4 +38,4 @@ include $(PGXS)
 extension/privrisk--0.8--0.9.sql: $(UPGRADE_0_9)
 	cat $^ > $@
 
-$(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
+$(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)

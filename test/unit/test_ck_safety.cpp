@@ -7,9 +7,9 @@
 #include <cmath>
 #include <random>
 
-#include "ck_safety.hpp"
-#include "error.hpp"
-#include "measures.hpp"
+#include "ck/ck_safety.hpp"
+#include "common/error.hpp"
+#include "measures/measures.hpp"
 
 using namespace privrisk;
 

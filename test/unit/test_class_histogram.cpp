@@ -4,8 +4,8 @@
 #include <map>
 #include <random>
 
-#include "class_histogram.hpp"
-#include "error.hpp"
+#include "classes/class_histogram.hpp"
+#include "common/error.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

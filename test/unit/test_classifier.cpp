@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "classifier.hpp"
+#include "information/classifier.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "csv.hpp"
-#include "error.hpp"
+#include "hierarchy/csv.hpp"
+#include "common/error.hpp"
 
 using namespace privrisk;
 

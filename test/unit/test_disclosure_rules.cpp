@@ -6,7 +6,7 @@
 #include <numeric>
 #include <random>
 
-#include "disclosure_rules.hpp"
+#include "release/disclosure_rules.hpp"
 
 using namespace privrisk;
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "dp_parameters.hpp"
+#include "dp/dp_parameters.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

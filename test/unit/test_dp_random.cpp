@@ -9,9 +9,9 @@
 #include <numeric>
 #include <random>
 
-#include "dp_random.hpp"
-#include "error.hpp"
-#include "sample_classes.hpp"
+#include "dp/dp_random.hpp"
+#include "common/error.hpp"
+#include "dp/sample_classes.hpp"
 
 using namespace privrisk;
 

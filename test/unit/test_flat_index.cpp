@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "flat_index.hpp"
+#include "common/flat_index.hpp"
 
 using privrisk::FlatIndex;
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <map>
 
-#include "dp_random.hpp"
-#include "error.hpp"
-#include "fouad_mechanism.hpp"
+#include "dp/dp_random.hpp"
+#include "common/error.hpp"
+#include "dp/fouad_mechanism.hpp"
 
 using namespace privrisk;
 

@@ -5,10 +5,10 @@
 #include <map>
 #include <random>
 
-#include "error.hpp"
+#include "common/error.hpp"
 #include "test_support.hpp"
 #include "../common/read_file.hpp"
-#include "hierarchy.hpp"
+#include "hierarchy/hierarchy.hpp"
 
 using namespace privrisk;
 using privrisk_test::error_of;

@@ -5,9 +5,9 @@
 
 #include <random>
 
-#include "error.hpp"
-#include "hierarchy.hpp"
-#include "identification.hpp"
+#include "common/error.hpp"
+#include "hierarchy/hierarchy.hpp"
+#include "dtrisk/identification.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "error.hpp"
-#include "independence.hpp"
+#include "common/error.hpp"
+#include "dtrisk/independence.hpp"
 
 using namespace privrisk;
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "information.hpp"
+#include "information/information.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

@@ -9,10 +9,10 @@
 #include <random>
 #include <set>
 
-#include "ck_safety.hpp"
-#include "csv.hpp"
-#include "hierarchy.hpp"
-#include "lattice_search.hpp"
+#include "ck/ck_safety.hpp"
+#include "hierarchy/csv.hpp"
+#include "hierarchy/hierarchy.hpp"
+#include "search/lattice_search.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

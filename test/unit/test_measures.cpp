@@ -7,9 +7,9 @@
 #include <map>
 #include <random>
 
-#include "class_histogram.hpp"
-#include "error.hpp"
-#include "measures.hpp"
+#include "classes/class_histogram.hpp"
+#include "common/error.hpp"
+#include "measures/measures.hpp"
 
 using namespace privrisk;
 
@@ -347,7 +347,7 @@ TEST(Measures, OverflowIsRefused) {
     EXPECT_THROW(t.add_class(HistogramView(big), 3), Error);
 }
 
-#include "class_set.hpp"
+#include "classes/class_set.hpp"
 
 // The level-2 state: identical classes dedupe, merging and the transfer form keep every measure.
 TEST(ClassSet, DedupesMergesAndSerializes) {
@@ -371,7 +371,7 @@ TEST(ClassSet, DedupesMergesAndSerializes) {
     }
 }
 
-#include "class_aggregator.hpp"
+#include "classes/class_aggregator.hpp"
 
 // audit()'s one-pass aggregation builds the same classes as grouping by hand,
 // small classes and classes past the linear-scan limit alike.

@@ -8,8 +8,8 @@
 #include <map>
 #include <random>
 
-#include "error.hpp"
-#include "optimal_disclosure.hpp"
+#include "common/error.hpp"
+#include "dtrisk/optimal_disclosure.hpp"
 
 using namespace privrisk;
 

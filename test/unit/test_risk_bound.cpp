@@ -6,10 +6,10 @@
 
 #include <random>
 
-#include "hierarchy.hpp"
-#include "identification.hpp"
-#include "risk_bound.hpp"
-#include "sensitivity.hpp"
+#include "hierarchy/hierarchy.hpp"
+#include "dtrisk/identification.hpp"
+#include "dtrisk/risk_bound.hpp"
+#include "dtrisk/sensitivity.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "error.hpp"
-#include "hierarchy.hpp"
-#include "sensitivity.hpp"
+#include "common/error.hpp"
+#include "hierarchy/hierarchy.hpp"
+#include "dtrisk/sensitivity.hpp"
 #include "test_support.hpp"
 
 using namespace privrisk;

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "class_histogram.hpp"
-#include "class_set.hpp"
-#include "error.hpp"
-#include "tuple_tally.hpp"
-#include "value_counts.hpp"
+#include "classes/class_histogram.hpp"
+#include "classes/class_set.hpp"
+#include "common/error.hpp"
+#include "classes/tuple_tally.hpp"
+#include "information/value_counts.hpp"
 
 using namespace privrisk;
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "error.hpp"
+#include "common/error.hpp"
 
 namespace privrisk_test {
 

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "error.hpp"
-#include "tuple_tally.hpp"
+#include "common/error.hpp"
+#include "classes/tuple_tally.hpp"
 
 using privrisk::CodeTuples;
 using privrisk::TupleTally;

@@ -6,8 +6,8 @@
 #include <memory_resource>
 #include <random>
 
-#include "information.hpp"
-#include "value_counts.hpp"
+#include "information/information.hpp"
+#include "information/value_counts.hpp"
 
 using namespace privrisk;
 

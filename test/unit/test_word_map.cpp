@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "word_map.hpp"
+#include "common/word_map.hpp"
 
 using privrisk::WordMap;
 

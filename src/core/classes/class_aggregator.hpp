@@ -1,0 +1,72 @@
+// One pass over (quasi-identifier values, sensitive value) rows building the
+// classes of a release and their sensitive counts: the specialized hash
+// aggregation behind audit().
+//
+// A row is dictionary-encoded (one small table per quasi-identifier column,
+// which stays in cache) and buffered, as fixed-width codes, in one of 256
+// partitions chosen by the hash of its class. When the buffer is full, each partition's rows are folded into that partition's
+// class table, one partition at a time: a partition's table is small enough to
+// stay in cache, so most rows cost no DRAM miss for their class (a release's
+// classes often have a dozen rows or fewer, too few for one big table to be
+// reused). Memory grows with the classes, not the rows; all of it comes from
+// one resource, so the caller can bound it and fall back to a spilling GROUP BY.
+#pragma once
+
+#include <memory_resource>
+#include <string_view>
+#include <vector>
+
+#include "common/flat_index.hpp"
+#include "measures/measures.hpp"
+
+namespace privrisk {
+
+class ClassAggregator {
+public:
+    // buffer_rows: rows buffered before they are folded into the classes.
+    ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers,
+                    std::size_t buffer_rows = std::size_t(1) << 20);
+
+    // qi[i] is the released value of quasi-identifier i (nullopt: ⊥).
+    void add(const Value* qi, Value sensitive);
+    uint64_t rows() const { return rows_; }
+    // The release's contingency table, in canonical order; the aggregator is spent afterwards.
+    ContingencyTable finish();
+
+private:
+    static constexpr std::size_t kPartitionBits = 8;
+    static constexpr std::size_t kPartitions = std::size_t(1) << kPartitionBits;
+    static constexpr std::size_t kBlockWords = 16 * 1024;  // buffers grow by 64 kB blocks, reused after each fold
+
+    struct Cell {  // one (value id, count) of a class, chained per class
+        uint32_t value, next;
+        int64_t count;
+    };
+    // A partition: its buffered rows ((k codes, value id) each, in blocks) and its classes.
+    struct Partition {
+        std::pmr::vector<uint32_t*> blocks;
+        std::size_t full_blocks = 0, used = 0;  // rows sit in blocks[0 .. full_blocks] (used words in the last)
+        std::pmr::vector<uint32_t> slots;       // class index + 1; 0 = empty
+        std::pmr::vector<uint32_t> keys;        // k codes per class
+        std::pmr::vector<uint32_t> first;       // per class: its first cell
+        std::pmr::vector<Cell> cells;
+        explicit Partition(std::pmr::memory_resource* mr) : blocks(mr), slots(mr), keys(mr), first(mr), cells(mr) {}
+    };
+
+    void fold(Partition& p);  // the buffered rows into the partition's classes
+    void fold_all();
+    void add_class_row(Partition& p, const uint32_t* row);
+    static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
+
+    std::pmr::memory_resource* mr_;
+    std::size_t qi_count_;
+    std::size_t record_words_;  // k codes + the value id
+    std::pmr::vector<FlatIndex> dictionaries_;  // one per quasi-identifier
+    std::pmr::vector<Partition> partitions_;
+    std::vector<uint32_t> record_;  // scratch: the current row
+    std::size_t buffer_rows_, buffered_ = 0;
+    uint64_t rows_ = 0;
+    ContingencyTable table_;  // interns the sensitive values
+};
+
+}  // namespace privrisk

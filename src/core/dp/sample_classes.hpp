@@ -1,0 +1,51 @@
+// The classes of a sample (SafePub's last step, SPEC §4.7): sampled rows, each
+// given as its generalized values' ids, are counted per class; finish() keeps
+// the classes with at least k rows, in a random order, so nothing in the output
+// follows the source's row order.
+#pragma once
+
+#include <cstdint>
+#include <memory_resource>
+#include <vector>
+
+#include "dp/dp_random.hpp"
+#include "common/flat_index.hpp"
+
+namespace privrisk {
+
+class SampleClasses {
+public:
+    explicit SampleClasses(std::size_t width) : width_(width), index_(std::pmr::new_delete_resource()) {}
+
+    void add(const uint32_t* ids, int64_t rows = 1) {
+        auto key = std::string_view(reinterpret_cast<const char*>(ids), width_ * sizeof(uint32_t));
+        uint32_t c = index_.find_or_add(key);
+        if (c == rows_.size()) {
+            rows_.push_back(0);
+            ids_.insert(ids_.end(), ids, ids + width_);
+        }
+        rows_[c] += rows;
+        sampled_ += rows;
+    }
+
+    struct Released {
+        std::vector<uint32_t> classes;  // kept classes, shuffled
+        int64_t rows = 0;               // rows in kept classes
+    };
+    Released finish(int64_t k, const DpRandom& random) const;
+
+    std::size_t width() const { return width_; }
+    std::size_t classes() const { return rows_.size(); }
+    int64_t sampled() const { return sampled_; }
+    int64_t rows(uint32_t c) const { return rows_[c]; }
+    const uint32_t* ids(uint32_t c) const { return ids_.data() + std::size_t(c) * width_; }
+
+private:
+    std::size_t width_;
+    FlatIndex index_;
+    std::vector<int64_t> rows_;
+    std::vector<uint32_t> ids_;
+    int64_t sampled_ = 0;
+};
+
+}  // namespace privrisk

@@ -1,0 +1,189 @@
+#include "search/node_classes.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "common/no_postgres.hpp"
+
+namespace privrisk {
+
+namespace {
+
+uint64_t hash_key(const uint32_t* key, std::size_t width) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (std::size_t i = 0; i < width; ++i) {
+        h ^= key[i];
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+}  // namespace
+
+ClassKeys::ClassKeys(std::size_t expected) {
+    std::size_t n = 1024;
+    while (n < 2 * expected) n *= 2;
+    slots_.assign(n, 0);
+}
+
+uint32_t ClassKeys::find_or_add(NodeClasses& c, const uint32_t* key) {
+    if (2 * (c.classes() + 1) > slots_.size()) rehash(c);
+    const std::size_t width = c.width, mask = slots_.size() - 1;
+    const uint64_t h = hash_key(key, width), tag = h >> 32;
+    std::size_t i = h & mask;
+    while (uint64_t s = slots_[i]) {
+        if ((s >> 32) == tag) {  // the tag spares most key comparisons
+            const uint32_t* other = c.key((s & 0xffffffff) - 1);
+            std::size_t j = 0;
+            while (j < width && other[j] == key[j]) ++j;
+            if (j == width) return static_cast<uint32_t>((s & 0xffffffff) - 1);
+        }
+        i = (i + 1) & mask;
+    }
+    if (c.classes() >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "more than 2^32 - 2 classes");
+    c.keys.insert(c.keys.end(), key, key + width);
+    c.sizes.push_back(0);
+    slots_[i] = tag << 32 | c.classes();
+    return static_cast<uint32_t>(c.classes() - 1);
+}
+
+void ClassKeys::rehash(const NodeClasses& c) {
+    std::vector<uint64_t> bigger(slots_.size() * 2, 0);
+    const std::size_t mask = bigger.size() - 1;
+    for (uint64_t s : slots_) {
+        if (!s) continue;
+        std::size_t i = hash_key(c.key((s & 0xffffffff) - 1), c.width) & mask;
+        while (bigger[i]) i = (i + 1) & mask;
+        bigger[i] = s;
+    }
+    slots_.swap(bigger);
+}
+
+BaseClassBuilder::BaseClassBuilder(std::size_t width, bool histograms) : histograms_(histograms) {
+    classes_.width = width;
+}
+
+void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive) {
+    uint32_t c = keys_.find_or_add(classes_, codes);
+    ++classes_.sizes[c];
+    if (histograms_) rows_.push_back(uint64_t(c) << 32 | sensitive);
+}
+
+NodeClasses BaseClassBuilder::finish() {
+    if (histograms_) {
+        std::sort(rows_.begin(), rows_.end());
+        classes_.first.assign(classes_.classes() + 1, 0);
+        for (std::size_t i = 0; i < rows_.size();) {
+            std::size_t j = i;
+            while (j < rows_.size() && rows_[j] == rows_[i]) ++j;
+            classes_.pairs.emplace_back(static_cast<uint32_t>(rows_[i]), static_cast<int64_t>(j - i));
+            ++classes_.first[(rows_[i] >> 32) + 1];
+            i = j;
+        }
+        for (std::size_t c = 0; c < classes_.classes(); ++c) classes_.first[c + 1] += classes_.first[c];
+        std::vector<uint64_t>().swap(rows_);
+    }
+    keys_ = ClassKeys();
+    return std::move(classes_);
+}
+
+NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>& maps, uint32_t sensitive_values,
+                    const std::vector<int>& bits, void (*interrupt)(void*), void* interrupt_arg) {
+    const std::size_t width = from.width, n = from.classes();
+    NodeClasses to;
+    to.width = width;
+    to.keys.reserve(width * (n / 4 + 16));  // a roll-up merges classes; growth past this is rare enough
+    to.sizes.reserve(n / 4 + 16);
+    std::vector<uint32_t> parent(from.has_histograms() ? n : 0), key(width);
+    if (!bits.empty()) {
+        // One word per key: a multiply to hash it, a compare to match it.
+        std::size_t capacity = 1024;
+        while (capacity < n / 2) capacity *= 2;
+        std::vector<uint64_t> words(capacity);
+        std::vector<uint32_t> slots(capacity, 0);  // class index + 1
+        for (std::size_t c = 0; c < n; ++c) {
+            if ((c & 0xffff) == 0xffff && interrupt) interrupt(interrupt_arg);
+            const uint32_t* k = from.key(c);
+            uint64_t word = 0;
+            for (std::size_t j = 0; j < width; ++j) {
+                key[j] = maps[j][k[j]];
+                word = word << bits[j] | key[j];
+            }
+            if (2 * (to.classes() + 1) > capacity) {  // grow: re-place every word
+                capacity *= 2;
+                std::vector<uint64_t> w2(capacity);
+                std::vector<uint32_t> s2(capacity, 0);
+                for (std::size_t i = 0; i < slots.size(); ++i) {
+                    if (!slots[i]) continue;
+                    std::size_t at = (words[i] * 0x9e3779b97f4a7c15ull) >> 20 & (capacity - 1);
+                    while (s2[at]) at = (at + 1) & (capacity - 1);
+                    w2[at] = words[i];
+                    s2[at] = slots[i];
+                }
+                words.swap(w2);
+                slots.swap(s2);
+            }
+            std::size_t at = (word * 0x9e3779b97f4a7c15ull) >> 20 & (capacity - 1);
+            while (slots[at] && words[at] != word) at = (at + 1) & (capacity - 1);
+            if (!slots[at]) {
+                words[at] = word;
+                to.keys.insert(to.keys.end(), key.begin(), key.end());
+                to.sizes.push_back(0);
+                slots[at] = static_cast<uint32_t>(to.classes());
+            }
+            uint32_t p = slots[at] - 1;
+            to.sizes[p] += from.sizes[c];
+            if (!parent.empty()) parent[c] = p;
+        }
+    } else {
+        ClassKeys table(std::min<std::size_t>(n / 4, 1 << 20));  // rolling up merges classes: start small
+        for (std::size_t c = 0; c < n; ++c) {
+            if ((c & 0xffff) == 0xffff && interrupt) interrupt(interrupt_arg);
+            const uint32_t* k = from.key(c);
+            for (std::size_t j = 0; j < width; ++j) key[j] = maps[j][k[j]];
+            uint32_t p = table.find_or_add(to, key.data());
+            to.sizes[p] += from.sizes[c];
+            if (!parent.empty()) parent[c] = p;
+        }
+    }
+    if (!from.has_histograms()) return to;
+
+    // The children of each parent (counting sort), then each parent's histogram
+    // as the sum of its children's, accumulated densely by sensitive id.
+    const std::size_t m = to.classes();
+    std::vector<uint64_t> start(m + 1, 0);
+    for (std::size_t c = 0; c < n; ++c) ++start[parent[c] + 1];
+    for (std::size_t p = 0; p < m; ++p) start[p + 1] += start[p];
+    std::vector<uint32_t> children(n);
+    {
+        std::vector<uint64_t> next(start.begin(), start.end() - 1);
+        for (std::size_t c = 0; c < n; ++c) children[next[parent[c]]++] = static_cast<uint32_t>(c);
+    }
+    std::vector<int64_t> sum(sensitive_values, 0);
+    std::vector<uint32_t> touched;
+    to.first.assign(m + 1, 0);
+    to.pairs.reserve(std::min<std::size_t>(from.pairs.size(), m * 4));
+    for (std::size_t p = 0; p < m; ++p) {
+        if ((p & 0xffff) == 0xffff && interrupt) interrupt(interrupt_arg);
+        touched.clear();
+        for (uint64_t i = start[p]; i < start[p + 1]; ++i) {
+            uint32_t c = children[i];
+            for (uint64_t q = from.first[c]; q < from.first[c + 1]; ++q) {
+                auto [id, count] = from.pairs[q];
+                if (sum[id] == 0) touched.push_back(id);
+                sum[id] += count;
+            }
+        }
+        std::sort(touched.begin(), touched.end());
+        for (uint32_t id : touched) {
+            to.pairs.emplace_back(id, sum[id]);
+            sum[id] = 0;
+        }
+        to.first[p + 1] = to.pairs.size();
+    }
+    return to;
+}
+
+}  // namespace privrisk

@@ -1,0 +1,63 @@
+// The equivalence classes of one lattice node, keyed by the node's codes: the
+// level-0 ("base") classes built from the rows in one pass, and every other
+// node's classes rolled up from a finer node's (Incognito's roll-up property:
+// a parent's class is the union of its children's, its histogram their sum).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "measures/measures.hpp"
+
+namespace privrisk {
+
+struct NodeClasses {
+    std::size_t width = 0;                         // quasi-identifiers
+    std::vector<uint32_t> keys;                    // width codes per class
+    std::vector<int64_t> sizes;                    // rows per class
+    std::vector<uint64_t> first;                   // per class + 1: its pairs (empty without a sensitive column)
+    std::vector<ContingencyTable::Pair> pairs;     // (sensitive id, count), ids ascending within a class
+
+    std::size_t classes() const { return sizes.size(); }
+    bool has_histograms() const { return !first.empty(); }
+    const uint32_t* key(std::size_t c) const { return keys.data() + c * width; }
+    std::size_t bytes() const {
+        return keys.size() * 4 + sizes.size() * 8 + first.size() * 8 + pairs.size() * sizeof(ContingencyTable::Pair);
+    }
+};
+
+// Open addressing over the keys of a NodeClasses: finds a key's class or adds it.
+class ClassKeys {
+public:
+    explicit ClassKeys(std::size_t expected = 0);
+    uint32_t find_or_add(NodeClasses& c, const uint32_t* key);
+
+private:
+    void rehash(const NodeClasses& c);
+    std::vector<uint64_t> slots_;  // hash tag << 32 | (class index + 1); 0 = empty
+};
+
+// Level-0 classes from rows of codes (one code per quasi-identifier) and a
+// sensitive value id.
+class BaseClassBuilder {
+public:
+    BaseClassBuilder(std::size_t width, bool histograms);
+    void add(const uint32_t* codes, uint32_t sensitive);
+    NodeClasses finish();
+
+private:
+    NodeClasses classes_;
+    ClassKeys keys_;
+    bool histograms_;
+    std::vector<uint64_t> rows_;   // (class << 32 | sensitive id) per row, sorted at the end
+};
+
+// The classes of a coarser node: maps[j][code] is the code at the target level
+// of quasi-identifier j for each code of `from`. When `bits` is given (bits[j]
+// holds every code of quasi-identifier j, 64 bits in all), keys are hashed and
+// compared packed into one word. `interrupt` is called every 64 k classes (a
+// long roll-up stays cancellable).
+NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>& maps, uint32_t sensitive_values,
+                    const std::vector<int>& bits, void (*interrupt)(void*), void* interrupt_arg);
+
+}  // namespace privrisk

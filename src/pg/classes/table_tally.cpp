@@ -1,0 +1,170 @@
+#include "classes/table_tally.hpp"
+
+#include <array>
+
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "common/memory.hpp"
+#include "common/spi.hpp"
+#include "common/value_text.hpp"
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+// The aggregate's state, in its memory context (never destroyed: everything
+// it holds comes from that context). A worker's state arrives serialized and
+// stays raw until combined (one pass over its tuples instead of two).
+struct TallyState {
+    PgMemoryResource mr;
+    TupleTally tally;
+    std::pmr::string raw;
+    MemoryContext row_context = nullptr;  // output texts and detoasted values, reset every 4,096 rows
+    ClassKeyReader* readers = nullptr;    // per column, once the argument types are known
+    ValueText* texts = nullptr;
+    std::pmr::vector<uint32_t> codes;
+    std::pmr::vector<std::array<char, sizeof(Datum)>> scratch;
+    TallyState(MemoryContext context, std::size_t width)
+        : mr(context), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {}
+};
+
+// Each column needs at least its 4-byte value count, so a width the bytes cannot hold is refused
+// before anything is sized by it.
+uint32_t tally_width(std::string_view bytes) {
+    uint32_t width;
+    if (bytes.size() < sizeof width) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
+    std::memcpy(&width, bytes.data(), sizeof width);
+    if (width == 0 || width > (bytes.size() - sizeof width) / sizeof(uint32_t))
+        fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has an impossible width of " + std::to_string(width));
+    return width;
+}
+
+// Prepares a transition state's readers for the call's argument types.
+void init_readers(TallyState* s, FunctionCallInfo fcinfo, MemoryContext context) {
+    const std::size_t width = s->codes.size();
+    pg_call([&] {
+        s->readers = static_cast<ClassKeyReader*>(MemoryContextAllocZero(context, width * sizeof(ClassKeyReader)));
+        s->texts = static_cast<ValueText*>(MemoryContextAllocZero(context, width * sizeof(ValueText)));
+        s->row_context = AllocSetContextCreate(context, "privrisk tuple tally rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    for (std::size_t j = 0; j < width; ++j) {
+        Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, static_cast<int>(j) + 1); });
+        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(j + 1));
+        MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(context); });
+        s->readers[j] = ClassKeyReader::for_type(type);
+        pg_call([&] {
+            init_value_text(&s->texts[j], type, context);
+            MemoryContextSwitchTo(old);
+        });
+    }
+}
+
+TallyState* state_arg(FunctionCallInfo fcinfo, int arg) {
+    aggregate_context(fcinfo);  // an internal pointer: only an aggregate has one
+    return PG_ARGISNULL(arg) ? nullptr : reinterpret_cast<TallyState*>(PG_GETARG_POINTER(arg));
+}
+
+}  // namespace
+
+// tuple_tally(VARIADIC "any"): one row's values.
+PRIVRISK_FUNCTION(privrisk_tuple_tally_transition) {
+    MemoryContext context = aggregate_context(fcinfo);
+    TallyState* s = state_arg(fcinfo, 0);
+    if (!s) {
+        const std::size_t width = static_cast<std::size_t>(PG_NARGS() - 1);
+        if (width == 0) fail(ErrorKind::InvalidParameter, "tuple_tally needs at least one column");
+        s = construct_in<TallyState>(context, context, width);
+    }
+    if (!s->readers) init_readers(s, fcinfo, context);
+    const std::size_t width = s->codes.size();
+    for (std::size_t j = 0; j < width; ++j) {
+        const int arg = static_cast<int>(j) + 1;
+        if (PG_ARGISNULL(arg)) {
+            s->codes[j] = 0;
+            continue;
+        }
+        Datum v = PG_GETARG_DATUM(arg);
+        bool added;
+        s->codes[j] = s->tally.code(j, s->readers[j].read(v, s->scratch[j].data(), s->row_context), &added);
+        if (added) s->tally.set_text(j, pg_call([&] {
+            MemoryContext old = MemoryContextSwitchTo(s->row_context);
+            std::string_view text = value_text(&s->texts[j], v);
+            MemoryContextSwitchTo(old);
+            return text;
+        }));
+    }
+    s->tally.add(s->codes.data());
+    if ((s->tally.rows() & 4095) == 0) pg_call([&] { MemoryContextReset(s->row_context); });
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_tuple_tally_combine) {
+    TallyState* other = state_arg(fcinfo, 1);
+    TallyState* s = state_arg(fcinfo, 0);
+    if (!other) {
+        if (!s) PG_RETURN_NULL();
+        PG_RETURN_POINTER(s);
+    }
+    if (!s) {
+        MemoryContext context = aggregate_context(fcinfo);
+        s = construct_in<TallyState>(context, context, other->codes.size());
+    }
+    if (!other->raw.empty())
+        s->tally.merge_serialized(other->raw);
+    else
+        s->tally.merge_serialized(other->tally.serialize());
+    PG_RETURN_POINTER(s);
+}
+
+// The byte form of a state (a worker's, or the final one). Over 1 GB it cannot be a
+// bytea: the table has too many distinct tuples to be read this way.
+static Datum tally_bytes(const TallyState* s) {
+    std::string bytes = s->raw.empty() ? s->tally.serialize() : std::string(s->raw);
+    if (bytes.size() > MaxAllocSize - VARHDRSZ)
+        fail(ErrorKind::ProgramLimit, "a table with " + std::to_string(s->tally.tuples()) +
+                                          " distinct tuples is too large to identify against in one pass (over 1 GB)");
+    return text_datum(bytes);  // a bytea: the same varlena layout
+}
+
+PRIVRISK_FUNCTION(privrisk_tuple_tally_serialize) { return tally_bytes(state_arg(fcinfo, 0)); }
+
+PRIVRISK_FUNCTION(privrisk_tuple_tally_deserialize) {
+    MemoryContext context = aggregate_context(fcinfo);
+    std::string_view bytes = text_view(PG_GETARG_DATUM(0));
+    auto* s = construct_in<TallyState>(context, context, tally_width(bytes));
+    s->raw.assign(bytes.data(), bytes.size());
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_tuple_tally_final) {
+    const TallyState* s = state_arg(fcinfo, 0);
+    if (!s) PG_RETURN_NULL();
+    return tally_bytes(s);
+}
+
+namespace privrisk::pg {
+
+int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                    const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
+                    const std::function<void(uint64_t)>& on_tuples) {
+    std::string select = "SELECT privrisk.tuple_tally(";
+    for (std::size_t j = 0; j < columns.size(); ++j) select += (j ? ", " : "") + columns[j].quoted;
+    select += ") FROM " + source.qualified;
+    Spi spi;
+    spi.run(select.c_str(), {}, true);
+    int64_t rows = 0, tuples = 0;
+    if (!spi.null(0, 1)) {
+        std::string bytes = spi.string(0, 1);
+        if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
+        TupleTally::read(bytes, on_value, [&](const uint32_t* codes, int64_t times) {
+            rows += times;
+            on_tuple(codes, times);
+            if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
+        }, on_tuples);
+    }
+    spi.finish();
+    return rows;
+}
+
+}  // namespace privrisk::pg

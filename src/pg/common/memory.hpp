@@ -1,0 +1,69 @@
+// A std::pmr::memory_resource over a PostgreSQL memory context: core containers
+// placed in it are accounted by PostgreSQL and freed with the context, and an
+// allocation failure is a C++ std::bad_alloc, never a longjmp.
+#pragma once
+
+#include <cstdint>
+#include <memory_resource>
+#include <new>
+#include <utility>
+
+#include "common/error.hpp"
+#include "common/guard.hpp"
+
+namespace privrisk::pg {
+
+// Thrown by a PgMemoryResource with a limit instead of crossing it.
+struct MemoryLimitExceeded {};
+
+class PgMemoryResource final : public std::pmr::memory_resource {
+public:
+    // limit: the most `context` (with its children) may hold, in bytes; 0 = no limit.
+    explicit PgMemoryResource(MemoryContext context, Size limit = 0) : context_(context), limit_(limit) {}
+    MemoryContext context() const { return context_; }
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        // palloc aligns to MAXIMUM_ALIGNOF; a larger alignment (std::pmr's arenas ask
+        // for alignof(max_align_t)) over-allocates and keeps the chunk start just below.
+        std::size_t extra = alignment > MAXIMUM_ALIGNOF ? alignment : 0;
+        if (bytes >= MaxAllocHugeSize - extra) throw std::bad_alloc();
+        if (limit_ && MemoryContextMemAllocated(context_, true) + bytes + extra > limit_) throw MemoryLimitExceeded{};
+        void* p = MemoryContextAllocExtended(context_, (bytes ? bytes : 1) + extra, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+        if (!p) throw std::bad_alloc();
+        if (!extra) return p;
+        auto start = reinterpret_cast<std::uintptr_t>(p);
+        auto aligned = (start + sizeof(void*) + alignment - 1) & ~(std::uintptr_t(alignment) - 1);
+        reinterpret_cast<void**>(aligned)[-1] = p;
+        return reinterpret_cast<void*>(aligned);
+    }
+    void do_deallocate(void* p, std::size_t, std::size_t alignment) override {
+        pfree(alignment > MAXIMUM_ALIGNOF ? static_cast<void**>(p)[-1] : p);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+        auto* o = dynamic_cast<const PgMemoryResource*>(&other);
+        return o && o->context_ == context_;
+    }
+
+    MemoryContext context_;
+    Size limit_;
+};
+
+// Placement-constructs a T in `context`; it is never destroyed, so T must own
+// nothing outside that context (its memory goes away with the context).
+template <typename T, typename... Args>
+T* construct_in(MemoryContext context, Args&&... args) {
+    static_assert(alignof(T) <= MAXIMUM_ALIGNOF, "palloc aligns to MAXIMUM_ALIGNOF");
+    void* memory = pg_call([&] { return MemoryContextAllocZero(context, sizeof(T)); });
+    return new (memory) T(std::forward<Args>(args)...);
+}
+
+// The memory context of the aggregate running this support function; called any
+// other way (directly from SQL) it is an error, since the state would not survive.
+inline MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
+    MemoryContext context;
+    if (!AggCheckCallContext(fcinfo, &context)) fail(ErrorKind::InvalidParameter, "called outside an aggregate");
+    return context;
+}
+
+}  // namespace privrisk::pg

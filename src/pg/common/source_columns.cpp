@@ -1,0 +1,77 @@
+#include "common/source_columns.hpp"
+
+#include <cstring>
+
+#include "common/args.hpp"
+#include "common/error.hpp"
+
+namespace privrisk::pg {
+
+SourceRelation source_relation(Oid relid) {
+    char* relname = pg_call([&] { return get_rel_name(relid); });
+    if (!relname) fail(ErrorKind::UndefinedObject, "relation with OID " + std::to_string(relid) + " does not exist");
+    const char* qualified = pg_call([&] {
+        return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
+    });
+    return SourceRelation{relid, relname, qualified};
+}
+
+SourceColumn source_column(const SourceRelation& source, const std::string& column, const char* role) {
+    const char* name = column.c_str();
+    AttrNumber attnum = pg_call([&] { return get_attnum(source.relid, name); });
+    if (attnum <= 0)
+        fail(ErrorKind::UndefinedObject, std::string(role) + " column " + quote_value(column) +
+                                             " does not exist in relation " + quote_value(source.name));
+    Oid type = pg_call([&] { return get_atttype(source.relid, attnum); });
+    return SourceColumn{column, pg_call([&] { return quote_identifier(name); }), attnum, type};
+}
+
+bool readable_from_heap(Oid relid) {
+    // Not a table with inheritance children: SELECT * FROM it reads theirs too.
+    return pg_call([&] {
+        char kind = get_rel_relkind(relid);
+        return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) && !has_subclass(relid) &&
+               pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+               check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
+    });
+}
+
+ClassKeyReader ClassKeyReader::for_type(Oid type) {
+    ClassKeyReader r{};
+    bool byval;
+    pg_call([&] { get_typlenbyval(type, &r.length, &byval); });
+    if (type == TEXTOID || type == VARCHAROID || type == NAMEOID) {
+        r.kind = type == NAMEOID ? kOutput : kString;
+    } else if (type == BPCHAROID) {
+        r.kind = kPaddedString;
+    } else if (byval && r.length > 0 && r.length <= static_cast<int16>(sizeof(Datum))) {
+        r.kind = kByValue;
+    } else {
+        r.kind = kOutput;
+    }
+    if (r.kind == kOutput) output_function(type, &r.output, CurrentMemoryContext);
+    return r;
+}
+
+std::string_view ClassKeyReader::read(Datum d, char* scratch, MemoryContext row_context) {
+    switch (kind) {
+        case kByValue:
+            std::memcpy(scratch, &d, sizeof d);
+            return std::string_view(scratch, sizeof d);
+        case kString:
+            return text_view(d);
+        case kPaddedString:
+            return bpchar_view(d);
+        case kOutput:
+            break;
+    }
+    char* text = pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(row_context);
+        char* t = OutputFunctionCall(&output, d);
+        MemoryContextSwitchTo(old);
+        return t;
+    });
+    return std::string_view(text, std::strlen(text));
+}
+
+}  // namespace privrisk::pg

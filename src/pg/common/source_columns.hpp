@@ -1,0 +1,50 @@
+// The relation and columns an analysis reads (audit, search), resolved with
+// errors that name them, and how a column's value becomes the bytes of a class
+// key. Names are quoted, never spliced.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/guard.hpp"
+
+namespace privrisk::pg {
+
+struct SourceRelation {
+    Oid relid;
+    std::string name;       // as the user knows it, for messages
+    std::string qualified;  // quoted schema.name, for SQL
+};
+
+struct SourceColumn {
+    std::string name;
+    std::string quoted;
+    AttrNumber attnum;
+    Oid type;
+};
+
+SourceRelation source_relation(Oid relid);
+// `role` names the column's part in messages ("quasi-identifier", "sensitive").
+SourceColumn source_column(const SourceRelation& source, const std::string& column, const char* role);
+
+// Whether the caller may read `relid`'s columns straight from its heap: a table
+// or materialized view it may SELECT whole, without row-level security or
+// inheritance children (the query reads theirs; the heap holds only its own).
+bool readable_from_heap(Oid relid);
+
+// How a value becomes the bytes of its class key: the binary form where equal
+// bytes mean the same displayed value (by-value types, the string types), else
+// the type's text output. Only class identity matters here.
+struct ClassKeyReader {
+    enum Kind { kByValue, kString, kPaddedString, kOutput } kind;
+    int16 length;
+    FmgrInfo output;
+
+    static ClassKeyReader for_type(Oid type);
+    // The key bytes of a non-NULL value; `scratch` holds a by-value datum's
+    // bytes, `row_context` an output text (both valid until reused or reset).
+    std::string_view read(Datum d, char* scratch, MemoryContext row_context);
+};
+
+}  // namespace privrisk::pg

@@ -1,0 +1,53 @@
+#include "common/value_text.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+namespace privrisk::pg {
+
+void init_value_text(ValueText* method, Oid type, MemoryContext context) {
+    method->type = type;
+    Oid base = getBaseType(type);
+    if (base == TEXTOID || base == VARCHAROID)
+        method->kind = ValueText::Text;
+    else if (base == BPCHAROID)
+        method->kind = ValueText::Bpchar;
+    else if (base == DATEOID)
+        method->kind = ValueText::Date;
+    else
+        method->kind = ValueText::Output;
+    if (method->kind == ValueText::Output) {
+        Oid function;
+        bool varlena;
+        getTypeOutputInfo(type, &function, &varlena);
+        fmgr_info_cxt(function, &method->output, context);
+    }
+}
+
+std::string_view value_text_slow(ValueText* method, Datum value) {
+    switch (method->kind) {
+        case ValueText::Text:
+        case ValueText::Bpchar: {
+            std::string_view v = text_bytes(value);
+            if (method->kind == ValueText::Bpchar)
+                while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+            return v;
+        }
+        case ValueText::Date: {
+            DateADT date = DatumGetDateADT(value);
+            if (DATE_NOT_FINITE(date))
+                ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                                errmsg("gen: an infinite date has no generalization")));
+            int year, month, day;
+            j2date(date + POSTGRES_EPOCH_JDATE, &year, &month, &day);
+            std::snprintf(method->date, sizeof method->date, "%04d-%02d-%02d", year, month, day);
+            return method->date;
+        }
+        case ValueText::Output:
+            break;
+    }
+    char* s = OutputFunctionCall(&method->output, value);
+    return std::string_view(s, std::strlen(s));
+}
+
+}  // namespace privrisk::pg

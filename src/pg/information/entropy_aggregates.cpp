@@ -1,0 +1,247 @@
+// The entropy aggregates (SPEC §4.8): entropy(x), conditional_entropy(x, y),
+// mutual_information(x, y), in nats (and _bits). The state counts rows per
+// distinct value (or pair) by a 128-bit fingerprint (core value_counts), lives
+// in the aggregate's context, and crosses to parallel workers serialized.
+//
+// A value's identity is the one hist() uses, its displayed text: by-value types
+// and the string types are fingerprinted in their binary form (equal bytes,
+// equal text), others through their output function; a row value (ROW(a, b),
+// a quasi-identifier tuple) field by field, NULL fields as ⊥.
+#include <cstring>
+
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "information/information.hpp"
+#include "common/memory.hpp"
+#include "information/value_counts.hpp"
+#include "common/value_text.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/typcache.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+// A worker's state arrives serialized; it stays raw until combined into another
+// (one pass over its entries instead of two).
+struct CountsState {
+    PgMemoryResource mr;
+    ValueCounts counts;
+    std::pmr::string raw;
+    CountsState(MemoryContext context, bool pairs) : mr(context), counts(&mr, pairs), raw(&mr) {}
+    ValueCounts& materialized() {
+        if (!raw.empty()) {
+            counts.add_serialized(raw);
+            raw.clear();
+            raw.shrink_to_fit();
+        }
+        return counts;
+    }
+};
+
+// How one type's values are fingerprinted; cached per argument in fn_extra.
+struct Identity {
+    enum Kind : char { Bytes, Text, Padded, Output, Record } kind;
+    int16 length;
+    FmgrInfo output;
+    // Record: the fields' identities, for the row type seen last.
+    Oid record_type;
+    int32 record_typmod;
+    int fields;
+    Identity* field;
+};
+
+void init_identity(Identity* id, Oid type, MemoryContext context) {
+    bool byval;
+    char align;
+    pg_call([&] { get_typlenbyvalalign(type, &id->length, &byval, &align); });
+    if (type == TEXTOID || type == VARCHAROID) id->kind = Identity::Text;
+    else if (type == BPCHAROID) id->kind = Identity::Padded;
+    else if (byval && id->length > 0) id->kind = Identity::Bytes;
+    else if (pg_call([&] { return type_is_rowtype(type); })) id->kind = Identity::Record;
+    else id->kind = Identity::Output;
+    if (id->kind == Identity::Output) output_function(type, &id->output, context);
+}
+
+void add_part(FingerprintBuilder& f, Identity* id, Datum value, MemoryContext context);
+
+void add_record(FingerprintBuilder& f, Identity* id, Datum value, MemoryContext context) {
+    HeapTupleHeader header = pg_call([&] { return DatumGetHeapTupleHeader(value); });
+    Oid type = HeapTupleHeaderGetTypeId(header);
+    int32 typmod = HeapTupleHeaderGetTypMod(header);
+    TupleDesc desc = pg_call([&] { return lookup_rowtype_tupdesc(type, typmod); });
+    int n = desc->natts;
+    if (!id->field || id->record_type != type || id->record_typmod != typmod) {
+        id->field = static_cast<Identity*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(Identity) * (n ? n : 1)); }));
+        for (int i = 0; i < n; ++i)
+            if (!TupleDescAttr(desc, i)->attisdropped) init_identity(&id->field[i], TupleDescAttr(desc, i)->atttypid, context);
+        id->record_type = type;
+        id->record_typmod = typmod;
+        id->fields = n;
+    }
+    Datum* values = static_cast<Datum*>(pg_call([&] { return palloc(sizeof(Datum) * (n ? n : 1)); }));
+    bool* nulls = static_cast<bool*>(pg_call([&] { return palloc(sizeof(bool) * (n ? n : 1)); }));
+    bool* dropped = static_cast<bool*>(pg_call([&] { return palloc(sizeof(bool) * (n ? n : 1)); }));
+    for (int i = 0; i < n; ++i) dropped[i] = TupleDescAttr(desc, i)->attisdropped;
+    pg_call([&] {
+        HeapTupleData tuple;
+        tuple.t_len = HeapTupleHeaderGetDatumLength(header);
+        ItemPointerSetInvalid(&tuple.t_self);
+        tuple.t_tableOid = InvalidOid;
+        tuple.t_data = header;
+        heap_deform_tuple(&tuple, desc, values, nulls);
+        ReleaseTupleDesc(desc);
+    });
+    for (int i = 0; i < n; ++i) {  // desc is released: only the copied flags are read
+        if (dropped[i]) continue;
+        if (nulls[i]) f.bottom();
+        else add_part(f, &id->field[i], values[i], context);
+    }
+}
+
+void add_part(FingerprintBuilder& f, Identity* id, Datum value, MemoryContext context) {
+    switch (id->kind) {
+        case Identity::Bytes: {
+            char bytes[sizeof(Datum)];
+            std::memcpy(bytes, &value, sizeof value);
+            f.part(std::string_view(bytes, sizeof value));
+            return;
+        }
+        case Identity::Text:
+            f.part(text_bytes(value));
+            return;
+        case Identity::Padded:
+            f.part(bpchar_view(value));
+            return;
+        case Identity::Output: {
+            char* s = pg_call([&] { return OutputFunctionCall(&id->output, value); });
+            f.part(std::string_view(s, std::strlen(s)));
+            return;
+        }
+        case Identity::Record:
+            add_record(f, id, value, context);
+            return;
+    }
+}
+
+// The fingerprint of argument `arg`, its identity cached in slots[arg - 1].
+Fingerprint fingerprint_arg(FunctionCallInfo fcinfo, int arg) {
+    if (PG_ARGISNULL(arg)) return bottom_fingerprint();
+    auto** slots = static_cast<Identity**>(fcinfo->flinfo->fn_extra);
+    MemoryContext context = fcinfo->flinfo->fn_mcxt;
+    if (!slots) {
+        slots = static_cast<Identity**>(pg_call([&] { return MemoryContextAllocZero(context, 2 * sizeof(Identity*)); }));
+        fcinfo->flinfo->fn_extra = slots;
+    }
+    Identity*& id = slots[arg - 1];
+    if (!id) {
+        Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, arg); });
+        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(arg));
+        id = static_cast<Identity*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(Identity)); }));
+        init_identity(id, type, context);
+    }
+    Datum value = PG_GETARG_DATUM(arg);
+    if (id->kind == Identity::Text) return fingerprint(text_bytes(value));  // the common case, one call
+    FingerprintBuilder f;
+    add_part(f, id, value, context);
+    return f.finish();
+}
+
+// Every function here takes an internal pointer, which only an aggregate has:
+// each checks that it runs in one before reading its argument.
+CountsState* counts_state(FunctionCallInfo fcinfo, bool pairs) {
+    MemoryContext context = aggregate_context(fcinfo);
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));
+    return construct_in<CountsState>(context, context, pairs);
+}
+
+const ValueCounts* final_counts(FunctionCallInfo fcinfo) {
+    aggregate_context(fcinfo);
+    if (PG_ARGISNULL(0)) return nullptr;
+    const ValueCounts& c = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0))->materialized();
+    return c.rows() ? &c : nullptr;
+}
+
+}  // namespace
+
+// entropy(x): NULL is ⊥, a value of its own.
+PRIVRISK_FUNCTION(privrisk_value_counts_transition) {
+    CountsState* s = counts_state(fcinfo, false);
+    s->counts.add(fingerprint_arg(fcinfo, 1));
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_pair_counts_transition) {
+    CountsState* s = counts_state(fcinfo, true);
+    Fingerprint x = fingerprint_arg(fcinfo, 1), y = fingerprint_arg(fcinfo, 2);
+    s->counts.add(x, y);
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
+    aggregate_context(fcinfo);
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
+    auto* other = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(1));
+    CountsState* s = counts_state(fcinfo, other->counts.pairs());
+    ValueCounts& into = s->materialized();
+    if (!other->raw.empty()) into.add_serialized(other->raw);
+    into.merge(other->counts);
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_value_counts_serialize) {
+    aggregate_context(fcinfo);
+    std::string bytes = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0))->materialized().serialize();
+    return text_datum(bytes);  // a bytea: same varlena layout
+}
+
+PRIVRISK_FUNCTION(privrisk_value_counts_deserialize) {
+    MemoryContext context = aggregate_context(fcinfo);
+    std::string_view bytes = text_view(PG_GETARG_DATUM(0));
+    if (bytes.empty() || static_cast<unsigned char>(bytes[0]) > 1)
+        fail(ErrorKind::InvalidParameter, "value_counts_deserialize: state must start with a kind byte 0 or 1, got " +
+                                              (bytes.empty() ? std::string("0 bytes") : quote_value(bytes.substr(0, 1))));
+    auto* s = construct_in<CountsState>(context, context, bytes[0] != 0);
+    s->raw.assign(bytes.data(), bytes.size());
+    PG_RETURN_POINTER(s);
+}
+
+PRIVRISK_FUNCTION(privrisk_entropy_final) {
+    const ValueCounts* c = final_counts(fcinfo);
+    if (!c) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(c->entropy());
+}
+PRIVRISK_FUNCTION(privrisk_entropy_bits_final) {
+    const ValueCounts* c = final_counts(fcinfo);
+    if (!c) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(c->entropy() / kNatsPerBit);
+}
+// H(X|Y) = H(X,Y) − H(Y); I(X;Y) = H(X) + H(Y) − H(X,Y).
+PRIVRISK_FUNCTION(privrisk_conditional_entropy_final) {
+    const ValueCounts* c = final_counts(fcinfo);
+    if (!c) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(std::max(0.0, c->entropy() - c->entropy_y()));
+}
+PRIVRISK_FUNCTION(privrisk_conditional_entropy_bits_final) {
+    const ValueCounts* c = final_counts(fcinfo);
+    if (!c) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(std::max(0.0, c->entropy() - c->entropy_y()) / kNatsPerBit);
+}
+PRIVRISK_FUNCTION(privrisk_mutual_information_final) {
+    const ValueCounts* c = final_counts(fcinfo);
+    if (!c) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(std::max(0.0, c->entropy_x() + c->entropy_y() - c->entropy()));
+}
+PRIVRISK_FUNCTION(privrisk_mutual_information_bits_final) {
+    const ValueCounts* c = final_counts(fcinfo);
+    if (!c) PG_RETURN_NULL();
+    PG_RETURN_FLOAT8(std::max(0.0, c->entropy_x() + c->entropy_y() - c->entropy()) / kNatsPerBit);
+}

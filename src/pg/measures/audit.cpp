@@ -1,0 +1,239 @@
+// privrisk.audit (SPEC §4.3): every applicable measure of one release in one
+// scan of the source. The rows stream into a C++ hash aggregation (class key
+// -> sensitive counts) whose memory is bounded by privrisk.audit_memory_limit;
+// past it, the audit falls back to GROUP BY with hist(), which PostgreSQL
+// spills to disk, and keeps only the distinct class histograms.
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/args.hpp"
+#include "measures/audit.hpp"
+#include "classes/class_aggregator.hpp"
+#include "ck/ck_safety.hpp"
+#include "classes/class_set.hpp"
+#include "common/error.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+#include "classes/hist_type.hpp"
+#include "common/json_text.hpp"
+#include "measures/measures.hpp"
+#include "common/memory.hpp"
+#include "common/row_stream.hpp"
+#include "common/source_columns.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace privrisk::pg {
+
+int audit_memory_limit_kb = 512 * 1024;
+
+void register_audit_settings() {
+    DefineCustomIntVariable("privrisk.audit_memory_limit",
+                            "Memory audit() may use for its own class aggregation before it falls back to a "
+                            "spilling GROUP BY.",
+                            nullptr, &audit_memory_limit_kb, 512 * 1024, 1024, INT_MAX, PGC_USERSET, GUC_UNIT_KB,
+                            nullptr, nullptr, nullptr);
+}
+
+}  // namespace privrisk::pg
+
+// audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
+//               risk_threshold, l_c, sensitive_hierarchy, kmax) -> jsonb
+// The SQL wrapper privrisk.audit() unpacks the options and calls this.
+PRIVRISK_FUNCTION(privrisk_audit_classes) {
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
+    Oid relid = PG_GETARG_OID(0);
+    auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
+    if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
+    std::optional<std::string> sensitive;
+    if (!PG_ARGISNULL(2)) sensitive = std::string(text_view(PG_GETARG_DATUM(2)));
+    auto hierarchies = text_array_arg_values(fcinfo, 3, "hierarchies", true);
+    std::vector<long> levels;
+    if (!PG_ARGISNULL(4)) levels = int4_array_arg_values(fcinfo, 4, "levels");
+    double threshold = PG_ARGISNULL(5) ? 0.2 : PG_GETARG_FLOAT8(5);
+    double c = PG_ARGISNULL(6) ? 3.0 : PG_GETARG_FLOAT8(6);
+    std::optional<std::string> sensitive_hierarchy;
+    if (!PG_ARGISNULL(7)) sensitive_hierarchy = std::string(text_view(PG_GETARG_DATUM(7)));
+    int kmax = PG_NARGS() > 8 && !PG_ARGISNULL(8) ? PG_GETARG_INT32(8) : 10;
+    check_threshold(threshold);
+    check_c(c);
+    check_ck_k(kmax);
+    if (!hierarchies.empty() && hierarchies.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " + std::to_string(hierarchies.size()));
+    if (!levels.empty() && levels.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
+
+    // The relation and its columns; names are quoted, never spliced.
+    SourceRelation source = source_relation(relid);
+    Oid column_type = InvalidOid;  // of the last column checked
+    std::vector<AttrNumber> attnums;  // of the columns read, in the query's order
+    auto check_column = [&](const std::string& column, const char* role) {
+        SourceColumn c = source_column(source, column, role);
+        column_type = c.type;
+        attnums.push_back(c.attnum);
+        return c.quoted;
+    };
+    std::vector<ClassKeyReader> readers;
+    std::string select = "SELECT ";
+    std::vector<SpiArg> args;
+    for (std::size_t i = 0; i < qi.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j)
+            if (*qi[j] == *qi[i]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " is listed twice");
+        std::string column = check_column(*qi[i], "quasi-identifier");
+        long level = levels.empty() ? 0 : levels[i];
+        bool has_hierarchy = !hierarchies.empty() && hierarchies[i];
+        if (level != 0 && !has_hierarchy)
+            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " has level " +
+                                                  std::to_string(level) + " but no hierarchy");
+        if (has_hierarchy) {  // checked here, before the scan, naming the column
+            int height = cached_hierarchy(*hierarchies[i]).height();
+            if (level < 0 || level > height)
+                fail(ErrorKind::InvalidParameter, "level " + std::to_string(level) + " of quasi-identifier " +
+                                                      quote_value(*qi[i]) + " is outside 0.." + std::to_string(height) +
+                                                      " (hierarchy " + quote_value(*hierarchies[i]) + ")");
+        }
+        if (i) select += ", ";
+        if (has_hierarchy) {
+            args.push_back(text_arg(*hierarchies[i]));
+            args.push_back(int4_arg(static_cast<int>(level)));
+            select += "privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
+                      std::to_string(args.size()) + ")";
+            readers.push_back(ClassKeyReader::for_type(TEXTOID));
+        } else {
+            select += column;  // read in its binary form where that identifies the displayed value
+            readers.push_back(ClassKeyReader::for_type(column_type));
+        }
+    }
+    if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::pg_catalog.text";
+    select += " FROM " + source.qualified;
+    const std::size_t width = qi.size();
+    // Plain columns of a table the reader may read whole, without row-level
+    // security, are read straight from the heap: the query would only project them.
+    bool plain = args.empty() && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
+    bool direct = plain && readable_from_heap(relid);
+
+    // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
+    MemoryContext memory = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES);
+    });
+    MemoryContext row_context = pg_call([&] {
+        return AllocSetContextCreate(memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
+    PgMemoryResource bounded(memory, limit);  // the in-memory aggregation: refused past the limit
+    PgMemoryResource mr(memory);              // the fallback's distinct histograms
+    Size peak = 0;
+    ContingencyTable table;
+    Spi spi;
+    // The internal query is a plain projection: compiling it with JIT only costs time.
+    // The setting is scoped to this call (an error unwinds it with the transaction).
+    int guc_level = pg_call([] {
+        int level = NewGUCNestLevel();
+        set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        return level;
+    });
+    bool spilled = false;
+    auto started = std::chrono::steady_clock::now();
+    auto streamed = started;
+    try {
+        ClassAggregator aggregator(&bounded, width);
+        std::vector<Value> key(width);
+        std::vector<std::array<char, sizeof(Datum)>> scratch(width);
+        uint64_t rows = 0;
+        auto on_row = [&](const Datum* values, const bool* nulls) {
+            for (std::size_t i = 0; i < width; ++i)
+                key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
+            Value s = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+            aggregator.add(key.data(), s);
+            if ((++rows & 4095) == 0) {
+                pg_call([&] { MemoryContextReset(row_context); });
+                peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+            }
+        };
+        if (direct)
+            scan_table_rows(relid, attnums, on_row);
+        else
+            stream_rows(select, args, on_row);
+        streamed = std::chrono::steady_clock::now();
+        table = aggregator.finish();
+    } catch (const MemoryLimitExceeded&) {
+        peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+        spilled = true;
+    }
+    if (spilled) {
+        pg_call([&] {
+            MemoryContextReset(row_context);
+            ereport(NOTICE, (errmsg("audit: the classes need more than privrisk.audit_memory_limit; "
+                                    "grouping with a spilling GROUP BY instead")));
+        });
+        std::string keys;
+        for (std::size_t i = 0; i < width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
+        std::string grouped = std::string("SELECT privrisk.hist(") + (sensitive ? "s" : "*") + ") FROM (" + select +
+                              ") AS r(" + keys + (sensitive ? ", s" : "") + ") GROUP BY " + keys;
+        ClassSet classes(&mr);
+        stream_rows(grouped, args, [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[0])); });
+        streamed = std::chrono::steady_clock::now();
+        peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+        table = classes.table();
+    }
+    pg_call([&] { AtEOXact_GUC(true, guc_level); });
+    spi.finish();
+    auto scanned = std::chrono::steady_clock::now();
+    peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+
+    std::string json = "{\"rows\": " + std::to_string(table.rows()) + ", \"classes\": " + std::to_string(table.classes());
+    json += ", \"k_anonymity\": " + json_integer(k_anonymity(table));
+    json += ", \"prosecutor_risk\": " + json_number(prosecutor_risk(table));
+    json += ", \"average_risk\": " + json_number(average_risk(table));
+    json += ", \"records_at_risk\": " + json_number(records_at_risk(table, threshold));
+    if (sensitive) {
+        json += ", \"l_distinct\": " + json_number(l_distinct(table));
+        json += ", \"l_entropy\": " + json_number(l_entropy(table));
+        json += ", \"l_recursive\": " + json_number(l_recursive(table, c));
+        json += ", \"t_equal\": " + json_number(t_equal(table));
+        if (sensitive_hierarchy)
+            json += ", \"t_hierarchical\": " + json_number(t_hierarchical(table, cached_hierarchy(*sensitive_hierarchy)));
+        // t_ordered only where the values have an order: every one a number (⊥ aside).
+        bool numeric = false;
+        for (const auto& v : table.values()) {
+            if (!v) continue;
+            double x;
+            numeric = std::from_chars(v->data(), v->data() + v->size(), x).ptr == v->data() + v->size();
+            if (!numeric) break;
+        }
+        if (numeric) json += ", \"t_ordered\": " + json_number(t_ordered(table));
+        json += ", \"delta_disclosure\": " + json_number(delta_disclosure(table));
+        json += ", \"a_know\": " + json_number(a_know(table));
+        json += ", \"a_acc\": " + json_number(a_acc(table));
+        json += ", \"information_gain\": " + json_number(information_gain(table));
+        if (table.rows() > 0) {
+            std::string curve;
+            for (double md : ck_disclosure_curve(table, kmax)) curve += (curve.empty() ? "" : ", ") + json_number(md);
+            json += ", \"ck_disclosure_curve\": [" + curve + "]";
+        }
+    }
+    json += "}";
+    auto measured = std::chrono::steady_clock::now();
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    double scan_ms = ms(started, streamed), finish_ms = ms(streamed, scanned), measure_ms = ms(scanned, measured);
+    long long rows = table.rows(), classes = table.classes();
+    pg_call([&] {
+        elog(DEBUG1, "audit: %lld rows into %lld classes: scan %.1f ms (%s, %zu kB), table %.1f ms, measures %.1f ms",
+             rows, classes, scan_ms, spilled ? "spilling GROUP BY" : "in-memory aggregation", peak / 1024, finish_ms,
+             measure_ms);
+        MemoryContextDelete(memory);
+    });
+    return jsonb_datum(json);
+}

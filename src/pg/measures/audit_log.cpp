@@ -1,0 +1,44 @@
+// record_audit: the only way into privrisk.audit_log. The audit runs with the
+// caller's rights (it reads the caller's source); the row is written as the
+// log's owner, with who ran it and when taken from the session, not from the
+// caller: nobody may insert rows by hand, so every row is a result privrisk
+// computed, at the time it says, for the role it names.
+#include "common/error.hpp"
+#include "common/guard.hpp"
+#include "release/policy_catalog.hpp"
+#include "common/spi.hpp"
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+SpiArg procedure_arg(FunctionCallInfo fcinfo, int i, Oid type) {
+    return SpiArg{type, PG_ARGISNULL(i) ? Datum(0) : PG_GETARG_DATUM(i), PG_ARGISNULL(i)};
+}
+
+}  // namespace
+
+// record_audit(source regclass, quasi_identifiers text[], sensitive text, hierarchies text[], levels int[], options jsonb)
+PRIVRISK_FUNCTION(privrisk_record_audit) {
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "record_audit: source must not be NULL");
+    std::vector<SpiArg> args{procedure_arg(fcinfo, 0, REGCLASSOID),   procedure_arg(fcinfo, 1, TEXTARRAYOID),
+                             procedure_arg(fcinfo, 2, TEXTOID),       procedure_arg(fcinfo, 3, TEXTARRAYOID),
+                             procedure_arg(fcinfo, 4, INT4ARRAYOID), procedure_arg(fcinfo, 5, JSONBOID)};
+    Spi spi;
+    spi.run("SELECT privrisk.audit($1, $2, $3, $4, $5, $6)::pg_catalog.text, "
+            "pg_catalog.jsonb_build_object('quasi_identifiers', $2, 'sensitive', $3, 'hierarchies', $4, "
+            "'levels', $5, 'options', $6)::pg_catalog.text, $1::pg_catalog.text",
+            args, false);
+    std::string result = spi.string(0, 1), settings = spi.string(0, 2), source = spi.string(0, 3);
+    const char* role = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
+    const char* session = pg_call([] { return GetUserNameFromId(GetSessionUserId(), false); });
+    {
+        AsCatalogOwner owner;
+        spi.run("INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result) "
+                "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb)",
+                {text_arg(role), text_arg(session), text_arg(source), text_arg(settings), text_arg(result)}, false);
+    }
+    spi.finish();
+    PG_RETURN_VOID();
+}

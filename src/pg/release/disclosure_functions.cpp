@@ -1,0 +1,61 @@
+// Scalar disclosure operators hide and gen (SPEC §4.2, first bullet; digest 000 §3.A-B).
+// ⊥ is NULL. An unknown (NULL) disclosure condition protects: only TRUE discloses.
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+#include "common/value_text.hpp"
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+// hide(value, disclose): the value when disclose is TRUE, else ⊥. Cannot fail.
+extern "C" {
+PG_FUNCTION_INFO_V1(privrisk_hide);
+Datum privrisk_hide(PG_FUNCTION_ARGS) {
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || !PG_GETARG_BOOL(1)) PG_RETURN_NULL();
+    PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+}
+
+namespace {
+
+// Per call site: the hierarchy memo and how to turn the value into hierarchy text.
+struct GenMemo {
+    void* hierarchy_memo;
+    ValueText value_text;
+};
+
+GenMemo& gen_memo(FunctionCallInfo fcinfo) {
+    auto* memo = static_cast<GenMemo*>(fcinfo->flinfo->fn_extra);
+    if (memo) return *memo;
+    Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, 0); });
+    if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "gen: cannot determine the type of the value");
+    memo = static_cast<GenMemo*>(pg_call([&] {
+        auto* m = static_cast<GenMemo*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GenMemo)));
+        init_value_text(&m->value_text, type, fcinfo->flinfo->fn_mcxt);
+        return m;
+    }));
+    fcinfo->flinfo->fn_extra = memo;
+    return *memo;
+}
+
+}  // namespace
+
+// gen(value, hierarchy, level [, disclose]): the level-`level` ancestor as text;
+// with `disclose` TRUE the value itself (still checked against the hierarchy).
+PRIVRISK_FUNCTION(privrisk_gen) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "gen: hierarchy must not be NULL");
+    if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "gen: level must not be NULL");
+    GenMemo& memo = gen_memo(fcinfo);
+    const Hierarchy& h = hierarchy_for_call(fcinfo, PG_GETARG_TEXT_PP(1), &memo.hierarchy_memo);
+    bool disclose = PG_NARGS() > 3 && !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
+    Datum datum = PG_GETARG_DATUM(0);
+    std::string value(pg_call([&] { return value_text(&memo.value_text, datum); }));
+    int level = PG_GETARG_INT32(2);
+    std::string scratch;
+    Value g = h.generalize(value, level, scratch);  // checks value and level on every row, disclosed or not
+    if (disclose) g = value;
+    if (!g) PG_RETURN_NULL();
+    return text_datum(*g);
+}

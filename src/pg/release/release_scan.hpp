@@ -1,0 +1,25 @@
+// The release scan: privrisk.release(policy) in FROM planned as
+// Custom Scan (PrivriskRelease) (SPEC §4.2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/postgres.hpp"
+
+namespace privrisk::pg {
+
+// What the planner knows of a policy's source when the policy is a constant.
+struct SourceSize {
+    bool known;
+    bool partitioned;  // read serially, partition after partition
+    double pages;
+    double tuples;
+    std::vector<std::string> rule_columns;  // the column of each rule
+};
+SourceSize release_source_size(Node* policy);
+
+// Registers the scan's methods and the planner hook; called once from _PG_init.
+void register_release_scan();
+
+}  // namespace privrisk::pg

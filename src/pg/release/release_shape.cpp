@@ -1,0 +1,62 @@
+#include "release/release_shape.hpp"
+
+#include "common/error.hpp"
+#include "common/guard.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+
+namespace privrisk::pg {
+
+int gen_rule_height(const PolicyRule& rule, const std::string& who, const std::string& policy) {
+    int64 version = 0;
+    int height = cached_hierarchy(rule.hierarchy, &version).height();
+    if (version != rule.hierarchy_version) {  // 0: a catalog without versions (not updated yet)
+        const char* name = policy.c_str();
+        fail(ErrorKind::InvalidParameter,
+             who + ": hierarchy " + quote_value(rule.hierarchy) + " changed since the rule was approved (version " +
+                 std::to_string(rule.hierarchy_version) + ", now " + std::to_string(version) +
+                 "); the policy's owner approves the new version with privrisk.refresh_policy(" +
+                 std::string(pg_call([&] { return quote_literal_cstr(name); })) + ")");
+    }
+    if (rule.level < 1 || rule.level > height)
+        fail(ErrorKind::InvalidParameter, who + ": level " + std::to_string(rule.level) + " is outside 1.." +
+                                              std::to_string(height) + " of hierarchy " + quote_value(rule.hierarchy));
+    return height;
+}
+
+std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source) {
+    TupleDesc desc = RelationGetDescr(source);
+    std::vector<ReleasedColumn> columns;
+    std::vector<int> position(desc->natts + 1, -1);  // attno -> index in columns
+    for (int i = 0; i < desc->natts; ++i) {
+        Form_pg_attribute a = TupleDescAttr(desc, i);
+        if (a->attisdropped) continue;
+        position[a->attnum] = static_cast<int>(columns.size());
+        columns.push_back({NameStr(a->attname), a->attnum, a->atttypid, a->atttypmod, a->atttypid, "", 1, {}});
+    }
+    for (std::size_t r = 0; r < policy.rules.size(); ++r) {
+        const PolicyRule& rule = policy.rules[r];
+        std::string where = "rule " + std::to_string(rule.number) + " of policy " + quote_value(policy.name);
+        AttrNumber attno = source_column(source, rule.column, policy.name);
+        ReleasedColumn& c = columns[position[attno]];
+        c.rules.push_back(static_cast<int>(r));
+        if (rule.op != DisclosureOp::Gen) continue;
+        if (!c.hierarchy.empty() && c.hierarchy != rule.hierarchy)
+            fail(ErrorKind::InvalidParameter, where + " generalizes column " + quote_value(c.name) + " with hierarchy " +
+                                                  quote_value(rule.hierarchy) + ", but another rule uses " +
+                                                  quote_value(c.hierarchy) + "; a column has one hierarchy");
+        c.hierarchy = rule.hierarchy;
+        c.height = gen_rule_height(rule, where, policy.name);
+        c.type = TEXTOID;
+        c.typmod = -1;
+    }
+    return columns;
+}
+
+std::vector<ReleasedColumn> release_shape(const Policy& policy) {
+    Relation source = open_policy_source(policy);
+    std::vector<ReleasedColumn> shape = release_shape(policy, source);
+    pg_call([&] { table_close(source, AccessShareLock); });
+    return shape;
+}
+
+}  // namespace privrisk::pg

@@ -1,0 +1,344 @@
+// privrisk.search / privrisk.lattice (SPEC §4.6): one scan of the source builds
+// the level-0 classes (each quasi-identifier dictionary-encoded, each distinct
+// value generalized once per level); the lattice search itself runs in C++
+// (src/core/lattice_search), cancellable between and inside node evaluations.
+#include <chrono>
+#include <charconv>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "common/flat_index.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+#include "common/json_text.hpp"
+#include "ck/ck_safety.hpp"
+#include "measures/measures.hpp"
+#include "search/lattice_search.hpp"
+#include "common/row_stream.hpp"
+#include "search/search.hpp"
+#include "common/source_columns.hpp"
+#include "common/value_text.hpp"
+
+extern "C" {
+#include "miscadmin.h"
+#include "utils/guc.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace privrisk::pg {
+
+int search_progress_interval_ms = 5000;
+
+void register_search_settings() {
+    DefineCustomIntVariable("privrisk.search_progress_interval",
+                            "Interval between the NOTICEs that report a running search's progress (0: none).", nullptr,
+                            &search_progress_interval_ms, 5000, 0, INT_MAX, PGC_USERSET, GUC_UNIT_MS, nullptr, nullptr,
+                            nullptr);
+}
+
+}  // namespace privrisk::pg
+
+namespace {
+
+
+
+// One quasi-identifier while the rows stream in: its distinct values as codes.
+struct Dictionary {
+    ClassKeyReader reader;
+    ValueText text;
+    FlatIndex codes{std::pmr::new_delete_resource()};
+    std::vector<uint32_t> code_of;                   // index id -> code
+    std::vector<std::optional<std::string>> values;  // per code: the value's text (⊥: NULL)
+    uint32_t null_code = UINT32_MAX;
+};
+
+std::optional<double> float_arg(FunctionCallInfo fcinfo, int i) {
+    if (PG_ARGISNULL(i)) return std::nullopt;
+    return PG_GETARG_FLOAT8(i);
+}
+
+void check_range(const char* name, const std::optional<double>& v, double lo, double hi, bool lo_open) {
+    if (!v) return;
+    if (!std::isfinite(*v) || *v > hi || *v < lo || (lo_open && *v == lo))
+        fail(ErrorKind::InvalidParameter, std::string("constraint ") + name + " must be in " + (lo_open ? "(" : "[") +
+                                              number_text(lo) + ", " + number_text(hi) + "], got " + number_text(*v));
+}
+
+std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>& dims, const Constraints& q,
+                        UtilityMetric metric, int64_t rows) {
+    std::string node, levels;
+    int height = 0, kept = 0;
+    for (std::size_t j = 0; j < dims.size(); ++j) {
+        node += (j ? ", " : "") + std::to_string(r.levels[j]);
+        levels += (j ? ", " : "") + json_string(dims[j].name) + ": " + std::to_string(r.levels[j]);
+        height += r.levels[j];
+        kept += dims[j].height() - r.levels[j];
+    }
+    std::string json = "{\"node\": [" + node + "], \"levels\": {" + levels + "}";
+    json += ", \"qualifies\": " + std::string(r.safe ? "true" : "false");
+    json += ", \"utility\": " + json_number(metric == UtilityMetric::LevelsKept ? -r.utility : r.utility);
+    json += ", \"height\": " + std::to_string(height) + ", \"levels_kept\": " + std::to_string(kept);
+    json += ", \"rows\": " + std::to_string(rows) + ", \"rows_suppressed\": " + std::to_string(r.suppressed);
+    json += ", \"rows_violating\": " + std::to_string(r.violating);
+    json += ", \"measures\": {\"classes\": " + std::to_string(r.classes);
+    json += ", \"k_anonymity\": " + json_integer(r.k);
+    json += ", \"prosecutor_risk\": " + json_number(r.max_risk);
+    json += ", \"average_risk\": " + json_number(r.average_risk);
+    if (q.l) json += ", \"l_diversity\": " + json_number(r.l);
+    if (q.t) json += ", \"t_closeness\": " + json_number(r.t);
+    if (q.delta) json += ", \"delta_disclosure\": " + json_number(r.delta);
+    if (q.c) json += ", \"ck_max_disclosure\": " + json_number(r.ck);
+    return json + "}}";
+}
+
+}  // namespace
+
+// search_lattice(source, quasi_identifiers, hierarchies, sensitive, k, l, l_kind, l_c, t, t_kind,
+//                t_hierarchy, delta, c, ck_k, max_risk, average_risk, max_suppression, utility,
+//                every_node) -> jsonb. The SQL functions search() and lattice() unpack their options into it.
+PRIVRISK_FUNCTION(privrisk_search_lattice) {
+    auto started = std::chrono::steady_clock::now();
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
+    Oid relid = PG_GETARG_OID(0);
+    auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
+    if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
+    auto hierarchy_names = text_array_arg_values(fcinfo, 2, "hierarchies", true);
+    if (hierarchy_names.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " +
+                                              std::to_string(hierarchy_names.size()));
+    std::optional<std::string> sensitive;
+    if (!PG_ARGISNULL(3)) sensitive = std::string(text_view(PG_GETARG_DATUM(3)));
+
+    Constraints q;
+    if (!PG_ARGISNULL(4)) {
+        q.k = PG_GETARG_INT64(4);
+        if (*q.k < 1) fail(ErrorKind::InvalidParameter, "constraint k must be at least 1, got " + std::to_string(*q.k));
+    }
+    q.l = float_arg(fcinfo, 5);
+    check_range("l", q.l, 1, 1e9, false);
+    q.l_kind = choice_arg<LDiversity>(fcinfo, 6, "l_kind", "distinct",
+                                      {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy},
+                                       {"recursive", LDiversity::Recursive}});
+    if (!PG_ARGISNULL(7)) q.l_c = PG_GETARG_FLOAT8(7);
+    check_c(q.l_c);
+    q.t = float_arg(fcinfo, 8);
+    check_range("t", q.t, 0, 1, false);
+    q.t_kind = choice_arg<TCloseness>(fcinfo, 9, "t_kind", "equal",
+                                      {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered},
+                                       {"hierarchical", TCloseness::Hierarchical}});
+    if (q.t && q.t_kind == TCloseness::Hierarchical) {
+        if (PG_ARGISNULL(10)) fail(ErrorKind::InvalidParameter, "t_kind hierarchical needs t_hierarchy");
+        q.t_hierarchy = &cached_hierarchy(text_view(PG_GETARG_DATUM(10)));
+    }
+    q.delta = float_arg(fcinfo, 11);
+    check_range("delta", q.delta, 0, 1e9, true);
+    q.c = float_arg(fcinfo, 12);
+    check_range("c", q.c, 0, 1, true);
+    if (!PG_ARGISNULL(13)) q.ck_k = PG_GETARG_INT32(13);
+    check_ck_k(q.ck_k);
+    q.max_risk = float_arg(fcinfo, 14);
+    check_range("max_risk", q.max_risk, 0, 1, true);
+    q.average_risk = float_arg(fcinfo, 15);
+    check_range("average_risk", q.average_risk, 0, 1, true);
+    q.max_suppression = float_arg(fcinfo, 16).value_or(0);
+    check_range("max_suppression", q.max_suppression, 0, 1, false);
+    if (q.needs_histograms() && !sensitive)
+        fail(ErrorKind::InvalidParameter, "the l, t, delta and c constraints need a sensitive column");
+    std::string utility = PG_ARGISNULL(17) ? "loss" : std::string(text_view(PG_GETARG_DATUM(17)));  // echoed in the result
+    UtilityMetric metric = choice_arg<UtilityMetric>(
+        fcinfo, 17, "utility", "loss",
+        {{"loss", UtilityMetric::Loss}, {"height", UtilityMetric::Height},
+         {"discernibility", UtilityMetric::Discernibility}, {"entropy", UtilityMetric::Entropy},
+         {"levels_kept", UtilityMetric::LevelsKept}});
+    bool every = !PG_ARGISNULL(18) && PG_GETARG_BOOL(18);
+
+    // The source and its columns; names are quoted, never spliced.
+    SourceRelation source = source_relation(relid);
+    std::vector<SourceColumn> columns;
+    std::vector<const Hierarchy*> hierarchies;
+    for (std::size_t j = 0; j < qi.size(); ++j) {
+        for (std::size_t i = 0; i < j; ++i)
+            if (*qi[i] == *qi[j]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[j]) + " is listed twice");
+        columns.push_back(source_column(source, *qi[j], "quasi-identifier"));
+        hierarchies.push_back(hierarchy_names[j] ? &cached_hierarchy(*hierarchy_names[j]) : nullptr);
+    }
+    if (sensitive) columns.push_back(source_column(source, *sensitive, "sensitive"));
+    const uint64_t generation = hierarchy_generation();
+
+    MemoryContext row_context = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk search rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    const std::size_t width = qi.size();
+    std::vector<Dictionary> dictionaries(width);
+    for (std::size_t j = 0; j < width; ++j) {
+        dictionaries[j].reader = ClassKeyReader::for_type(columns[j].type);
+        pg_call([&] { init_value_text(&dictionaries[j].text, columns[j].type, CurrentMemoryContext); });
+    }
+    ValueText sensitive_text{};
+    if (sensitive) pg_call([&] { init_value_text(&sensitive_text, columns[width].type, CurrentMemoryContext); });
+    FlatIndex sensitive_ids{std::pmr::new_delete_resource()};
+    std::vector<uint32_t> sensitive_id_of;  // index id -> value id
+    std::vector<std::optional<std::string>> sensitive_values;
+    uint32_t sensitive_null = UINT32_MAX;
+
+    BaseClassBuilder builder(width, sensitive.has_value());
+    std::vector<uint32_t> codes(width);
+    std::vector<std::array<char, sizeof(Datum)>> scratch(width);
+    uint64_t rows = 0;
+    // Codes in order of first appearance; NULL (⊥) is a value of its own.
+    auto on_row = [&](const Datum* values, const bool* nulls) {
+        for (std::size_t j = 0; j < width; ++j) {
+            Dictionary& d = dictionaries[j];
+            if (nulls[j]) {
+                if (d.null_code == UINT32_MAX) {
+                    d.null_code = static_cast<uint32_t>(d.values.size());
+                    d.values.emplace_back(std::nullopt);
+                }
+                codes[j] = d.null_code;
+                continue;
+            }
+            bool added;
+            uint32_t index = d.codes.find_or_add(d.reader.read(values[j], scratch[j].data(), row_context), &added);
+            if (added) {  // a new value: its code, and its text for the hierarchy
+                Datum v = values[j];
+                std::string_view text = pg_call([&] { return value_text(&d.text, v); });
+                d.code_of.push_back(static_cast<uint32_t>(d.values.size()));
+                d.values.emplace_back(std::string(text));
+            }
+            codes[j] = d.code_of[index];
+        }
+        uint32_t s = 0;
+        if (sensitive) {
+            if (nulls[width]) {
+                if (sensitive_null == UINT32_MAX) {
+                    sensitive_null = static_cast<uint32_t>(sensitive_values.size());
+                    sensitive_values.emplace_back(std::nullopt);
+                }
+                s = sensitive_null;
+            } else {
+                Datum v = values[width];
+                std::string_view text = pg_call([&] { return value_text(&sensitive_text, v); });
+                bool added;
+                uint32_t index = sensitive_ids.find_or_add(text, &added);
+                if (added) {
+                    sensitive_id_of.push_back(static_cast<uint32_t>(sensitive_values.size()));
+                    sensitive_values.emplace_back(std::string(text));
+                }
+                s = sensitive_id_of[index];
+            }
+        }
+        builder.add(codes.data(), s);
+        if ((++rows & 4095) == 0) pg_call([&] {
+                MemoryContextReset(row_context);
+                CHECK_FOR_INTERRUPTS();
+            });
+    };
+    Spi spi;
+    std::vector<AttrNumber> attnums;
+    std::string select = "SELECT ";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        attnums.push_back(columns[i].attnum);
+        select += (i ? ", " : "") + columns[i].quoted;
+    }
+    select += " FROM " + source.qualified;
+    if (readable_from_heap(relid))
+        scan_table_rows(relid, attnums, on_row);
+    else
+        stream_rows(select, {}, on_row);
+    spi.finish();
+    pg_call([&] { MemoryContextDelete(row_context); });
+    auto scanned = std::chrono::steady_clock::now();
+
+    // Each distinct value generalized once per level; ids dense per level, ⊥ (the height) is id 0.
+    if (hierarchy_generation() != generation)
+        fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the search again");
+    std::vector<LatticeDimension> dims(width);
+    for (std::size_t j = 0; j < width; ++j) {
+        const Dictionary& d = dictionaries[j];
+        const Hierarchy* h = hierarchies[j];
+        LatticeDimension& dim = dims[j];
+        dim.name = *qi[j];
+        const int height = h ? h->height() : 0;
+        dim.ancestor.assign(height + 1, std::vector<uint32_t>(d.values.size(), 0));
+        for (uint32_t code = 0; code < d.values.size(); ++code) dim.ancestor[0][code] = code;
+        if (h)  // every value must be a leaf of its hierarchy
+            for (const auto& v : d.values)
+                if (v) {
+                    int level;
+                    try {
+                        level = h->level_of(*v);
+                    } catch (const Error& e) {
+                        fail(e.kind(), "quasi-identifier " + quote_value(dim.name) + ": " + e.what());
+                    }
+                    if (level != 0)
+                        fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(dim.name) + ": value " +
+                                                              quote_value(*v) + " is not a leaf of hierarchy " +
+                                                              quote_value(h->name()));
+                }
+        std::string scratch_text;
+        for (int level = 1; level < height; ++level) {
+            std::unordered_map<std::string, uint32_t> ids;
+            for (uint32_t code = 0; code < d.values.size(); ++code) {
+                std::string key = "\x01";  // ⊥ (NULL) stays apart below the height
+                if (d.values[code]) {
+                    Value g = h->generalize(*d.values[code], level, scratch_text);
+                    key = "\x02" + std::string(g ? *g : std::string_view());
+                }
+                dim.ancestor[level][code] = ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second;
+            }
+        }
+    }
+
+    // The search, cancellable, with a NOTICE now and then.
+    auto last_notice = std::chrono::steady_clock::now();
+    auto interrupt = [&](const SearchStats& s) {
+        pg_call([] { CHECK_FOR_INTERRUPTS(); });
+        if (search_progress_interval_ms <= 0) return;
+        auto now = std::chrono::steady_clock::now();
+        if (now - last_notice < std::chrono::milliseconds(search_progress_interval_ms)) return;
+        last_notice = now;
+        long long evaluated = s.evaluated, nodes = s.nodes;
+        pg_call([&] { ereport(NOTICE, (errmsg("search: %lld of %lld nodes evaluated", evaluated, nodes))); });
+    };
+    GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt);
+    constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
+    if (every && lattice.nodes() > kMaxListedNodes)
+        fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) + " nodes; this one has " +
+                                          std::to_string(lattice.nodes()) + " (search() takes up to " +
+                                          std::to_string(GeneralizationLattice::kMaxNodes) + ")");
+    const int64_t total_rows = lattice.rows();
+    std::string json = "{\"source\": " + json_string(source.qualified) + ", \"quasi_identifiers\": [";
+    for (std::size_t j = 0; j < width; ++j) json += (j ? ", " : "") + json_string(*qi[j]);
+    json += "], \"hierarchies\": [";
+    for (std::size_t j = 0; j < width; ++j)
+        json += (j ? ", " : "") + (hierarchy_names[j] ? json_string(*hierarchy_names[j]) : std::string("null"));
+    json += "], \"utility_metric\": " + json_string(utility) + ", \"rows\": " + std::to_string(total_rows);
+    SearchStats stats;
+    if (every) {
+        json += ", \"nodes\": [";
+        auto all = lattice.every_node();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            json += (i ? ", " : "") + report_json(all[i], dims, q, metric, total_rows);
+        json += "]";
+        stats = lattice.stats();
+    } else {
+        SearchResult result = lattice.search();
+        stats = result.stats;
+        json += ", \"found\": " + std::string(result.best ? "true" : "false");
+        json += ", \"result\": " + (result.best ? report_json(*result.best, dims, q, metric, total_rows) : "null");
+    }
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    double scan_ms = std::chrono::duration<double, std::milli>(scanned - started).count();
+    json += ", \"search\": {\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +
+            ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) + ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) +
+            ", \"pruning\": " + (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
+            ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) + ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
+    return jsonb_datum(json);
+}
