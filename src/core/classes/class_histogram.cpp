@@ -166,15 +166,11 @@ public:
             if (c != '\\') { out += c; continue; }
             if (i_ >= s_.size()) error("unterminated escape");
             char e = s_[i_++];
+            if (char plain = json_unescape(e)) {
+                out += plain;
+                continue;
+            }
             switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
                 case 'u': {
                     uint32_t cp = hex4();
                     if (cp >= 0xD800 && cp <= 0xDBFF) {

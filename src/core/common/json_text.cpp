@@ -7,27 +7,38 @@
 
 namespace privrisk {
 
+namespace {
+// JSON's two-character escapes: the letter after the backslash, and the
+// character it stands for. '/' is read but never written escaped.
+constexpr char kEscapes[][2] = {{'"', '"'}, {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
+                                {'f', '\f'}, {'n', '\n'},   {'r', '\r'}, {'t', '\t'}};
+}  // namespace
+
+char json_unescape(char letter) {
+    for (const auto& e : kEscapes)
+        if (e[0] == letter) return e[1];
+    return 0;
+}
+
 void append_json_string(std::string& out, std::string_view s) {
     out += '"';
     for (char c : s) {
         unsigned char u = static_cast<unsigned char>(c);
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            default:
-                if (u < 0x20) {
-                    static const char* hex = "0123456789abcdef";
-                    out += "\\u00";
-                    out += hex[u >> 4];
-                    out += hex[u & 15];
-                } else {
-                    out += c;
-                }
+        if (u >= 0x20 && c != '"' && c != '\\') {  // the common case first: a plain byte
+            out += c;
+            continue;
+        }
+        char letter = 0;
+        for (const auto& e : kEscapes)
+            if (e[1] == c) letter = e[0];
+        if (letter) {
+            out += '\\';
+            out += letter;
+        } else {
+            static const char* hex = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[u >> 4];
+            out += hex[u & 15];
         }
     }
     out += '"';

@@ -14,6 +14,10 @@ namespace privrisk {
 void append_json_string(std::string& out, std::string_view s);
 std::string json_string(std::string_view s);
 
+// The character a JSON two-character escape `\letter` stands for ("\n" → '\n'),
+// or 0 when `letter` is not one (\u is handled by the reader).
+char json_unescape(char letter);
+
 // A number for a jsonb report: shortest round-trip text, infinities as the
 // strings "Infinity" / "-Infinity", nullopt as null.
 std::string json_number(std::optional<double> v);
