@@ -176,10 +176,7 @@ void counts_of(std::string_view encoded, BucketCounts& b) {
 // Adds the bucket of argument 1 to the knapsack state of argument 0, in place.
 Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
     aggregate_context(fcinfo);
-    if (PG_ARGISNULL(1)) {
-        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-    }
+    if (Datum first; combine_with_null(fcinfo, &first)) return first;
     ArrayType* a = nullptr;
     int64* d = nullptr;
     if (!PG_ARGISNULL(0)) {
@@ -218,10 +215,7 @@ PRIVRISK_FUNCTION(privrisk_ck_safe_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_ck_combine) {
-    if (PG_ARGISNULL(1)) {
-        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-    }
+    if (Datum first; combine_with_null(fcinfo, &first)) return first;
     if (PG_ARGISNULL(0)) PG_RETURN_DATUM(PG_GETARG_DATUM(1));  // copied into the aggregate context by PostgreSQL
     int kmax;
     ArrayType* a = knapsack_state(fcinfo, 0, "ck_combine", true, &kmax);
@@ -287,10 +281,7 @@ double* neg_state(FunctionCallInfo fcinfo, int arg, const char* function, bool w
 PRIVRISK_FUNCTION(privrisk_neg_transition) {
     aggregate_context(fcinfo);
     int kmax = k_argument(fcinfo, 2, "kmax");
-    if (PG_ARGISNULL(1)) {
-        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-    }
+    if (Datum first; combine_with_null(fcinfo, &first)) return first;
     BucketCounts b;
     counts_of(hist_bytes(PG_GETARG_DATUM(1)), b);
     std::vector<double> c = neg_bucket_curve(b, kmax);
@@ -307,10 +298,7 @@ PRIVRISK_FUNCTION(privrisk_neg_transition) {
 }
 
 PRIVRISK_FUNCTION(privrisk_neg_combine) {
-    if (PG_ARGISNULL(1)) {
-        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-        PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-    }
+    if (Datum first; combine_with_null(fcinfo, &first)) return first;
     if (PG_ARGISNULL(0)) PG_RETURN_DATUM(PG_GETARG_DATUM(1));
     ArrayType *a, *b;
     int kmax, other_kmax;
@@ -364,10 +352,7 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_transition) {
 
 PRIVRISK_FUNCTION(privrisk_ck_worst_case_combine) {
     MemoryContext context = aggregate_context(fcinfo);
-    if (PG_ARGISNULL(1)) {
-        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
-    }
+    if (Datum first; combine_with_null(fcinfo, &first)) return first;
     auto* s = PG_ARGISNULL(0) ? construct_in<WorstCaseState>(context, context)
                               : reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
     auto* other = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(1));

@@ -15,6 +15,15 @@ namespace privrisk::pg {
 // True for calls made by an aggregate node (transition, combine or final).
 inline bool in_aggregate(FunctionCallInfo fcinfo) { return AggCheckCallContext(fcinfo, nullptr) != 0; }
 
+// A combine function's first step: when the second state is NULL there is
+// nothing to combine and the result is the first state (NULL or not).
+inline bool combine_with_null(FunctionCallInfo fcinfo, Datum* result) {
+    if (!PG_ARGISNULL(1)) return false;
+    fcinfo->isnull = PG_ARGISNULL(0);
+    *result = fcinfo->isnull ? Datum(0) : PG_GETARG_DATUM(0);
+    return true;
+}
+
 // Fails with "<function>: state must be <expected>, got <what>".
 [[noreturn]] inline void bad_state(const char* function, const std::string& expected, const std::string& what) {
     fail(ErrorKind::InvalidParameter, std::string(function) + ": state must be " + expected + ", got " + what);

@@ -9,6 +9,7 @@
 // a quasi-identifier tuple) field by field, NULL fields as ⊥.
 #include <cstring>
 
+#include "common/agg_state.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "information/information.hpp"
@@ -185,10 +186,7 @@ PRIVRISK_FUNCTION(privrisk_pair_counts_transition) {
 
 PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
     aggregate_context(fcinfo);
-    if (PG_ARGISNULL(1)) {
-        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
-    }
+    if (Datum first; combine_with_null(fcinfo, &first)) return first;
     auto* other = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(1));
     CountsState* s = counts_state(fcinfo, other->counts.pairs());
     ValueCounts& into = s->materialized();
