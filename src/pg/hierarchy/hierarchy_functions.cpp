@@ -104,6 +104,14 @@ private:
     std::optional<AsCatalogOwner> as_owner_;  // after spi_: destroyed first, the caller is back before SPI closes
 };
 
+// Stores a hierarchy that its parameters define (interval, prefix, date): one row.
+void store_row(std::string_view name, bool replace, const std::string& columns, const std::string& values,
+               std::vector<SpiArg> args) {
+    HierarchyWrite w(name, replace);
+    w.insert(columns, values, std::move(args));
+    w.finish();
+}
+
 // Stores the leaves of a validated tree: one row per CSV record, the root kept once.
 void store_tree(HierarchyWrite& w, std::string_view name, const std::vector<CsvRecord>& records, int height) {
     const std::string& root = records.front().fields.back();
@@ -177,11 +185,9 @@ PRIVRISK_FUNCTION(privrisk_interval_hierarchy) {
     std::vector<long> widths = int4_array_arg_values(fcinfo, 3, "widths");
     bool replace = optional_flag(fcinfo, 4, "replace");
     std::unique_ptr<Hierarchy> h = make_interval_hierarchy(std::string(name), lo, hi, widths);
-    HierarchyWrite w(name, replace);
-    w.insert("kind, height, lo, hi, widths", "'interval', $4, $5, $6, $7",
-             {int4_arg(h->height()), SpiArg{NUMERICOID, lo_numeric, false}, SpiArg{NUMERICOID, hi_numeric, false},
-              int8_array_arg(widths)});
-    w.finish();
+    store_row(name, replace, "kind, height, lo, hi, widths", "'interval', $4, $5, $6, $7",
+              {int4_arg(h->height()), SpiArg{NUMERICOID, lo_numeric, false}, SpiArg{NUMERICOID, hi_numeric, false},
+               int8_array_arg(widths)});
     PG_RETURN_INT32(h->height());
 }
 
@@ -191,9 +197,7 @@ PRIVRISK_FUNCTION(privrisk_prefix_hierarchy) {
     int max_len = int4_arg_value(fcinfo, 1, "max_len");
     bool replace = optional_flag(fcinfo, 2, "replace");
     std::unique_ptr<Hierarchy> h = make_prefix_hierarchy(std::string(name), max_len);
-    HierarchyWrite w(name, replace);
-    w.insert("kind, height, max_len", "'prefix', $4, $5", {int4_arg(h->height()), int4_arg(max_len)});
-    w.finish();
+    store_row(name, replace, "kind, height, max_len", "'prefix', $4, $5", {int4_arg(h->height()), int4_arg(max_len)});
     PG_RETURN_INT32(h->height());
 }
 
@@ -202,9 +206,7 @@ PRIVRISK_FUNCTION(privrisk_date_hierarchy) {
     check_hierarchy_name(name);
     bool replace = optional_flag(fcinfo, 1, "replace");
     std::unique_ptr<Hierarchy> h = make_date_hierarchy(std::string(name));
-    HierarchyWrite w(name, replace);
-    w.insert("kind, height", "'date', $4", {int4_arg(h->height())});
-    w.finish();
+    store_row(name, replace, "kind, height", "'date', $4", {int4_arg(h->height())});
     PG_RETURN_INT32(h->height());
 }
 
