@@ -219,6 +219,15 @@ void bench_ck(pqxx::connection& c, const Options& o) {
     std::printf("   bottom node (0,0,0,0): %s\n", checksum.c_str());
 }
 
+// The census table's hierarchies, made anew: <prefix>_age (age intervals of
+// the given widths, from 0 to 160) and <prefix>_zip (zip prefixes).
+void age_zip_hierarchies(pqxx::transaction_base& tx, const std::string& prefix, const std::string& widths) {
+    tx.exec("SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy WHERE name IN (" +
+            tx.quote(prefix + "_age") + ", " + tx.quote(prefix + "_zip") + ")");
+    tx.exec("SELECT privrisk.interval_hierarchy(" + tx.quote(prefix + "_age") + ", 0, 160, ARRAY[" + widths + "])");
+    tx.exec("SELECT privrisk.prefix_hierarchy(" + tx.quote(prefix + "_zip") + ", 5)");
+}
+
 // A release with 3 rules (gen age, gen zip, hide salary_class, each under a condition on
 // the original row) read through Custom Scan (PrivriskRelease), against the bare source
 // and against the plain-SQL way to publish the same rows: a security_barrier view of
@@ -229,9 +238,7 @@ void bench_release(pqxx::connection& c, const Options& o) {
     {
         pqxx::nontransaction tx{c};
         tx.exec("SELECT privrisk.drop_policy(name) FROM privrisk.policy WHERE name = 'bench_release'");
-        tx.exec("SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy WHERE name IN ('bench_rel_age', 'bench_rel_zip')");
-        tx.exec("SELECT privrisk.interval_hierarchy('bench_rel_age', 0, 160, ARRAY[5, 10, 20])");
-        tx.exec("SELECT privrisk.prefix_hierarchy('bench_rel_zip', 5)");
+        age_zip_hierarchies(tx, "bench_rel", "5, 10, 20");
         tx.exec("DROP VIEW IF EXISTS bench_release_view, bench_case_view");
         tx.exec("DROP TABLE IF EXISTS bench_rel_age_lookup, bench_rel_zip_lookup");
         tx.exec("SELECT privrisk.create_policy('bench_release', " + tx.quote(t) + ")");
@@ -364,9 +371,7 @@ void bench_dp(pqxx::connection& c, const Options& o) {
     std::string n = std::to_string(o.sizes.back() / 1000000) + "M";
     {
         pqxx::nontransaction tx{c};
-        tx.exec("SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy WHERE name IN ('bench_dp_age', 'bench_dp_zip')");
-        tx.exec("SELECT privrisk.interval_hierarchy('bench_dp_age', 0, 160, ARRAY[5, 10, 20, 40, 160])");
-        tx.exec("SELECT privrisk.prefix_hierarchy('bench_dp_zip', 5)");
+        age_zip_hierarchies(tx, "bench_dp", "5, 10, 20, 40, 160");
         tx.exec("SELECT privrisk.set_budget(" + tx.quote(t) + ", 1e9, 0.99)");
     }
     for (double epsilon : {1.0, 0.5}) {
