@@ -1,13 +1,5 @@
 -- Hierarchy functions on ARX's Adult hierarchies (../shared/data/adult), read in place.
-\set age `cat ../shared/data/adult/adult_hierarchy_age.csv`
-\set marital `cat ../shared/data/adult/adult_hierarchy_marital-status.csv`
-\set education `cat ../shared/data/adult/adult_hierarchy_education.csv`
-\set country `cat ../shared/data/adult/adult_hierarchy_native-country.csv`
-\set race `cat ../shared/data/adult/adult_hierarchy_race.csv`
-\set sex `cat ../shared/data/adult/adult_hierarchy_sex.csv`
-\set workclass `cat ../shared/data/adult/adult_hierarchy_workclass.csv`
-\set occupation `cat ../shared/data/adult/adult_hierarchy_occupation.csv`
-\set salary `cat ../shared/data/adult/adult_hierarchy_salary-class.csv`
+\i test/regress/adult_hierarchies.psql
 
 -- load_hierarchy returns the height (columns - 1; the last column is ⊥).
 SELECT privrisk.load_hierarchy('age', :'age') AS age,

@@ -48,7 +48,7 @@ SELECT privrisk.drop_policy('fig1_safe');
 -- Marital Status 3 (ARX's hierarchy), Race 2, Gender 2: 72 nodes; Occupation sensitive.
 \i scripts/adult-uci.sql
 SELECT privrisk.interval_hierarchy('age6', 0, 160, ARRAY[5, 10, 20, 40]);
-\set marital `cat ../shared/data/adult/adult_hierarchy_marital-status.csv`
+\i test/regress/adult_hierarchies.psql
 SELECT privrisk.load_hierarchy('marital3', :'marital');
 SELECT privrisk.load_hierarchy('race2', string_agg(race || ';*', E'\n' ORDER BY race)) FROM (SELECT DISTINCT race FROM adult) r;
 SELECT privrisk.load_hierarchy('sex2', string_agg(sex || ';*', E'\n' ORDER BY sex)) FROM (SELECT DISTINCT sex FROM adult) s;
@@ -76,15 +76,7 @@ SELECT c, k, count(*) AS nodes, bool_and(node_safe(node, c, k)) AS all_safe,
            AS specializations_unsafe
 FROM minimal_nodes GROUP BY c, k ORDER BY k, c;
 
--- ARX's Adult extract (30,162 rows) with its 9 hierarchies: 12,960 nodes; k = 5 with 0 % and 1 % suppression.
-\set age `cat ../shared/data/adult/adult_hierarchy_age.csv`
-\set education `cat ../shared/data/adult/adult_hierarchy_education.csv`
-\set country `cat ../shared/data/adult/adult_hierarchy_native-country.csv`
-\set race `cat ../shared/data/adult/adult_hierarchy_race.csv`
-\set sex `cat ../shared/data/adult/adult_hierarchy_sex.csv`
-\set workclass `cat ../shared/data/adult/adult_hierarchy_workclass.csv`
-\set occupation `cat ../shared/data/adult/adult_hierarchy_occupation.csv`
-\set salary `cat ../shared/data/adult/adult_hierarchy_salary-class.csv`
+-- ARX's Adult extract (30,162 rows) with its 9 hierarchies (read above): 12,960 nodes; k = 5 with 0 % and 1 % suppression.
 SELECT privrisk.load_hierarchy('age', :'age') + privrisk.load_hierarchy('education', :'education')
      + privrisk.load_hierarchy('native-country', :'country') + privrisk.load_hierarchy('race', :'race')
      + privrisk.load_hierarchy('sex', :'sex') + privrisk.load_hierarchy('workclass', :'workclass')

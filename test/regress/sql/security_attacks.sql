@@ -31,6 +31,27 @@ BEGIN
         EXECUTE format('ALTER ROLE %I NOSUPERUSER', r);
     END LOOP;
 END $$;
+-- Plants the hostile functions in the caller's own schema (named as the role),
+-- owned by the caller: evil(what) as described above, and spy(what), which
+-- only marks (for attempts where an escalation would wreck the victim for later
+-- attempts).
+CREATE FUNCTION atk_lab.plant() RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $plant$
+DECLARE
+    head constant text := $h$ RETURNS boolean LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $b$
+BEGIN
+    RAISE NOTICE 'hostile code ran as % for %: %', current_user, session_user, what;
+    INSERT INTO atk_lab.marks VALUES (current_user, what);$h$;
+BEGIN
+    EXECUTE format('CREATE FUNCTION %I.evil(what text)', current_user) || head || $e$
+    IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+        EXECUTE format('ALTER ROLE %I SUPERUSER', session_user);
+    END IF;
+    RETURN true;
+END $b$$e$;
+    EXECUTE format('CREATE FUNCTION %I.spy(what text)', current_user) || head || $s$
+    RETURN true;
+END $b$$s$;
+END $plant$;
 CREATE SCHEMA atk_src AUTHORIZATION atk_owner;
 CREATE SCHEMA atk_analyst AUTHORIZATION atk_analyst;
 CREATE SCHEMA atk_stranger AUTHORIZATION atk_stranger;
@@ -76,44 +97,12 @@ SELECT 'atk_src.people'::regclass::oid AS atk_people_oid \gset
 
 -- The attackers' hostile function, one in each attacker's own schema.
 \c - atk_stranger
-CREATE FUNCTION atk_stranger.evil(what text) RETURNS boolean LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    RAISE NOTICE 'hostile code ran as % for %: %', current_user, session_user, what;
-    INSERT INTO atk_lab.marks VALUES (current_user, what);
-    IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
-        EXECUTE format('ALTER ROLE %I SUPERUSER', session_user);
-    END IF;
-    RETURN true;
-END $$;
-CREATE FUNCTION atk_stranger.spy(what text) RETURNS boolean LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp AS $$
-BEGIN   -- marks only: used where an escalation would wreck the victim for later attempts
-    RAISE NOTICE 'hostile code ran as % for %: %', current_user, session_user, what;
-    INSERT INTO atk_lab.marks VALUES (current_user, what);
-    RETURN true;
-END $$;
+SELECT atk_lab.plant();
 CREATE TABLE atk_stranger.mine (id int, age int, zip text);
 INSERT INTO atk_stranger.mine SELECT i, 20 + i % 50, '4790' || (i % 10) FROM generate_series(1, 200) AS i;
 SELECT privrisk.create_policy('atk_stranger_own', 'atk_stranger.mine');
 \c - atk_analyst
-CREATE FUNCTION atk_analyst.evil(what text) RETURNS boolean LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    RAISE NOTICE 'hostile code ran as % for %: %', current_user, session_user, what;
-    INSERT INTO atk_lab.marks VALUES (current_user, what);
-    IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
-        EXECUTE format('ALTER ROLE %I SUPERUSER', session_user);
-    END IF;
-    RETURN true;
-END $$;
-CREATE FUNCTION atk_analyst.spy(what text) RETURNS boolean LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp AS $$
-BEGIN   -- marks only: used where an escalation would wreck the victim for later attempts
-    RAISE NOTICE 'hostile code ran as % for %: %', current_user, session_user, what;
-    INSERT INTO atk_lab.marks VALUES (current_user, what);
-    RETURN true;
-END $$;
+SELECT atk_lab.plant();
 SELECT * FROM atk_lab.verdict();
 
 ------------------------------------------------------------------------------

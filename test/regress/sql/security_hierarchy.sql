@@ -82,12 +82,14 @@ CREATE FUNCTION hstranger_s.unnest(a int[], b text[]) RETURNS SETOF record LANGU
 BEGIN PERFORM hstranger_s.note('unnest'); END $$;
 CREATE FUNCTION hstranger_s.nextval(s regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN PERFORM hstranger_s.note('nextval'); RETURN 1; END $$;
-CREATE DOMAIN pg_temp.float8 AS pg_catalog.float8 CHECK (hstranger_s.note('float8 domain'));
-CREATE DOMAIN pg_temp.int8 AS pg_catalog.int8 CHECK (hstranger_s.note('int8 domain'));
-CREATE DOMAIN pg_temp.int4 AS pg_catalog.int4 CHECK (hstranger_s.note('int4 domain'));
-CREATE DOMAIN pg_temp.text AS pg_catalog.text CHECK (hstranger_s.note('text domain'));
-CREATE DOMAIN pg_temp.name AS pg_catalog.name CHECK (hstranger_s.note('name domain'));
-CREATE DOMAIN pg_temp.oid AS pg_catalog.oid CHECK (hstranger_s.note('oid domain'));
+DO $$
+DECLARE t pg_catalog.text;
+BEGIN  -- text last: the loop's own expressions are planned before it is shadowed
+    FOREACH t IN ARRAY ARRAY['float8', 'int8', 'int4', 'name', 'oid', 'text'] LOOP
+        EXECUTE pg_catalog.format('CREATE DOMAIN pg_temp.%I AS pg_catalog.%I CHECK (hstranger_s.note(%L))',
+                                  t, t, t || ' domain');
+    END LOOP;
+END $$;
 SET search_path = pg_temp, hstranger_s, pg_catalog;
 -- The shadows are live for the stranger's own SQL:
 SELECT 'a'::text = 'a'::text AS shadowed_equals;
