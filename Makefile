@@ -2,9 +2,27 @@
 # one shared library; CMakeLists.txt builds the unit tests and client programs.
 MODULE_big = privrisk
 MODULEDIR  = extension
-UPGRADE_0_9 = $(sort $(wildcard extension/0.9/*.sql))
-DATA       = extension/privrisk.control $(filter-out extension/privrisk--0.8--0.9.sql,$(wildcard extension/privrisk--*.sql))
-DATA_built = extension/privrisk--0.8--0.9.sql
+EXT_VERSION = 0.10
+
+# The extension is described once, by the fragments in src/sql/<concept>/:
+# catalog.sql (tables, types, sequences: run once), catalog_rules.sql
+# (triggers, row security, event triggers: once), functions.sql and one file
+# per long body (CREATE OR REPLACE: replayable), views.sql (replayable) and
+# comments.sql. The install script joins them in concept order (a concept only
+# uses those before it); an upgrade script is a hand-written delta from
+# extension/upgrade/ followed by every replayable fragment and the comments.
+CONCEPTS   = common hierarchy classes measures ck information dtrisk search dp release
+fragments  = $(foreach c,$(CONCEPTS),$(wildcard src/sql/$(c)/$(1).sql))
+bodies     = $(filter-out $(addprefix src/sql/$(1)/,catalog.sql catalog_rules.sql functions.sql views.sql comments.sql),$(sort $(wildcard src/sql/$(1)/*.sql)))
+REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)/functions.sql)) $(call fragments,views)
+INSTALL_SQL = $(call fragments,catalog) $(REPLAYABLE) $(call fragments,catalog_rules) $(call fragments,comments)
+UPGRADES   = $(patsubst extension/upgrade/%.sql,extension/privrisk--%.sql,$(wildcard extension/upgrade/*.sql))
+
+# Scripts of released versions (0.1 … 0.9, as shipped), frozen in one archive:
+# installed so that older databases can update along the chain to 0.9 and on.
+RELEASED   = privrisk--0.1.sql $(foreach v,0.1--0.2 0.2--0.3 0.3--0.4 0.4--0.5 0.5--0.6 0.6--0.7 0.7--0.8 0.8--0.9,privrisk--$(v).sql)
+DATA       = extension/privrisk.control
+DATA_built = extension/privrisk--$(EXT_VERSION).sql $(UPGRADES) $(addprefix extension/released/,$(RELEASED))
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*/*.cpp)))
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
@@ -34,8 +52,15 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# The 0.9 upgrade is written as fragments, one per concern; this joins them.
-extension/privrisk--0.8--0.9.sql: $(UPGRADE_0_9)
-	cat $^ > $@
+SCRIPT_HEAD = printf '%s\n' '\echo Use "CREATE EXTENSION privrisk" to load this file. \quit'
+
+extension/privrisk--$(EXT_VERSION).sql: $(INSTALL_SQL)
+	{ $(SCRIPT_HEAD); for f in $^; do printf '\n-- %s\n' $$f; cat $$f; done; } > $@
+
+extension/privrisk--%--$(EXT_VERSION).sql: extension/upgrade/%--$(EXT_VERSION).sql $(REPLAYABLE) $(call fragments,comments)
+	{ $(SCRIPT_HEAD); for f in $^; do printf '\n-- %s\n' $$f; cat $$f; done; } > $@
+
+$(addprefix extension/released/,$(RELEASED)): extension/released-0.9.tar.gz
+	mkdir -p extension/released && tar -xzf $< -C extension/released && touch $(addprefix extension/released/,$(RELEASED))
 
 $(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)

@@ -9,17 +9,20 @@
 
 namespace itest {
 
-// A fresh database with the extension, dropped again by the destructor.
+// A fresh database with the extension (CREATE EXTENSION privrisk followed by
+// `extension_options`, e.g. "VERSION '0.8'"), dropped again by the destructor.
 class Database {
 public:
-    explicit Database(const std::string& name, const std::string& options = "") : name_(name) {
+    explicit Database(const std::string& name, const std::string& options = "",
+                      const std::string& extension_options = "")
+        : name_(name) {
         pqxx::connection admin{"dbname=postgres"};
         pqxx::nontransaction tx{admin};
         tx.exec("DROP DATABASE IF EXISTS " + tx.quote_name(name_));
         tx.exec("CREATE DATABASE " + tx.quote_name(name_) + " " + options);
         pqxx::connection c{conninfo()};
         pqxx::nontransaction t{c};
-        t.exec("CREATE EXTENSION privrisk");
+        t.exec("CREATE EXTENSION privrisk " + extension_options);
     }
     ~Database() {
         try {

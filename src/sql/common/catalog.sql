@@ -1,0 +1,2 @@
+-- The schema is created by CREATE EXTENSION (privrisk.control: schema = privrisk).
+GRANT USAGE ON SCHEMA privrisk TO PUBLIC;

@@ -1,0 +1,5 @@
+COMMENT ON FUNCTION privrisk.caller_regclass(name text) IS 'A relation name resolved on the search path of the caller of the privrisk function running now (internal)';
+
+COMMENT ON FUNCTION privrisk.check_dictionary_mapping(mapping jsonb, leaf_weights jsonb) IS 'internal: checks a dictionary mapping and that leaf_weights has one entry per mapped attribute';
+
+COMMENT ON FUNCTION privrisk.check_options(kind text, options jsonb) IS 'internal: checks the type and range of each known audit option (kind audit), search constraint (search) or dictionary option';

@@ -1,0 +1,54 @@
+CREATE TABLE privrisk.policy (
+    name text NOT NULL,
+    source regclass NOT NULL,
+    created_by name NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT policy_name_check CHECK (((name <> ''::text) AND (octet_length(name) <= 200)))
+);
+
+CREATE TABLE privrisk.policy_rule (
+    policy text NOT NULL,
+    rule integer NOT NULL,
+    column_name name NOT NULL,
+    operator text NOT NULL,
+    condition text NOT NULL,
+    hierarchy text,
+    level integer,
+    condition_tree text,
+    condition_columns name[],
+    hierarchy_version bigint,
+    CONSTRAINT policy_rule_check CHECK (((operator = 'gen'::text) = ((hierarchy IS NOT NULL) AND (level IS NOT NULL)))),
+    CONSTRAINT policy_rule_operator_check CHECK ((operator = ANY (ARRAY['hide'::text, 'gen'::text]))),
+    CONSTRAINT policy_rule_rule_check CHECK ((rule >= 1))
+);
+
+CREATE TABLE privrisk.release_view (
+    view regclass NOT NULL,
+    policy text NOT NULL
+);
+
+ALTER TABLE ONLY privrisk.policy
+    ADD CONSTRAINT policy_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY privrisk.policy_rule
+    ADD CONSTRAINT policy_rule_pkey PRIMARY KEY (policy, rule);
+
+ALTER TABLE ONLY privrisk.release_view
+    ADD CONSTRAINT release_view_pkey PRIMARY KEY (view);
+
+ALTER TABLE ONLY privrisk.policy_rule
+    ADD CONSTRAINT policy_rule_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+
+ALTER TABLE ONLY privrisk.release_view
+    ADD CONSTRAINT release_view_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+
+GRANT SELECT ON TABLE privrisk.policy TO PUBLIC;
+
+GRANT SELECT ON TABLE privrisk.policy_rule TO PUBLIC;
+
+GRANT SELECT ON TABLE privrisk.release_view TO PUBLIC;
+
+-- Catalog rows are the user's data: pg_dump dumps them (and the sequences' positions).
+SELECT pg_catalog.pg_extension_config_dump('privrisk.policy', '');
+SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_rule', '');
+SELECT pg_catalog.pg_extension_config_dump('privrisk.release_view', '');

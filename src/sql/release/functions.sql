@@ -1,0 +1,65 @@
+CREATE OR REPLACE FUNCTION privrisk.add_rule(policy text, "column" text, op text, condition text DEFAULT 'false'::text, hierarchy text DEFAULT NULL::text, level integer DEFAULT NULL::integer) RETURNS integer
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_add_rule';
+
+CREATE OR REPLACE FUNCTION privrisk.create_policy(name text, source regclass) RETURNS void
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_create_policy';
+
+CREATE OR REPLACE FUNCTION privrisk.create_release_view(policy text, view_name text) RETURNS regclass
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_create_release_view';
+
+CREATE OR REPLACE FUNCTION privrisk.drop_policy(name text) RETURNS void
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_drop_policy';
+
+CREATE OR REPLACE FUNCTION privrisk.forget_dropped_relations() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    DELETE FROM privrisk.release_view WHERE view::oid IN
+        (SELECT objid FROM pg_event_trigger_dropped_objects() WHERE classid = 'pg_class'::regclass AND objsubid = 0);
+    DELETE FROM privrisk.policy WHERE source::oid IN
+        (SELECT objid FROM pg_event_trigger_dropped_objects() WHERE classid = 'pg_class'::regclass AND objsubid = 0);
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer) RETURNS text
+    LANGUAGE c STABLE PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_gen';
+
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer) RETURNS text
+    LANGUAGE c STABLE PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_gen';
+
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer, disclose boolean) RETURNS text
+    LANGUAGE c STABLE PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_gen';
+
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer, disclose boolean) RETURNS text
+    LANGUAGE c STABLE PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_gen';
+
+CREATE OR REPLACE FUNCTION privrisk.hide(value anyelement, disclose boolean) RETURNS anyelement
+    LANGUAGE c IMMUTABLE LEAKPROOF PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_hide';
+
+CREATE OR REPLACE FUNCTION privrisk.owns_source(source regclass) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    RETURN pg_has_role((SELECT pg_class.relowner FROM pg_class WHERE (pg_class.oid = (owns_source.source)::oid)), 'USAGE'::text);
+
+CREATE OR REPLACE FUNCTION privrisk.refresh_policy(policy text) RETURNS integer
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_refresh_policy';
+
+CREATE OR REPLACE FUNCTION privrisk.release_support(internal) RETURNS internal
+    LANGUAGE c STABLE STRICT PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_release_support';
+
+CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record
+    LANGUAGE c STABLE STRICT SUPPORT privrisk.release_support PARALLEL SAFE
+    AS 'MODULE_PATHNAME', 'privrisk_release';
+
+REVOKE ALL ON FUNCTION privrisk.forget_dropped_relations() FROM PUBLIC;
