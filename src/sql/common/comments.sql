@@ -3,3 +3,5 @@ COMMENT ON FUNCTION privrisk.caller_regclass(name text) IS 'A relation name reso
 COMMENT ON FUNCTION privrisk.check_dictionary_mapping(mapping jsonb, leaf_weights jsonb) IS 'internal: checks a dictionary mapping and that leaf_weights has one entry per mapped attribute';
 
 COMMENT ON FUNCTION privrisk.check_options(kind text, options jsonb) IS 'internal: checks the type and range of each known audit option (kind audit), search constraint (search) or dictionary option';
+
+COMMENT ON FUNCTION privrisk.guard_selftest(text,integer) IS 'internal: exercises the error guards of the C++/PostgreSQL boundary (tests only)';

@@ -7,3 +7,8 @@ COMMENT ON FUNCTION privrisk.set_budget(dataset regclass, epsilon double precisi
 COMMENT ON TABLE privrisk.budget IS 'privacy budget (epsilon, delta) of each source relation and what DP releases spent of it';
 
 COMMENT ON TABLE privrisk.budget_ledger IS 'every spend of a privacy budget: who, when, epsilon, delta, mechanism, parameters';
+COMMENT ON EVENT TRIGGER privrisk_forget_dropped_budgets IS 'removes the budget and ledger rows of a dropped relation, so a reused OID starts with no budget';
+COMMENT ON SEQUENCE privrisk.budget_ledger_id_seq IS 'ids of privrisk.budget_ledger rows (dumped with the ledger)';
+
+COMMENT ON FUNCTION privrisk.forget_dropped_budgets() IS 'internal: event trigger function removing the budget rows of dropped relations';
+COMMENT ON FUNCTION privrisk.dp_parameters(double precision,double precision) IS 'SafePub''s parameters for (epsilon, delta): sampling probability beta, class-size threshold k, and delta_k';

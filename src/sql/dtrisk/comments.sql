@@ -39,3 +39,11 @@ COMMENT ON FUNCTION privrisk.sensitivity_pairwise(weights double precision[], pa
 COMMENT ON AGGREGATE privrisk.bayes_risk(risk double precision, prior double precision) IS 'Bayes risk over candidate dictionaries: sum(prior * risk) / sum(prior)';
 
 COMMENT ON AGGREGATE privrisk.dt_risk(phi double precision, matches bigint) IS 'decision-theoretic risk R(delta, theta): the mean loss over all released rows (exact sums: order-independent)';
+
+COMMENT ON FUNCTION privrisk.dictionary_options(jsonb,text[],text[]) IS 'internal: checks and resolves the mapping and weights options of the dictionary functions';
+COMMENT ON FUNCTION privrisk.bayes_risk_add(bytea,double precision,double precision) IS 'internal: transition function of aggregate bayes_risk';
+COMMENT ON FUNCTION privrisk.dt_risk_add(bytea,double precision,bigint) IS 'internal: transition function of aggregate dt_risk';
+COMMENT ON FUNCTION privrisk.dt_risk_add(bytea,double precision,bigint,bigint) IS 'internal: transition function of aggregate dt_risk';
+COMMENT ON FUNCTION privrisk.dt_risk_max_add(double precision,double precision,bigint) IS 'internal: transition function of aggregate dt_risk_max';
+COMMENT ON FUNCTION privrisk.risk_state_combine(bytea,bytea) IS 'internal: combine function of aggregate bayes_risk, dt_risk';
+COMMENT ON FUNCTION privrisk.risk_state_mean(bytea) IS 'internal: final function of aggregate bayes_risk, dt_risk';

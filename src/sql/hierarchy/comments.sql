@@ -5,3 +5,17 @@ COMMENT ON COLUMN privrisk.hierarchy.owner IS 'Role that may replace, drop or gi
 COMMENT ON COLUMN privrisk.hierarchy.version IS 'Changes on every replace; never reused, even for a re-created name';
 
 COMMENT ON TABLE privrisk.hierarchy_leaf IS 'Leaves of tree hierarchies with their ancestors, one row per CSV line';
+COMMENT ON SEQUENCE privrisk.hierarchy_version_seq IS 'versions of hierarchies: a policy rule records the version it was approved with';
+COMMENT ON VIEW privrisk.hierarchies IS 'every hierarchy: name, kind, height (levels), creator and time, leaves, owner and version';
+
+COMMENT ON FUNCTION privrisk.alter_hierarchy_owner(text,regrole) IS 'gives a hierarchy to another role (its owner or a superuser only, to a role it is a member of)';
+COMMENT ON FUNCTION privrisk.consistent(text,text,text) IS 'whether two values of a hierarchy are comparable (one generalizes the other) or either is NULL (suppressed)';
+COMMENT ON FUNCTION privrisk.date_hierarchy(text,boolean) IS 'creates a date hierarchy (day, month, year, suppressed); returns its height in levels';
+COMMENT ON FUNCTION privrisk.drop_hierarchy(text) IS 'drops a hierarchy (its owner or a superuser only)';
+COMMENT ON FUNCTION privrisk.generalize(text,text,integer) IS 'the ancestor-or-self of a value at an absolute level of a hierarchy (NULL at its height: suppressed)';
+COMMENT ON FUNCTION privrisk.generalizes(text,text,text) IS 'whether the first value is an ancestor-or-self of the second in a hierarchy (NULL stands for suppressed)';
+COMMENT ON FUNCTION privrisk.hierarchy_changed() IS 'internal: trigger function invalidating the hierarchy cache of every backend';
+COMMENT ON FUNCTION privrisk.hierarchy_height(text) IS 'the height of a hierarchy: the level of the suppressed value; levels';
+COMMENT ON FUNCTION privrisk.interval_hierarchy(text,numeric,numeric,integer[],boolean) IS 'creates a hierarchy of nested numeric intervals of the given widths between lo and hi; returns its height in levels';
+COMMENT ON FUNCTION privrisk.load_hierarchy(text,text,text,boolean) IS 'creates a tree hierarchy from ARX-style CSV (one line per leaf: leaf;parent;...;root); returns its height in levels';
+COMMENT ON FUNCTION privrisk.prefix_hierarchy(text,integer,boolean) IS 'creates a hierarchy masking trailing characters of values up to max_len characters (''4790*'', ''479**''); returns its height in levels';

@@ -11,3 +11,19 @@ COMMENT ON COLUMN privrisk.policy_rule.condition_columns IS 'The source columns 
 COMMENT ON COLUMN privrisk.policy_rule.hierarchy_version IS 'gen rules: the version of the hierarchy the policy''s owner approved; a release refuses another version';
 
 COMMENT ON TABLE privrisk.release_view IS 'Views made by create_release_view; SELECT on one lets a role read its policy''s release';
+COMMENT ON EVENT TRIGGER privrisk_forget_dropped_relations IS 'removes the policies of a dropped source and the registration of a dropped release view';
+COMMENT ON VIEW privrisk.policies IS 'the policies on sources the reader owns: name, source, creator, time, rules and release views';
+
+COMMENT ON FUNCTION privrisk.create_release_view(text,text) IS 'creates a view of every column of a policy''s release, owned by the caller; returns the view';
+COMMENT ON FUNCTION privrisk.add_rule(text,text,text,text,text,integer) IS 'adds a disclosure rule to a policy: rows where the condition is true keep the column''s value, the others get NULL (hide) or the ancestor at the level (gen); returns the rule number';
+COMMENT ON FUNCTION privrisk.create_policy(text,regclass) IS 'creates a named disclosure policy on a table, partitioned table or materialized view the caller owns';
+COMMENT ON FUNCTION privrisk.drop_policy(text) IS 'drops a policy, its rules and its release views'' registration';
+COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
+COMMENT ON FUNCTION privrisk.gen(text,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
+COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer,boolean) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
+COMMENT ON FUNCTION privrisk.gen(text,text,integer,boolean) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
+COMMENT ON FUNCTION privrisk.hide(anyelement,boolean) IS 'hide operator: the value if disclose is true, else NULL (suppressed); keeps the type';
+COMMENT ON FUNCTION privrisk.owns_source(regclass) IS 'internal: whether the caller owns (is a member of the owner of) a relation; row security of the policy catalog';
+COMMENT ON FUNCTION privrisk.release_support(internal) IS 'internal: planner support function of release() (row estimate)';
+COMMENT ON FUNCTION privrisk.release(text) IS 'release operator: the rows of a policy''s source with its rules applied (hide and gen), read by a custom scan; use with a column definition list';
+COMMENT ON FUNCTION privrisk.forget_dropped_relations() IS 'internal: event trigger function removing the policies and release views of dropped relations';

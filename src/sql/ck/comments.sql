@@ -1,0 +1,20 @@
+
+COMMENT ON AGGREGATE privrisk.ck_disclosure_curve(privrisk.hist,integer) IS '(c,k)-safety curve of the classes: the worst-case disclosure MD_0 .. MD_kmax against k implications (array index 1 is k = 0); probabilities, 0-1';
+COMMENT ON AGGREGATE privrisk.ck_max_disclosure(privrisk.hist,integer) IS 'worst-case disclosure MD_k of the classes against an attacker who knows k implications; probability, 0-1';
+COMMENT ON AGGREGATE privrisk.ck_safe(privrisk.hist,double precision,integer) IS 'whether the classes are (c,k)-safe: MD_k < c';
+COMMENT ON AGGREGATE privrisk.ck_worst_case(privrisk.hist,integer) IS 'the worst (c,k) attack: max_disclosure, r_min, the target and up to k implications that reach it (jsonb)';
+COMMENT ON AGGREGATE privrisk.neg_disclosure_curve(privrisk.hist,integer) IS 'disclosure curve against k negated atoms (the l-diversity attacker), k = 0 .. kmax; probabilities, 0-1';
+COMMENT ON FUNCTION privrisk.ck_combine(bigint[],bigint[]) IS 'internal: combine function of aggregate ck_disclosure_curve, ck_max_disclosure, ck_safe';
+COMMENT ON FUNCTION privrisk.ck_curve_final(bigint[]) IS 'internal: final function of aggregate ck_disclosure_curve';
+COMMENT ON FUNCTION privrisk.ck_max_final(bigint[]) IS 'internal: final function of aggregate ck_max_disclosure';
+COMMENT ON FUNCTION privrisk.ck_safe_final(bigint[],privrisk.hist,double precision,integer) IS 'internal: final function of aggregate ck_safe';
+COMMENT ON FUNCTION privrisk.ck_transition(bigint[],privrisk.hist,integer) IS 'internal: transition function of aggregate ck_disclosure_curve, ck_max_disclosure, ck_safe';
+COMMENT ON FUNCTION privrisk.ck_transition(bigint[],privrisk.hist,double precision,integer) IS 'internal: transition function of aggregate ck_disclosure_curve, ck_max_disclosure, ck_safe';
+COMMENT ON FUNCTION privrisk.ck_worst_case_combine(internal,internal) IS 'internal: combine function of aggregate ck_worst_case';
+COMMENT ON FUNCTION privrisk.ck_worst_case_deserialize(bytea,internal) IS 'internal: deserialization function of aggregate ck_worst_case';
+COMMENT ON FUNCTION privrisk.ck_worst_case_final(internal) IS 'internal: final function of aggregate ck_worst_case';
+COMMENT ON FUNCTION privrisk.ck_worst_case_serialize(internal) IS 'internal: serialization function of aggregate ck_worst_case';
+COMMENT ON FUNCTION privrisk.ck_worst_case_transition(internal,privrisk.hist,integer) IS 'internal: transition function of aggregate ck_worst_case';
+COMMENT ON FUNCTION privrisk.neg_combine(double precision[],double precision[]) IS 'internal: combine function of aggregate neg_disclosure_curve';
+COMMENT ON FUNCTION privrisk.neg_final(double precision[]) IS 'internal: final function of aggregate neg_disclosure_curve';
+COMMENT ON FUNCTION privrisk.neg_transition(double precision[],privrisk.hist,integer) IS 'internal: transition function of aggregate neg_disclosure_curve';
