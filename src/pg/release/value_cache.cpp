@@ -1,0 +1,100 @@
+// The value cache's miss path: generalize through the hierarchy, intern the
+// released text, and remember it while there is room.
+#include "release/value_cache.hpp"
+
+namespace privrisk::pg {
+namespace {
+
+struct MissRequest {
+    ReleaseScanState* state;
+    ReleasedOutput* out;
+    int level;
+    uint64_t key;
+    std::string_view value;
+    text* result;
+};
+
+// A released value as a text datum in `context`. Under 127 bytes it gets the
+// 1-byte header short text has in a heap tuple: printing it then takes the same
+// path as the source's own text columns (no switch between header forms per row).
+text* make_text(MemoryContext context, Value v) {
+    if (!v) return nullptr;
+    return pg_call([&] {
+        std::size_t n = v->size();
+        if (n + VARHDRSZ_SHORT <= VARATT_SHORT_MAX) {
+            auto* t = static_cast<char*>(MemoryContextAlloc(context, n + VARHDRSZ_SHORT));
+            SET_VARSIZE_SHORT(t, n + VARHDRSZ_SHORT);
+            std::memcpy(t + VARHDRSZ_SHORT, v->data(), n);
+            return reinterpret_cast<text*>(t);
+        }
+        MemoryContext old = MemoryContextSwitchTo(context);
+        text* t = cstring_to_text_with_len(v->data(), static_cast<int>(n));
+        MemoryContextSwitchTo(old);
+        return t;
+    });
+}
+
+// Generalizes a value not in the cache, and caches it while there is room.
+// May throw; runs behind guarded().
+void generalize_miss(MissRequest* r) {
+    ReleaseScanState* s = r->state;
+    ReleasedOutput* out = r->out;
+    const Hierarchy& h = cached_hierarchy(out->hierarchy);
+    if (h.height() != out->height)
+        fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(out->hierarchy) + " changed during the release");
+    std::string scratch;
+    Value g;
+    try {
+        g = h.generalize(r->value, r->level, scratch);
+    } catch (const Error&) {
+        // Never name the value: the reader may see only released data.
+        fail(ErrorKind::InvalidParameter, "a value of column " + quote_value(out->name) + " is not in hierarchy " +
+                                              quote_value(out->hierarchy));
+    }
+    if (out->cached >= kCacheEntries) {
+        r->result = make_text(CurrentMemoryContext, g);
+        return;
+    }
+    if (!out->levels[r->level]) out->levels[r->level] = construct_in<LevelCache>(s->cache_context, s->cache_memory);
+    if (!out->texts) out->texts = construct_in<ReleasedTexts>(s->cache_context, s->cache_memory);
+    LevelCache& cache = *out->levels[r->level];
+    r->result = nullptr;
+    if (g) {
+        bool added;
+        uint32_t id = out->texts->index.find_or_add(*g, &added);
+        if (added) out->texts->texts.push_back(make_text(s->cache_context, g));
+        r->result = out->texts->texts[id];
+    }
+    if (keyed_by_word(out, r->value)) {
+        if (r->result) cache.words.put(WordMap<text>::word(r->value), r->result);  // ⊥ is not cached (it is no valid level's)
+    } else {
+        cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
+        cache.results.push_back(r->result);
+    }
+    if (out->by_datum) {
+        auto key = static_cast<int64_t>(r->key);
+        if (cache.window.empty()) {
+            cache.window.assign(LevelCache::kWindow, nullptr);
+            cache.window_base = key - LevelCache::kWindow / 2;
+        }
+        uint64_t at = static_cast<uint64_t>(key) - static_cast<uint64_t>(cache.window_base);
+        if (at < static_cast<uint64_t>(LevelCache::kWindow)) cache.window[at] = r->result;
+    }
+    ++out->cached;
+}
+
+}  // namespace
+
+__attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
+    if (s->hierarchy_generation != hierarchy_generation()) {
+        // A hierarchy changed mid-query: what is cached may be stale.
+        for (int c = 0; c < s->output_count; ++c)
+            for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
+        s->hierarchy_generation = hierarchy_generation();
+    }
+    MissRequest miss{s, out, level, static_cast<uint64_t>(value), value_text(&out->value_text, value), nullptr};
+    guarded([&] { generalize_miss(&miss); });
+    return PointerGetDatum(miss.result);
+}
+
+}  // namespace privrisk::pg
