@@ -37,9 +37,13 @@ BEGIN
                                       hierarchies, levels,
                                       COALESCE(options OPERATOR(pg_catalog.->>) 'classifier', 'naive_bayes'))
             OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('askari_utility',
+                -- without hierarchies, every quasi-identifier is released as it is (level 0)
                 privrisk.askari_utility(source, quasi_identifiers OPERATOR(pg_catalog.||) sensitive,
-                    hierarchies OPERATOR(pg_catalog.||) CASE WHEN sensitive IS NOT NULL THEN ARRAY[NULL::pg_catalog.text] END,
-                    levels OPERATOR(pg_catalog.||) CASE WHEN sensitive IS NOT NULL THEN ARRAY[0] END)
+                    COALESCE(hierarchies, pg_catalog.array_fill(NULL::pg_catalog.text,
+                                                                ARRAY[pg_catalog.cardinality(quasi_identifiers)]))
+                        OPERATOR(pg_catalog.||) CASE WHEN sensitive IS NOT NULL THEN ARRAY[NULL::pg_catalog.text] END,
+                    COALESCE(levels, pg_catalog.array_fill(0, ARRAY[pg_catalog.cardinality(quasi_identifiers)]))
+                        OPERATOR(pg_catalog.||) CASE WHEN sensitive IS NOT NULL THEN ARRAY[0] END)
                 OPERATOR(pg_catalog.->) 'utility'));
     END IF;
     IF options OPERATOR(pg_catalog.?) 'dictionary' THEN

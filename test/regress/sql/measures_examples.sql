@@ -82,6 +82,23 @@ SELECT privrisk.hist(*) FROM s7;
 SELECT h, privrisk.hist_size(h), privrisk.hist_distinct(h), h::text::jsonb -> 0 AS first_pair
 FROM (VALUES ('[[null, 2], ["z\"q", 1], ["a", 3]]'::privrisk.hist)) AS t(h);
 
+-- audit() with a workload target and no hierarchies (failed in 0.9 with "hierarchies must have one
+-- entry per column"): the quasi-identifiers are released as they are, so the report equals the one
+-- with every hierarchy NULL at level 0, and its k is the smallest GROUP BY count.
+CREATE TABLE outcomes AS
+SELECT i AS id, (i % 5)::text AS zip, (i % 3)::text AS sex, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS dx,
+       CASE WHEN i % 4 < 2 OR i % 5 = 0 THEN 'yes' ELSE 'no' END AS outcome
+FROM generate_series(1, 100) AS i;
+WITH only_target AS (SELECT privrisk.audit('outcomes', ARRAY['zip', 'sex'], 'dx', options => '{"target": "outcome"}') AS r),
+     explicit AS (SELECT privrisk.audit('outcomes', ARRAY['zip', 'sex'], 'dx', ARRAY[NULL, NULL], ARRAY[0, 0],
+                                        options => '{"target": "outcome"}') AS r)
+SELECT o.r = e.r AS same_report, (o.r ->> 'k_anonymity')::int AS k,
+       (SELECT min(c) FROM (SELECT count(*) AS c FROM outcomes GROUP BY zip, sex) g) AS k_by_sql,
+       o.r -> 'utility' ->> 'target' AS target, (o.r -> 'utility' ->> 'u_max')::float8 BETWEEN 0 AND 1 AS utility_reported,
+       o.r -> 'utility' ? 'askari_utility' AS askari_reported
+FROM only_target o, explicit e;
+DROP TABLE outcomes;
+
 DROP VIEW s7_intact;
 DROP TABLE s7, cancer, patients;
 SELECT privrisk.drop_hierarchy('disease');
