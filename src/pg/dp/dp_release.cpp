@@ -249,6 +249,18 @@ ReleaseOutput* output_classes(const SampleClasses& classes, const SampleClasses:
     });
 }
 
+// A release that returns no row has spent its budget all the same: say so,
+// and why, rather than return nothing without a word.
+void notice_nothing_released(const Request& req, const std::string& why) {
+    std::string message = "dp_release released no row: " + why + "; epsilon " + number_text(req.epsilon) +
+                          " and delta " + number_text(req.delta) + " were spent all the same";
+    pg_call([&] {
+        ereport(NOTICE, (errmsg("%s", message.c_str()),
+                         errhint("privrisk.budget shows what is left; a larger epsilon or delta, or "
+                                 "coarser levels, keep more classes.")));
+    });
+}
+
 // SafePub: sample with β, generalize to the node, suppress classes under k.
 ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
     DpParameters p = dp_parameters(req.epsilon, req.delta);
@@ -290,6 +302,15 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
                                               std::to_string(p.k) + " sampled rows, more than the " + std::to_string(rows) +
                                               " rows of " + quote_value(source.name) + ": choose a larger delta");
     SampleClasses::Released kept = classes.finish(p.k, random);
+    if (kept.classes.empty()) {
+        int64_t largest = 0;
+        for (uint32_t c = 0; c < classes.classes(); ++c) largest = std::max(largest, classes.rows(c));
+        notice_nothing_released(req, "every class was suppressed: the largest of the " +
+                                         std::to_string(classes.classes()) + " classes of the " +
+                                         std::to_string(classes.sampled()) + " sampled rows has " +
+                                         std::to_string(largest) + (largest == 1 ? " row" : " rows") + ", fewer than k = " +
+                                         std::to_string(p.k));
+    }
     std::vector<const std::vector<std::optional<std::string>>*> texts;
     for (auto& r : released_values) texts.push_back(&r.text);
     return output_classes(classes, kept, texts, memory);
@@ -529,6 +550,8 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         check_result_shape(desc, qi.size(), req.output);
         MemoryContext memory = call->multi_call_memory_ctx;
         ReleaseOutput* out = req.mechanism == Mechanism::SafePub ? release_safepub(req, memory) : release_fouad(req, memory);
+        if (req.mechanism == Mechanism::Fouad && out->classes == 0)
+            notice_nothing_released(req, "every record was dropped or suppressed");
         out->per_class = req.output == Output::Classes;
         pg_call([&] {
             MemoryContext old = MemoryContextSwitchTo(memory);

@@ -267,6 +267,17 @@ DROP TABLE dp_toy, fouad_a;
 SELECT privrisk.drop_hierarchy('dp_city');
 SELECT privrisk.drop_hierarchy('dp_race');
 
+-- A release that suppresses every class has spent its budget all the same: a
+-- NOTICE says so, and why (here every id is a class of one row, k = 61). A
+-- release that keeps classes says nothing.
+CREATE TABLE dp_sparse AS SELECT i AS id, CASE WHEN i % 2 = 0 THEN 'even' ELSE 'odd' END AS parity
+FROM generate_series(1, 1000) AS i;
+SELECT privrisk.set_budget('dp_sparse', 3, 1e-3);
+SELECT count(*) AS released FROM privrisk.dp_release('dp_sparse', ARRAY['id'], ARRAY[NULL], 1, 1e-5, levels => ARRAY[0], seed => 7) AS r(id text);
+SELECT count(*) AS released FROM privrisk.dp_release('dp_sparse', ARRAY['parity'], ARRAY[NULL], 1, 1e-5, levels => ARRAY[0], seed => 7) AS r(parity text);
+SELECT count(*) AS spends, sum(epsilon) AS spent_epsilon FROM privrisk.budget_ledger WHERE relation = 'dp_sparse'::regclass;
+DROP TABLE dp_sparse;
+
 DROP TABLE released, sample_classes;
 DROP TABLE dp_census, dp_tiny CASCADE;
 DELETE FROM privrisk.budget_ledger;
