@@ -302,15 +302,11 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
                                               std::to_string(p.k) + " sampled rows, more than the " + std::to_string(rows) +
                                               " rows of " + quote_value(source.name) + ": choose a larger delta");
     SampleClasses::Released kept = classes.finish(p.k, random);
-    if (kept.classes.empty()) {
-        int64_t largest = 0;
-        for (uint32_t c = 0; c < classes.classes(); ++c) largest = std::max(largest, classes.rows(c));
-        notice_nothing_released(req, "every class was suppressed: the largest of the " +
-                                         std::to_string(classes.classes()) + " classes of the " +
-                                         std::to_string(classes.sampled()) + " sampled rows has " +
-                                         std::to_string(largest) + (largest == 1 ? " row" : " rows") + ", fewer than k = " +
-                                         std::to_string(p.k));
-    }
+    // Only what the release shows anyway (no row) and public parameters: the
+    // sample's size and classes are not covered by the privacy guarantee.
+    if (kept.classes.empty())
+        notice_nothing_released(req, "every class of the sample had fewer than k = " + std::to_string(p.k) +
+                                         " rows and was suppressed");
     std::vector<const std::vector<std::optional<std::string>>*> texts;
     for (auto& r : released_values) texts.push_back(&r.text);
     return output_classes(classes, kept, texts, memory);
