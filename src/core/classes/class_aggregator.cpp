@@ -14,12 +14,12 @@ ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quas
     : mr_(mr),
       qi_count_(quasi_identifiers),
       record_words_(quasi_identifiers + 1),
-      dictionaries_(mr),
+      codes_(mr),
       partitions_(mr),
       record_(quasi_identifiers + 1),
       buffer_rows_(buffer_rows ? buffer_rows : 1) {
     if (record_words_ > kBlockWords) fail(ErrorKind::ProgramLimit, "too many quasi-identifiers");
-    for (std::size_t i = 0; i < quasi_identifiers; ++i) dictionaries_.emplace_back(mr);
+    for (std::size_t i = 0; i < quasi_identifiers; ++i) codes_.emplace_back(mr);
     for (std::size_t p = 0; p < kPartitions; ++p) partitions_.emplace_back(mr);
 }
 
@@ -36,13 +36,13 @@ uint64_t ClassAggregator::hash_codes(const uint32_t* codes, std::size_t k) {
 }
 
 void ClassAggregator::add(const Value* qi, Value sensitive) {
-    // Dictionary-encode: code 0 is ⊥, a value gets its index + 1.
+    // Code each value: code 0 is ⊥, a value gets its index + 1.
     for (std::size_t i = 0; i < qi_count_; ++i) {
         if (!qi[i]) {
             record_[i] = 0;
             continue;
         }
-        uint32_t code = dictionaries_[i].find_or_add(*qi[i]);
+        uint32_t code = codes_[i].find_or_add(*qi[i]);
         if (code >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "too many distinct quasi-identifier values");
         record_[i] = code + 1;
     }

@@ -2,7 +2,7 @@
 // classes of a release and their sensitive counts: the specialized hash
 // aggregation behind audit().
 //
-// A row is dictionary-encoded (one small table per quasi-identifier column,
+// A row is coded (one small table per quasi-identifier column,
 // which stays in cache) and buffered, as fixed-width codes, in one of 256
 // partitions chosen by the hash of its class. When the buffer is full, each partition's rows are folded into that partition's
 // class table, one partition at a time: a partition's table is small enough to
@@ -61,7 +61,7 @@ private:
     std::pmr::memory_resource* mr_;
     std::size_t qi_count_;
     std::size_t record_words_;  // k codes + the value id
-    std::pmr::vector<FlatIndex> dictionaries_;  // one per quasi-identifier
+    std::pmr::vector<FlatIndex> codes_;  // one per quasi-identifier
     std::pmr::vector<Partition> partitions_;
     std::vector<uint32_t> record_;  // scratch: the current row
     std::size_t buffer_rows_, buffered_ = 0;

@@ -39,7 +39,7 @@ namespace {
 // A quasi-identifier of the release: its distinct source values as codes, each
 // checked against the hierarchy when first seen (every row's values, sampled or
 // not, so an error does not depend on the sample).
-struct ReleaseColumn {
+struct DpColumn {
     std::string name;
     std::optional<std::string> hierarchy_name;
     const Hierarchy* hierarchy = nullptr;
@@ -89,7 +89,7 @@ struct ReleasedValues {
 };
 
 // What the calls after the first return: plain data in the SRF's memory.
-struct ReleaseOutput {
+struct DpOutput {
     int width;
     bool per_class;   // one row per class with its count, else one row per released row
     uint32 classes;
@@ -107,7 +107,7 @@ constexpr std::size_t kMaxReleaseColumns = 64;
 
 struct Request {
     Oid relid;
-    std::vector<ReleaseColumn> columns;
+    std::vector<DpColumn> columns;
     double epsilon, delta;
     Mechanism mechanism;
     std::optional<int64_t> seed;
@@ -201,7 +201,7 @@ int64_t scan_source(Request& req, const SourceRelation& source, const std::vecto
     scan.on_value = [&](std::size_t j, std::optional<std::string_view> text) {
         if (hierarchy_generation() != generation)
             fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
-        ReleaseColumn& c = req.columns[j];
+        DpColumn& c = req.columns[j];
         const uint32_t code = static_cast<uint32_t>(c.values.size());
         c.values.emplace_back(text ? std::optional<std::string>(std::string(*text)) : std::nullopt);
         on_new(j, code);
@@ -215,12 +215,12 @@ int64_t scan_source(Request& req, const SourceRelation& source, const std::vecto
 }
 
 // The kept classes as PostgreSQL data in the multi-call context.
-ReleaseOutput* output_classes(const SampleClasses& classes, const SampleClasses::Released& released,
+DpOutput* output_classes(const SampleClasses& classes, const SampleClasses::Released& released,
                               const std::vector<const std::vector<std::optional<std::string>>*>& texts, MemoryContext memory) {
     const std::size_t width = texts.size();
     return pg_call([&] {
         MemoryContext old = MemoryContextSwitchTo(memory);
-        auto* out = static_cast<ReleaseOutput*>(palloc0(sizeof(ReleaseOutput)));
+        auto* out = static_cast<DpOutput*>(palloc0(sizeof(DpOutput)));
         out->width = static_cast<int>(width);
         out->classes = static_cast<uint32>(released.classes.size());
         std::size_t cells = std::max<std::size_t>(1, released.classes.size() * width);
@@ -262,7 +262,7 @@ void notice_nothing_released(const Request& req, const std::string& why) {
 }
 
 // SafePub: sample with β, generalize to the node, suppress classes under k.
-ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
+DpOutput* release_safepub(Request& req, MemoryContext memory) {
     DpParameters p = dp_parameters(req.epsilon, req.delta);
     SourceRelation source = source_relation(req.relid);
     std::string levels;
@@ -288,7 +288,7 @@ ReleaseOutput* release_safepub(Request& req, MemoryContext memory) {
             classes.add(ids.data());
         },
         [&](std::size_t j, uint32_t code) {
-            ReleaseColumn& c = req.columns[j];
+            DpColumn& c = req.columns[j];
             const auto& v = c.values[code];
             Value g = std::nullopt;
             if (v) {
@@ -330,7 +330,7 @@ int64_t widest_node(const std::string& hierarchy) {
 }
 
 // Fouad: keep with 1 − β, choose a t-frequent generalization per kept record.
-ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
+DpOutput* release_fouad(Request& req, MemoryContext memory) {
     const FouadParameters& fp = req.fouad;
     check_fouad_parameters(fp);
     if (!(req.delta > 0 && req.delta < 1))
@@ -396,7 +396,7 @@ ReleaseOutput* release_fouad(Request& req, MemoryContext memory) {
     int max_chain = 1;
     std::string scratch;
     for (std::size_t j = 0; j < width; ++j) {
-        const ReleaseColumn& c = req.columns[j];
+        const DpColumn& c = req.columns[j];
         FouadDimension& d = dims[j];
         d.height = c.height();
         max_chain = std::max(max_chain, d.height + 1);
@@ -516,7 +516,7 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
                 fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
                                                       std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
             for (std::size_t j = 0; j < qi.size(); ++j) {
-                ReleaseColumn& c = req.columns[j];
+                DpColumn& c = req.columns[j];
                 if (levels[j] < 0 || levels[j] > c.height())
                     fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of quasi-identifier " +
                                                           quote_value(c.name) + " is outside 0.." + std::to_string(c.height()) +
@@ -545,7 +545,7 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
             fail(ErrorKind::InvalidParameter, "dp_release needs a column definition list: AS r(column text, …)");
         check_result_shape(desc, qi.size(), req.output);
         MemoryContext memory = call->multi_call_memory_ctx;
-        ReleaseOutput* out = req.mechanism == Mechanism::SafePub ? release_safepub(req, memory) : release_fouad(req, memory);
+        DpOutput* out = req.mechanism == Mechanism::SafePub ? release_safepub(req, memory) : release_fouad(req, memory);
         if (req.mechanism == Mechanism::Fouad && out->classes == 0)
             notice_nothing_released(req, "every record was dropped or suppressed");
         out->per_class = req.output == Output::Classes;
@@ -557,7 +557,7 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         call->user_fctx = out;
     }
     call = pg_call([&] { return SRF_PERCALL_SETUP(); });
-    auto* out = static_cast<ReleaseOutput*>(call->user_fctx);
+    auto* out = static_cast<DpOutput*>(call->user_fctx);
     auto* rsi = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
     if (out->next >= out->classes) {
         pg_call([&] { end_MultiFuncCall(fcinfo, call); });

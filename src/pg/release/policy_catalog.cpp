@@ -159,7 +159,7 @@ bool may_read_release(const Policy& policy) {
     return false;
 }
 
-AttrNumber source_column(Relation source, const std::string& column, const std::string& policy) {
+AttrNumber policy_column_attno(Relation source, const std::string& column, const std::string& policy) {
     const char* name = column.c_str();
     AttrNumber attno = pg_call([&] { return get_attnum(RelationGetRelid(source), name); });
     if (attno == InvalidAttrNumber || attno < 0)

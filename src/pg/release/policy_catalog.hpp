@@ -78,8 +78,8 @@ bool reads_source(Oid source);
 // holds SELECT on one of the policy's release views.
 bool may_read_release(const Policy& policy);
 
-// The attribute number of `column` in `source` (user columns only).
-AttrNumber source_column(Relation source, const std::string& column, const std::string& policy);
+// The attribute number of a policy's `column` in its `source` (user columns only).
+AttrNumber policy_column_attno(Relation source, const std::string& column, const std::string& policy);
 
 // A rule condition bound once, by its owner: parsed and analyzed under the
 // pinned search path (so every name means the built-in object), checked to be

@@ -36,7 +36,7 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
     for (std::size_t r = 0; r < policy.rules.size(); ++r) {
         const PolicyRule& rule = policy.rules[r];
         std::string where = "rule " + std::to_string(rule.number) + " of policy " + quote_value(policy.name);
-        AttrNumber attno = source_column(source, rule.column, policy.name);
+        AttrNumber attno = policy_column_attno(source, rule.column, policy.name);
         ReleasedColumn& c = columns[position[attno]];
         c.rules.push_back(static_cast<int>(r));
         if (rule.op != DisclosureOp::Gen) continue;

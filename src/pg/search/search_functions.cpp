@@ -1,5 +1,5 @@
 // privrisk.search / privrisk.lattice (SPEC §4.6): one scan of the source builds
-// the level-0 classes (each quasi-identifier dictionary-encoded, each distinct
+// the level-0 classes (each quasi-identifier coded, each distinct
 // value generalized once per level); the lattice search itself runs in C++
 // (src/core/lattice_search), cancellable between and inside node evaluations.
 #include <chrono>
@@ -49,7 +49,7 @@ namespace {
 
 
 // One quasi-identifier while the rows stream in: its distinct values as codes.
-struct Dictionary {
+struct CodedColumn {
     ClassKeyReader reader;
     ValueText text;
     FlatIndex codes{std::pmr::new_delete_resource()};
@@ -176,10 +176,10 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk search rows", ALLOCSET_DEFAULT_SIZES);
     });
     const std::size_t width = qi.size();
-    std::vector<Dictionary> dictionaries(width);
+    std::vector<CodedColumn> coded(width);
     for (std::size_t j = 0; j < width; ++j) {
-        dictionaries[j].reader = ClassKeyReader::for_type(columns[j].type);
-        pg_call([&] { init_value_text(&dictionaries[j].text, columns[j].type, CurrentMemoryContext); });
+        coded[j].reader = ClassKeyReader::for_type(columns[j].type);
+        pg_call([&] { init_value_text(&coded[j].text, columns[j].type, CurrentMemoryContext); });
     }
     ValueText sensitive_text{};
     if (sensitive) pg_call([&] { init_value_text(&sensitive_text, columns[width].type, CurrentMemoryContext); });
@@ -195,7 +195,7 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
     // Codes in order of first appearance; NULL (⊥) is a value of its own.
     auto on_row = [&](const Datum* values, const bool* nulls) {
         for (std::size_t j = 0; j < width; ++j) {
-            Dictionary& d = dictionaries[j];
+            CodedColumn& d = coded[j];
             if (nulls[j]) {
                 if (d.null_code == UINT32_MAX) {
                     d.null_code = static_cast<uint32_t>(d.values.size());
@@ -261,7 +261,7 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
         fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the search again");
     std::vector<LatticeDimension> dims(width);
     for (std::size_t j = 0; j < width; ++j) {
-        const Dictionary& d = dictionaries[j];
+        const CodedColumn& d = coded[j];
         const Hierarchy* h = hierarchies[j];
         LatticeDimension& dim = dims[j];
         dim.name = *qi[j];
