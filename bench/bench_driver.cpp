@@ -181,7 +181,7 @@ void bench_ck(pqxx::connection& c, const Options& o) {
     compare(c, o, "  the same, " + diverse + " classes with >= 2 values (no early exit)",
             "SELECT privrisk.ck_disclosure_curve(h, 13) FROM " + classes + " WHERE privrisk.hist_distinct(h) >= 2",
             "SELECT privrisk.k_anonymity(h) FROM " + classes + " WHERE privrisk.hist_distinct(h) >= 2", 0);
-    // The 72-node lattice of digest 004 §5.1 on UCI Adult (scripts/bench loads table adult):
+    // The 72-node lattice of [MKMGH07] on UCI Adult (scripts/bench loads table adult):
     // age 6 levels (0-aligned widths 5, 10, 20, 40, then ⊥), marital status 3, race 2, sex 2; occupation sensitive.
     if (scalar(c, "SELECT count(*) FROM pg_class WHERE relname = 'adult'") == "0") {
         std::printf("(no adult table: the lattice benchmark needs scripts/bench)\n");

@@ -1,4 +1,4 @@
--- The demo's decision-theoretic risk (SPEC §4.5): an attacker's dictionary of
+-- The demo's decision-theoretic risk (docs/dtrisk.md): an attacker's dictionary of
 -- named people — a voter list holding a fifth of the census with age, sex and
 -- place — how many released rows it narrows down at a few generalization
 -- levels, the risk of each release (the mean loss Φ/|ρ|), and the disclosure of

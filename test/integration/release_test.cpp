@@ -1,4 +1,4 @@
-// Release views across sessions (SPEC §4.2): a policy changed while an analyst holds a
+// Release views across sessions (docs/release.md): a policy changed while an analyst holds a
 // cursor, pg_dump run by the analyst, and a pg_dump round trip of policies and views.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for dp_parameters (SPEC §4.7; SafePub, Bild, Kuhn, Prasser,
+"""Independent reference for dp_parameters (docs/dp.md; SafePub, Bild, Kuhn, Prasser,
 PoPETs 2018): beta = 1 - e^-eps, gamma = (e^eps - 1 + beta) / e^eps,
 n_m = ceil(k / gamma - 1), a_n = sum_{j > floor(n gamma)}^{n} C(n, j) beta^j (1 - beta)^(n - j),
 delta(k) = max_{n >= n_m} a_n, k = the smallest k with delta(k) <= delta.

@@ -1,4 +1,4 @@
-// (c,k)-safety against digest 004's exact vectors (§4.5-4.8) and a brute-force
+// (c,k)-safety against [MKMGH07]'s exact vectors (§4.5-4.8) and a brute-force
 // posterior over every world consistent with small random bucketizations.
 #include <gtest/gtest.h>
 
@@ -126,7 +126,7 @@ int atom_of(const std::vector<std::vector<int>>& bucket_values, int domain, cons
 
 }  // namespace
 
-// Digest 004 §4.5: Figure 3's two buckets. The paper's 10/19 is wrong; 2/3 is right.
+// [MKMGH07]: Figure 3's two buckets. The paper's 10/19 is wrong; 2/3 is right.
 TEST(CkSafety, Figure3) {
     auto male = bucket({2, 2, 1}), female = bucket({2, 1, 1, 1});
     expect_curve(minimize1_curve(male, 3), {1, 3.0 / 5, 1.0 / 5, 0});

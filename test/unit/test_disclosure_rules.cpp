@@ -1,4 +1,4 @@
-// Rule composition (digest 000 Prop. 3): applying hide/gen rules one at a time,
+// Rule composition ([LSFB09] Prop. 3): applying hide/gen rules one at a time,
 // in any order and any grouping, equals the combined released_level form.
 #include <gtest/gtest.h>
 
@@ -42,7 +42,7 @@ TEST(DisclosureRules, NoRuleOrAllDisclosedKeepsTheValue) {
 }
 
 TEST(DisclosureRules, PaperExampleHideTwice) {
-    // hide(hide(T,A2,A1≠1),A2,A1≠3) = hide(T,A2,A1≠1 ∧ A1≠3) on tuples 1..4 (digest 000 §4.2).
+    // hide(hide(T,A2,A1≠1),A2,A1≠3) = hide(T,A2,A1≠1 ∧ A1≠3) on tuples 1..4 ([LSFB09]).
     auto h = make_prefix_hierarchy("a", 2);
     const char* a2[] = {"a1", "a2", "a3", "a4"};
     std::vector<DisclosureRule> rules = {{DisclosureOp::Hide, 0}, {DisclosureOp::Hide, 0}};

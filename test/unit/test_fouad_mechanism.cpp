@@ -1,4 +1,4 @@
-// Fouad's mechanism on the digest's toy data set (003b §5.3): |ρ| per node,
+// Fouad's mechanism on the paper's toy data set ([Fou12] §5.3): |ρ| per node,
 // the exponential-mechanism probabilities of both versions to six digits, the
 // inverse-CDF picks, and a chi-square of many draws against the probabilities.
 #include <gtest/gtest.h>
@@ -49,7 +49,7 @@ TEST(FouadMechanism, ToyRhoAndUtilityVersion) {
     EXPECT_NEAR(m.scale(), 0.0071361121, 1e-10);
     ASSERT_EQ(m.tuples(), 9u);  // (Dayton, Chinese) is tuple 0, twice
     EXPECT_EQ(m.rows(0), 2);
-    // t = 0: every node, its |ρ| as in the digest's table (⊥⊥ left out: Φ = 0)
+    // t = 0: every node, its |ρ| as in the paper's table (⊥⊥ left out: Φ = 0)
     auto all = m.distribution(0, 0);
     std::map<std::vector<int>, int64_t> rho;
     for (auto& c : all) rho[c.levels] = c.rho;
@@ -58,7 +58,7 @@ TEST(FouadMechanism, ToyRhoAndUtilityVersion) {
         {{0, 0}, 2}, {{0, 1}, 3}, {{0, 2}, 3}, {{1, 0}, 3}, {{1, 1}, 4}, {{1, 2}, 5},
         {{2, 0}, 4}, {{2, 1}, 6}, {{2, 2}, 8}, {{3, 0}, 4}, {{3, 1}, 6}};
     EXPECT_EQ(rho, expected_rho);
-    // t = 3: the 10 admissible nodes, in lexicographic order, with the digest's p.
+    // t = 3: the 10 admissible nodes, in lexicographic order, with the paper's p.
     auto d = m.distribution(0, 3);
     const double expected[10] = {0.098787, 0.098999, 0.098749, 0.099100, 0.100589,
                                  0.098887, 0.099766, 0.105918, 0.098928, 0.100278};
@@ -131,10 +131,10 @@ TEST(FouadMechanism, ParametersAndDeltaConditions) {
     p.theta0 = 0;
     EXPECT_THROW(check_fouad_parameters(p), Error);
     p.theta0 = 0.5;
-    // digest §5.4: at β = 0.5, δ = 1e-3 the Chernoff bound needs m >= 141; with
-    // h = 4, k = 2, t' = 8.8616 and (1 − τ1)βt = t' at t = 72.61 (the digest
-    // prints ≈72.9); k = 4: t' = 141.7854, root 434.77 (digest ≈436.9). Roots by
-    // bisection in Python; the digest's approximations differ by under 0.5 %.
+    // worked example: at β = 0.5, δ = 1e-3 the Chernoff bound needs m >= 141; with
+    // h = 4, k = 2, t' = 8.8616 and (1 − τ1)βt = t' at t = 72.61 (the thesis
+    // prints ≈72.9); k = 4: t' = 141.7854, root 434.77 (the thesis ≈436.9). Roots by
+    // bisection in Python; the paper's approximations differ by under 0.5 %.
     const double tilt = (1 + std::log(0.5)) / (6 * 0.5);  // ε′·t_f = 0.102284
     EXPECT_NEAR(tilt, 0.102284, 1e-6);
     EXPECT_THROW(check_fouad_delta(p, 1e-3, 140, 4, 2, tilt), Error);

@@ -1,5 +1,5 @@
 // Identification: |ρ| against a dictionary whose entries may be generalized or
-// ⊥ (digest 000 §4.4, §4.5), checked against a brute-force pairwise count on
+// ⊥ ([LSFB09], §4.5), checked against a brute-force pairwise count on
 // random inputs; the Jaro similarity's standard values (§4.7).
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ std::unique_ptr<Hierarchy> zip_hierarchy() {
 
 }  // namespace
 
-TEST(Identification, DigestConstructedExample) {
+TEST(Identification, ConstructedExample) {
     auto zip = zip_hierarchy();
     auto age = make_interval_hierarchy("age", 0, 150, {10});
     MatchCounter m({zip.get(), age.get()});
@@ -41,7 +41,7 @@ TEST(Identification, DigestConstructedExample) {
 TEST(Identification, Proposition1Example) {
     auto zip = zip_hierarchy();
     auto age = make_interval_hierarchy("age", 0, 150, {10});
-    // θ^true of digest §4.5; identity release of T, then age -> decade, then zip -> 4790*.
+    // θ^true of worked example; identity release of T, then age -> decade, then zip -> 4790*.
     MatchCounter m({zip.get(), age.get()});
     for (const auto& e : std::vector<std::vector<Value>>{{"47906", "[30, 40)"}, {"4790*", "36"}, {"47901", "25"},
                                                          {"47906", "31"}, {"47907", std::nullopt}})

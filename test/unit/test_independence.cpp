@@ -1,4 +1,4 @@
-// Independence top-k (digest 000 §4.6): w = (0.5, 0.1, 0.3), f = (0.5, 0.05, 0.9),
+// Independence top-k ([LSFB09]): w = (0.5, 0.1, 0.3), f = (0.5, 0.05, 0.9),
 // N = 1000: g = (3.297443, 22.103418, 1.499843), disclosed in the order 3, 1, 2.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 using namespace privrisk;
 
-TEST(Independence, DigestVectors) {
+TEST(Independence, PaperVectors) {
     const std::vector<double> w = {0.5, 0.1, 0.3}, f = {0.5, 0.05, 0.9};
     const double losses[4] = {0.001, 0.0014998, 0.0049456, 0.1093157};
     const std::vector<std::vector<int>> chosen = {{}, {2}, {2, 0}, {2, 0, 1}};

@@ -1,4 +1,4 @@
-// Digest 002's worked examples: Appendix A's channel, the worst-case prior, the
+// [ASB12]'s worked examples: Appendix A's channel, the worst-case prior, the
 // toy k-anonymity universe and the utility example, with their exact numbers.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@ Channel appendix_a() {
                                {5 / 20.0, 8 / 20.0, 0, 7 / 20.0}});
 }
 
-// The toy universe of digest 002 §5.3: age a1..a4 -> {A12, A34} -> *, gender M/F -> *, disease (3) sensitive.
+// The toy universe of [ASB12]: age a1..a4 -> {A12, A34} -> *, gender M/F -> *, disease (3) sensitive.
 std::vector<UniverseAttribute> toy() {
     return {{"age", {{0, 1, 2, 3}, {0, 0, 1, 1}, {0, 0, 0, 0}}, true},
             {"gender", {{0, 1}, {0, 0}}, true},

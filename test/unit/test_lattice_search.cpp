@@ -351,7 +351,7 @@ TEST(LatticeSearch, SearchFindsTheExhaustiveOptimum) {
     EXPECT_GT(pruned, 300);  // tagging and bounds skip nodes
 }
 
-// digest 004 §4.6: the Figure 1 lattice; minimal (c,k)-safe nodes.
+// [MKMGH07]: the Figure 1 lattice; minimal (c,k)-safe nodes.
 TEST(LatticeSearch, FigureOneLattice) {
     // zip 14850 / 14853 -> 1485*; age 21..29 -> 2*; sex M / F -> *
     Instance in;

@@ -1,6 +1,6 @@
-// Measures against the worked examples of digest 001 §4 and Li et al. (t-closeness),
-// a naive transcription of digest 001 Appendix A on random tables, and the
-// property tests of digest 001 §4.6.
+// Measures against the worked examples of [BS08] and Li et al. (t-closeness),
+// a naive transcription of [BS08] Appendix A on random tables, and the
+// property tests of [BS08]
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,7 +33,7 @@ ContingencyTable contingency(const Table& t) {
     return ct;
 }
 
-// --- naive reference: digest 001 Appendix A, literally ---
+// --- naive reference: [BS08] Appendix A, literally ---
 struct Reference {
     double n = 0, a_know = 0, a_acc = 0, gain = 0, t = 0, delta = 0, l_rec = 1e300;
     int64_t k = INT64_MAX;
@@ -104,7 +104,7 @@ constexpr double kTol = 1e-12;
 
 }  // namespace
 
-// Digest 001 §4.1: the section 7 XOR table, Q = (a1, a2), S = a3.
+// [BS08]: the section 7 XOR table, Q = (a1, a2), S = a3.
 TEST(BrickellSection7, IntactSuppressedAndTrivial) {
     Table intact = {{{"00", 1}, {"01", 1}}, {{"10", 1}, {"11", 1}}, {{"00", 1}, {"01", 1}}, {{"10", 1}, {"11", 1}}};
     auto ct = contingency(intact);
@@ -132,8 +132,8 @@ TEST(BrickellSection7, IntactSuppressedAndTrivial) {
     EXPECT_NEAR(*a_know(star), 0, kTol);
 }
 
-// Digest 001 §4.2: the rare-cancer instance.
-TEST(BrickellRareCancer, MeasuresMatchTheDigest) {
+// [BS08]: the rare-cancer instance.
+TEST(BrickellRareCancer, MeasuresMatchThePaper) {
     auto ct = contingency({{{"cancer", 3}, {"no", 7}}, {{"cancer", 7}, {"no", 983}}});
     EXPECT_NEAR(*a_know(ct), 0.0058, kTol);
     EXPECT_NEAR(*a_acc(ct), 0, kTol);
@@ -144,7 +144,7 @@ TEST(BrickellRareCancer, MeasuresMatchTheDigest) {
     EXPECT_NEAR(*information_gain(ct), 0.008255133785001027, 1e-15);
 }
 
-// Digest 001 §4.3: every class equals the baseline, yet not 2-diverse.
+// [BS08]: every class equals the baseline, yet not 2-diverse.
 TEST(BrickellBaseline, NinetyPercentCancer) {
     auto ct = contingency({{{"cancer", 9}, {"no", 1}}, {{"cancer", 90}, {"no", 10}}});
     EXPECT_NEAR(*a_know(ct), 0, kTol);
@@ -281,7 +281,7 @@ TEST(Measures, AgreeWithNaiveReference) {
     }
 }
 
-// Digest 001 §4.6.
+// [BS08]
 TEST(Measures, PropertiesOfSection4_6) {
     std::mt19937 rng(23);
     for (int round = 0; round < 1000; ++round) {

@@ -1,5 +1,5 @@
 // Optimal disclosure of one record: the thesis' Fig. 4.4/4.5 lattice (BTDA and
-// ARUBA both return e, after visiting 18 and 11 nodes; digest 003a §4.3), and
+// ARUBA both return e, after visiting 18 and 11 nodes; [Fou12]), and
 // BTDA, ARUBA and the genetic search against exhaustive search on random
 // monotone lattices.
 #include <gtest/gtest.h>

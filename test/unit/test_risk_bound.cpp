@@ -1,7 +1,7 @@
 // Proposition 1 as a randomized test: whenever check_risk_bound holds, the risk
 // of a random disclosure against the true dictionary is at most the risk against
 // the estimated one; when a condition is broken on purpose, the bound does fail
-// in some instances (so the check is not vacuous). Plus digest §4.5's negative case.
+// in some instances (so the check is not vacuous). Plus the worked example's negative case.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -33,7 +33,7 @@ double risk(const std::vector<const Hierarchy*>& hs, const std::vector<Dictionar
 
 }  // namespace
 
-TEST(RiskBound, DigestExample) {
+TEST(RiskBound, WorkedExample) {
     auto zip = make_tree_hierarchy("zip", parse_csv("47906;4790*;*\n47907;4790*;*\n47901;4790*;*\n10001;1000*;*\n", ";"));
     auto age = make_interval_hierarchy("age", 0, 150, {10});
     std::vector<const Hierarchy*> hs = {zip.get(), age.get()};

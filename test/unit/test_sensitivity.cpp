@@ -1,4 +1,4 @@
-// Sensitivity and loss: the paper's case study (digest 000 §4.1), the
+// Sensitivity and loss: the paper's case study ([LSFB09]), the
 // constructed vectors of §4.3–4.4, harmonic weights, 0·∞ = 0.
 #include <gtest/gtest.h>
 
@@ -64,7 +64,7 @@ TEST(Sensitivity, HarmonicWeightsOfATree) {
 }
 
 TEST(Sensitivity, ConstructedRiskTable) {
-    // Digest §4.4: zip leaf weight 0.2 (4790* has 3 leaves), age 0.4 (decades of 10).
+    // worked example: zip leaf weight 0.2 (4790* has 3 leaves), age 0.4 (decades of 10).
     auto zip = make_tree_hierarchy("zip", parse_csv("47906;4790*;*\n47907;4790*;*\n47901;4790*;*\n10001;1000*;*\n", ";"));
     auto age = make_interval_hierarchy("age", 0, 150, {10});
     struct Row {

@@ -17,7 +17,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Product where an infeasible state (∞) stays infeasible, even times 0.
 inline double times(double a, double b) { return (std::isinf(a) || std::isinf(b)) ? kInf : a * b; }
 
-// Corrected Minimize1 (digest 004 §3.3) for one bucket, memoized on (i, kcap, krem):
+// Corrected Minimize1 ([MKMGH07]) for one bucket, memoized on (i, kcap, krem):
 // in a flat array for the usual small k (reused across buckets, reset by a
 // generation stamp), in a hash map past kFlatLimit.
 class Minimize1 {
@@ -184,7 +184,7 @@ void CkKnapsack::merge(const CkKnapsack& other) {
 }
 
 std::vector<double> CkKnapsack::curve() const {
-    // k implications means at most k distinct ones (digest 004 G6): the curve never decreases.
+    // k implications means at most k distinct ones ([MKMGH07]): the curve never decreases.
     std::vector<double> md(kmax_ + 1);
     double running = 0;
     for (int h = 0; h <= kmax_; ++h) {

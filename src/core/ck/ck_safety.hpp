@@ -1,5 +1,5 @@
 // (c,k)-safety: disclosure against an attacker who knows k simple implications
-// (Martin, Kifer, Machanavajjhala, Gehrke, Halpern, ICDE 2007; digest 004).
+// (Martin, Kifer, Machanavajjhala, Gehrke, Halpern, ICDE 2007; [MKMGH07]).
 // A bucket is the sensitive histogram of one class; everything depends only on
 // each bucket's size and its counts sorted in descending order.
 #pragma once
@@ -23,14 +23,14 @@ struct BucketCounts {
     std::vector<int64_t> sorted;  // descending; values beyond are zero
 };
 
-// f_b(h) = Minimize1(b, 0, h, h) for h = 0..hmax (digest 004 §3.3, corrected):
+// f_b(h) = Minimize1(b, 0, h, h) for h = 0..hmax ([MKMGH07], corrected):
 // the least probability that h atoms about members of b are all false.
 std::vector<double> minimize1_curve(const BucketCounts& b, int hmax);
 
 // The shape that reaches f_b(h): how many atoms each distinct member gets.
 std::vector<int> minimize1_shape(const BucketCounts& b, int h);
 
-// The across-bucket two-state knapsack (digest 004 §3.5). T0[h]: least product
+// The across-bucket two-state knapsack ([MKMGH07]). T0[h]: least product
 // over the buckets seen with h antecedent atoms and the target not yet placed;
 // T1[h]: the same with the target placed. MD_h = 1 / (1 + T1[h]).
 //
@@ -92,7 +92,7 @@ private:
 bool ck_step(CkKnapsack::Log* t0, CkKnapsack::Log* t1, int kmax, const Minimize1Cache::Entry& e);
 bool ck_saturated(const CkKnapsack::Log* t1, int kmax);
 
-// MD_0 .. MD_kmax over the classes of a table, each class a bucket (SPEC §4.3's
+// MD_0 .. MD_kmax over the classes of a table, each class a bucket (docs/measures.md:
 // ck_disclosure_curve of audit()); the early exit of §3.6 applies.
 std::vector<double> ck_disclosure_curve(const ContingencyTable& table, int kmax);
 

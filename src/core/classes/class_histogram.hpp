@@ -1,4 +1,4 @@
-// The sensitive histogram of one equivalence class (SPEC §2, §4.3): counts per
+// The sensitive histogram of one equivalence class (docs/glossary.md, docs/measures.md): counts per
 // sensitive value, ⊥ (NULL) counted apart. Values are compared by their text.
 //
 // Encoded form (the payload of the SQL type privrisk.hist, and its binary

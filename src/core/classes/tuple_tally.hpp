@@ -5,7 +5,7 @@
 // gets a code, 0 being NULL, and keeps its text. A tally is mergeable and has a
 // byte form, so parallel workers can each count part of a table and the leader
 // add them up: the state of the tuple_tally aggregate through which
-// identification reads a dictionary (SPEC §4.5).
+// identification reads a dictionary (docs/dtrisk.md).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Exercises the error boundary: throws from `depth` frames down, each frame
-// holding heap objects whose destructors must run (SPEC §3, issue 2 item 3).
+// holding heap objects whose destructors must run (docs/architecture.md, issue 2 item 3).
 #pragma once
 
 #include <string>

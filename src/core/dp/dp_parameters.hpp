@@ -1,4 +1,4 @@
-// SafePub's privacy parameters (SPEC §4.7; Bild, Kuhn, Prasser, PoPETs 2018;
+// SafePub's privacy parameters (docs/dp.md; Bild, Kuhn, Prasser, PoPETs 2018;
 // Li, Qardaji, Su, ASIACCS 2012): for a target (ε, δ), the sampling probability
 // β = 1 − e^(−ε) and the least k such that sampling with β, then suppressing
 // every class with fewer than k sampled rows, is (ε, δ)-differentially private.

@@ -1,4 +1,4 @@
-// The randomness of a differentially private release (SPEC §4.7). Every draw
+// The randomness of a differentially private release (docs/dp.md). Every draw
 // that concerns a row is a keyed pseudo-random function (SipHash-2-4) of the
 // row's identity, so it does not depend on the scan order or on which parallel
 // worker reads the row, and cannot be predicted without the run's secret. The

@@ -1,4 +1,4 @@
-// Fouad's private generalization mechanism (thesis Algorithm 6; digest 003b
+// Fouad's private generalization mechanism (thesis Algorithm 6; [Fou12]
 // §3.8–3.9, §4.5, resolutions A2–A12): keep each record with probability
 // 1 − β, draw a frequency threshold t = θ|D| with θ ~ U(θ0, 1), and give each
 // kept record a generalization x of its own values, chosen among the
@@ -46,7 +46,7 @@ struct FouadDimension {
 double fouad_scale(const FouadParameters& p, double phi_l, double phi_u);
 void check_fouad_parameters(const FouadParameters& p);
 
-// The δ-conditions of Theorem 6.4.1 as the digest derives them (§3.9 items 4–5):
+// The δ-conditions of Theorem 6.4.1 as derived for this implementation (§3.9 items 4–5):
 // m ≥ ln(2/δ)/(0.1081977(1 − β)), and the smallest threshold t = θ0·m must
 // satisfy (1 − τ1)βt ≥ t′ with τ1 = √(2 ln(2h^k/δ)/(βt)) and
 // t′ = β² h^k e^(ε′·t_f)/(1 − β). An error explains which fails.

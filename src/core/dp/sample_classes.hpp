@@ -1,4 +1,4 @@
-// The classes of a sample (SafePub's last step, SPEC §4.7): sampled rows, each
+// The classes of a sample (SafePub's last step, docs/dp.md): sampled rows, each
 // given as its generalized values' ids, are counted per class; finish() keeps
 // the classes with at least k rows, in a random order, so nothing in the output
 // follows the source's row order.

@@ -1,4 +1,4 @@
-// Identification against an attacker's dictionary (digest 000 §3.2, §3 D, A1):
+// Identification against an attacker's dictionary ([LSFB09] §3; decisions D and A1 in docs/dtrisk.md):
 // |ρ(y, θ)| = the dictionary entries consistent with a released record y.
 // Exact mode: on every mapped attribute, y_j or e_j is ⊥, or one is an
 // ancestor-or-self of the other in the attribute's hierarchy (equality when the
@@ -29,7 +29,7 @@
 
 namespace privrisk {
 
-// Standard Jaro similarity (digest 000 §3 P): case-sensitive, over bytes.
+// Standard Jaro similarity ([LSFB09]; decision P): case-sensitive, over bytes.
 double jaro(std::string_view a, std::string_view b);
 
 class MatchCounter {

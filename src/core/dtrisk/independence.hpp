@@ -1,5 +1,5 @@
-// Independence-based choice of the k attributes to disclose (paper §4.2; digest
-// 000 §3 L, A16): with attributes independent in the dictionary, |ρ| factorizes,
+// Independence-based choice of the k attributes to disclose ([LSFB09] §4.2;
+// decisions L and A16): with attributes independent in the dictionary, |ρ| factorizes,
 // and the least loss of disclosing exactly k attributes discloses those with the
 // k smallest factors g_j = e^(w_j) / f_j, f_j being the fraction of dictionary
 // entries consistent with the record's value of attribute j (multiplicative Φ).

@@ -192,7 +192,7 @@ DisclosureResult aruba(const DisclosureSearch& s) {
     return result_of(e, best, static_cast<int64_t>(visited.size()));
 }
 
-// Genetic search (§4.5.4 with the digest's defaults): a chromosome is a path of
+// Genetic search (§4.5.4 with the paper's defaults): a chromosome is a path of
 // specialization steps from ⊤; it decodes to the first feasible node on it.
 DisclosureResult genetic(const DisclosureSearch& s) {
     Evaluator e{s, {}};

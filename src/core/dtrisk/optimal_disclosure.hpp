@@ -1,4 +1,4 @@
-// Optimal disclosure of one record (paper eq. 7–9; thesis ch. 4, digest 003a
+// Optimal disclosure of one record (paper eq. 7–9; thesis ch. 4, [Fou12]
 // §3.3–3.6): the record's generalization lattice is every level vector x with
 // 0 ≤ x_i ≤ h_i (x_i generalization steps on attribute i; h_i is ⊥), and risk
 // and utility are non-increasing as x grows. Problems:

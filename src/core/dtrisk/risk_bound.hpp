@@ -1,4 +1,4 @@
-// Proposition 1 of the paper (digest 000 §4.1, A7): when every entity of the
+// Proposition 1 of the paper ([LSFB09], A7): when every entity of the
 // estimated dictionary θ̂ appears in the true dictionary θ with equal or more
 // general values (θ̂ ≪ θ, Definition 5), ids are unique in θ̂, and every source
 // record has a counterpart in θ̂ (an entry at least as specific), then for every

@@ -1,4 +1,4 @@
-// Sensitivity Φ and the decision-theoretic loss (digest 000 §3.2–3.4, §3 E, G,
+// Sensitivity Φ and the decision-theoretic loss ([LSFB09] §3.2–3.4; decisions E, G,
 // H; ambiguities A9–A12, E1, E9). ⊥ (an undisclosed value) adds nothing to a
 // sum; weights are non-negative and may be +∞ ("disclose only with zero
 // identification chance"); 0·∞ is 0.

@@ -1,4 +1,4 @@
-// Value generalization hierarchies (SPEC §2, §4.1; digest 000 §3.C).
+// Value generalization hierarchies (docs/hierarchy.md; [LSFB09] §3).
 // Level 0 is the original value, level height() is ⊥ (returned as nullopt).
 // Every leaf has the same depth, and levels nest, so a node's level is a
 // property of the node and "generalize to level l" is well defined.
@@ -37,11 +37,11 @@ public:
     // `general` is an ancestor-or-self of `specific` (⊥ generalizes everything).
     bool generalizes(Value general, Value specific) const;
 
-    // Comparable in the hierarchy, or either is ⊥ (digest 000 §7 A1).
+    // Comparable in the hierarchy, or either is ⊥ ([LSFB09]).
     bool consistent(Value a, Value b) const;
 
     // The number of leaves under a node (1 for a leaf), for harmonic sensitivity
-    // weights (digest 000 §3 H): a tree's own leaves; an interval's integers
+    // weights ([LSFB09]; decision H): a tree's own leaves; an interval's integers
     // within [lo, hi]; a date's days; a prefix's 10 per masked character (digit
     // strings). ⊥ is not a node here (its weight is 0 by definition).
     double leaf_count(std::string_view node) const { return leaves_under(node, locate(node)); }

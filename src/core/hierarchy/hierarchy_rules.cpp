@@ -1,5 +1,5 @@
 // Hierarchies computed from a rule rather than listed: numeric intervals,
-// prefix masking and ISO dates (SPEC §2 builders).
+// prefix masking and ISO dates (the builders of docs/hierarchy.md).
 #include <charconv>
 #include <cmath>
 #include <cstdio>

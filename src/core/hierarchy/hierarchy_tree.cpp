@@ -1,4 +1,4 @@
-// Explicit hierarchies loaded from ARX-style CSV, with the validation of SPEC §4.1.
+// Explicit hierarchies loaded from ARX-style CSV, with the validation of docs/hierarchy.md.
 #include <unordered_map>
 
 #include "common/error.hpp"

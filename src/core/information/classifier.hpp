@@ -1,4 +1,4 @@
-// Workload utility (Brickell & Shmatikov, KDD'08 §5; digest 001 §2.6): the
+// Workload utility (Brickell & Shmatikov, KDD'08 §5; [BS08]): the
 // cross-validated accuracy of a classifier that predicts a target column from
 // the other published columns, on a release and on its trivial sanitizations.
 #pragma once

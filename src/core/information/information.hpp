@@ -1,5 +1,5 @@
 // Information-theoretic privacy and utility (Askari, Safavi-Naini, Barker,
-// CODASPY 2012; digest 002): entropies of a table's columns, channel metrics of
+// CODASPY 2012; [ASB12]): entropies of a table's columns, channel metrics of
 // a sanitization mechanism seen as a noisy channel, the k-anonymity channel of
 // a tiny universe, and the Askari utility of a table. Channel quantities are
 // in bits (the Santhi-Vardy bound needs base 2); the column entropies of the
@@ -59,7 +59,7 @@ struct AdversaryErrors {
 };
 AdversaryErrors adversary_errors(const Channel& channel, const std::vector<double>& prior);
 
-// The prior that maximizes the MAP adversary's error (digest A11): a vertex of
+// The prior that maximizes the MAP adversary's error (decision A11): a vertex of
 // the arrangement of ties π_i P_ij = π_k P_kj and faces π_i = 0; only for small
 // channels (the candidate vertices are counted first; past kMaxPriorVertices, an error).
 struct WorstPrior {
@@ -69,7 +69,7 @@ struct WorstPrior {
 WorstPrior worst_case_prior(const Channel& channel);
 constexpr uint64_t kMaxPriorVertices = 5'000'000;
 
-// ---- the k-anonymity channel of a tiny universe (§5; digest A4-A6, corrected) ----
+// ---- the k-anonymity channel of a tiny universe (§5; decisions A4-A6, corrected) ----
 
 // One attribute of the universe: levels[l][v] is the id of ground value v at
 // level l (levels[0] the identity). Quasi-identifiers may be generalized; the

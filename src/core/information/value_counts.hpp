@@ -1,4 +1,4 @@
-// The state of the entropy aggregates (SPEC §4.8): how many rows hold each
+// The state of the entropy aggregates (docs/information.md): how many rows hold each
 // distinct value (or pair of values). A value is identified by a 128-bit
 // fingerprint of its bytes (XXH3-128), so the state never stores the values:
 // memory grows with the distinct values at 24 bytes each (a pair: 16 bytes per

@@ -1,4 +1,4 @@
-// Risk and privacy measures of a release (SPEC §4.3; digest 001 §3.1-3.3; Li et
+// Risk and privacy measures of a release (docs/measures.md; [BS08]-3.3; Li et
 // al. t-closeness for the ordered and hierarchical ground distances).
 // Every measure returns the release's level (not a yes/no); nullopt for an
 // empty release. Entropies and δ are in nats.
@@ -18,7 +18,7 @@
 namespace privrisk {
 
 // The classes of a release with their sensitive counts: the contingency table
-// of digest 001 §3.1. Sensitive values are interned to ids; ⊥ is a value too.
+// of [BS08] Sensitive values are interned to ids; ⊥ is a value too.
 class ContingencyTable {
 public:
     using Pair = std::pair<uint32_t, int64_t>;  // (value id, count), count > 0
@@ -97,7 +97,7 @@ std::optional<double> t_ordered(const ContingencyTable& t, std::vector<double>* 
 std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy& h,
                                      std::vector<double>* per_class = nullptr);
 
-// Brickell-Shmatikov (digest 001): δ-disclosure level (Infinity when a class lacks a
+// Brickell-Shmatikov ([BS08]): δ-disclosure level (Infinity when a class lacks a
 // value of the table), adversarial knowledge and accuracy gain, information gain I(S;Q).
 std::optional<double> delta_disclosure(const ContingencyTable& t, std::vector<double>* per_class = nullptr);
 std::optional<double> a_know(const ContingencyTable& t);
@@ -108,7 +108,7 @@ std::optional<double> information_gain(const ContingencyTable& t);
 void check_threshold(double threshold);  // records_at_risk: 0 <= threshold <= 1
 void check_c(double c);                  // recursive (c,ℓ): c > 0, finite
 
-// Strict "a < b" where a value within 1e-12 (relative) of b counts as not below (SPEC §2).
+// Strict "a < b" where a value within 1e-12 (relative) of b counts as not below (docs/glossary.md).
 bool strictly_below(double a, double b);
 
 }  // namespace privrisk

@@ -1,4 +1,4 @@
-// How the disclosure rules of one column combine (SPEC §2; digest 000 §3.A-B,
+// How the disclosure rules of one column combine (docs/glossary.md; [LSFB09],
 // Prop. 3). A rule is hide or gen(level) with a condition F evaluated on the
 // ORIGINAL row; rows where F is TRUE keep the value. Every rule whose condition
 // is not TRUE raises the released level to its own (hide: the height, ⊥); the

@@ -12,7 +12,7 @@
 namespace privrisk {
 
 bool Constraints::monotone() const {
-    if (max_suppression <= 0) return true;  // every constraint is monotone on whole classes (digest 004 §3.8)
+    if (max_suppression <= 0) return true;  // every constraint is monotone on whole classes ([MKMGH07])
     // With suppression, a coarser node suppresses a subset of the rows only when a
     // class qualifies as soon as one of its parts does: true for k, max_risk and
     // distinct ℓ-diversity, not for the others (a qualifying part can be outvoted).

@@ -1,4 +1,4 @@
-// Full-domain generalization search (SPEC §4.6; digest 004 §3.8): the lattice
+// Full-domain generalization search (docs/search.md; [MKMGH07]): the lattice
 // node (one level per quasi-identifier) with the best utility among those that
 // meet every privacy constraint, possibly after suppressing the rows of
 // classes that still violate a per-class constraint.
@@ -38,7 +38,7 @@ struct LatticeDimension {
 enum class LDiversity { Distinct, Entropy, Recursive };
 enum class TCloseness { Equal, Ordered, Hierarchical };
 
-// Thresholds (SPEC §2): k, ℓ, max_risk and average_risk are met at the bound
+// Thresholds (docs/glossary.md): k, ℓ, max_risk and average_risk are met at the bound
 // (a value within 1e-12 relative of it counts as met); δ and (c,k) are strict.
 struct Constraints {
     std::optional<int64_t> k;           // every class has ≥ k rows

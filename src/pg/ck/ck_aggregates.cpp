@@ -1,5 +1,5 @@
-// (c,k)-safety aggregates over one privrisk.hist per class (SPEC §4.4). The
-// state of the curve aggregates is the O(k) two-state knapsack of digest 004
+// (c,k)-safety aggregates over one privrisk.hist per class (docs/ck.md). The
+// state of the curve aggregates is the O(k) two-state knapsack of [MKMGH07]
 // §3.5 as a float8[] (kmax, buckets, T0[0..kmax], T1[0..kmax]), updated in place
 // and merged by the combine function, so they run in parallel plans and across
 // servers.
@@ -185,7 +185,7 @@ Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
         d = state_data(a);
         if (state_kmax != kmax) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
         ++d[1];
-        // Disclosure 1 at every k already: no bucket can change the curve (digest 004 §3.6's early exit).
+        // Disclosure 1 at every k already: no bucket can change the curve ([MKMGH07]'s early exit).
         if (ck_saturated(d + kHeader + kmax + 1, kmax)) PG_RETURN_ARRAYTYPE_P(a);
     }
     static thread_local BucketCounts b;

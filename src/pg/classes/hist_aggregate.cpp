@@ -1,4 +1,4 @@
-// Level 1 (SPEC §4.3): privrisk.hist(sensitive) over the rows of one class.
+// Level 1 (docs/measures.md): privrisk.hist(sensitive) over the rows of one class.
 // The state is a core HistogramBuilder placed in the aggregate's memory
 // context (internal, with serialize/deserialize for parallel plans); the
 // result is the shippable, non-internal privrisk.hist.

@@ -1,4 +1,4 @@
-// The two guards between C++ and PostgreSQL errors (SPEC §3). One idiom per
+// The two guards between C++ and PostgreSQL errors (docs/architecture.md). One idiom per
 // direction, so no function writes the setjmp/try dance by hand:
 //
 //  * PRIVRISK_FUNCTION(name) defines an SQL-callable entry point whose body

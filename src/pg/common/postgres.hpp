@@ -1,4 +1,4 @@
-// The one place the PostgreSQL headers enter C++ (SPEC §3). Only src/pg/ includes it.
+// The one place the PostgreSQL headers enter C++ (docs/architecture.md). Only src/pg/ includes it.
 #pragma once
 
 extern "C" {

@@ -4,7 +4,7 @@
 //
 // value_text is PostgreSQL-style: it may palloc in CurrentMemoryContext and may
 // raise an ERROR, and it never throws, so the release scan can call it per row
-// from frames that hold no C++ object (SPEC §3); C++ callers use pg_call.
+// from frames that hold no C++ object (docs/architecture.md); C++ callers use pg_call.
 #pragma once
 
 #include <string_view>

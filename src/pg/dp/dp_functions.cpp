@@ -1,4 +1,4 @@
-// Differential privacy (SPEC §4.7): SafePub's (ε, δ) -> (β, k). The sampling
+// Differential privacy (docs/dp.md): SafePub's (ε, δ) -> (β, k). The sampling
 // release itself and the budget are still to come.
 #include "dp/dp_parameters.hpp"
 #include "common/error.hpp"

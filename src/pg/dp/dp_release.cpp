@@ -1,4 +1,4 @@
-// privrisk.dp_release (SPEC §4.7). One pass over the source samples each row by
+// privrisk.dp_release (docs/dp.md). One pass over the source samples each row by
 // a keyed function of its identity (so the sample does not depend on scan order
 // or workers). safepub generalizes the sampled rows to the given node, counts
 // their classes and suppresses those with fewer than k rows; fouad counts the

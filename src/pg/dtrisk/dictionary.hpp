@@ -1,4 +1,4 @@
-// An attacker's dictionary as identification reads it (SPEC §4.5): the mapping
+// An attacker's dictionary as identification reads it (docs/dtrisk.md): the mapping
 // from released attributes to dictionary columns and hierarchies (jsonb), and
 // the dictionary's rows loaded into a MatchCounter. Shared by match_counts and
 // the optimal-disclosure functions.

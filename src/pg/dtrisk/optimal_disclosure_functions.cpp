@@ -1,4 +1,4 @@
-// Optimal disclosure against a dictionary (SPEC §4.5; paper eq. 7–9, thesis
+// Optimal disclosure against a dictionary (docs/dtrisk.md; paper eq. 7–9, thesis
 // ch. 4): per record, the generalization of its values that minimizes the
 // decision-theoretic risk subject to a utility floor (or the other forms).
 // Risk of a node = loss(Φ(y), |ρ(y, θ)|) with Φ from harmonic value weights;
@@ -123,7 +123,7 @@ Outcome search_record(const Setting& s, MatchCounter& counter, const std::vector
     search.seed = s.seed;
     // BTDA, ARUBA and the genetic search rely on the risk falling as the record is
     // generalized; it does when the record itself matches an entry (|ρ| can only
-    // grow, Φ only fall), not when it matches none (digest 000 A8).
+    // grow, Φ only fall), not when it matches none ([LSFB09]).
     DisclosureMethod method = s.method;
     if (method != DisclosureMethod::Exhaustive && counter.count_one(record) == 0) {
         method = DisclosureMethod::Exhaustive;
@@ -236,7 +236,7 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
 }
 
 // optimal_generalization(source, dictionary, mapping, leaf_weights, bound, method, problem, lambda,
-//                        family, seed) -> jsonb: the table-level, full-domain form (digest 000 §3 J):
+//                        family, seed) -> jsonb: the table-level, full-domain form ([LSFB09]; decision J):
 // one level vector for every row; risk = the mean loss over the rows of the release at
 // that node, utility = the mean steps left to ⊥. The result has search()'s shape, so
 // apply_generalization() publishes it through the release scan.

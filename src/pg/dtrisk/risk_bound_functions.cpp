@@ -1,4 +1,4 @@
-// risk_bound_holds (digest 000 §4.1 Proposition 1, A7): whether the risk
+// risk_bound_holds ([LSFB09] Proposition 1, A7): whether the risk
 // against an estimated dictionary bounds the risk against the true one.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Decision-theoretic risk (SPEC §4.5; digest 000): sensitivity Φ, the loss,
+// Decision-theoretic risk (docs/dtrisk.md; [LSFB09]): sensitivity Φ, the loss,
 // identification against a dictionary (match_counts) and the risk aggregates.
 #include <cmath>
 #include <cstring>
@@ -176,7 +176,7 @@ PRIVRISK_FUNCTION(privrisk_dt_risk_add) {
     return arg.datum();
 }
 
-// bayes_risk_add(state, risk, prior): Σ q·R and Σ q (digest 000 §3 F, E2).
+// bayes_risk_add(state, risk, prior): Σ q·R and Σ q ([LSFB09] F, E2).
 PRIVRISK_FUNCTION(privrisk_bayes_risk_add) {
     StateArg arg = state_arg(fcinfo, "bayes_risk_add");
     RiskState* s = &arg.value;

@@ -1,4 +1,4 @@
-// The entropy aggregates (SPEC §4.8): entropy(x), conditional_entropy(x, y),
+// The entropy aggregates (docs/information.md): entropy(x), conditional_entropy(x, y),
 // mutual_information(x, y), in nats (and _bits). The state counts rows per
 // distinct value (or pair) by a 128-bit fingerprint (core value_counts), lives
 // in the aggregate's context, and crosses to parallel workers serialized.

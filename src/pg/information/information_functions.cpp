@@ -1,5 +1,5 @@
 // Channel metrics on an explicit matrix and the k-anonymity channel of a tiny
-// universe (SPEC §4.8; digest 002). The entropy aggregates are in
+// universe (docs/information.md; [ASB12]). The entropy aggregates are in
 // entropy_aggregates.cpp.
 #include <algorithm>
 #include <cmath>

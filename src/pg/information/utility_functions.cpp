@@ -1,4 +1,4 @@
-// What a release is still good for (SPEC §4.8; digests 001 §2.6 and 002 §3.5):
+// What a release is still good for (docs/information.md; [BS08] and [ASB12] §3.5):
 // the Askari utility of a table's columns at given generalization levels, and
 // the cross-validated accuracy of a classifier on a release. Both read the
 // source once through SPI with the caller's rights, each column as the text a

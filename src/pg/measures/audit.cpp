@@ -1,4 +1,4 @@
-// privrisk.audit (SPEC §4.3): every applicable measure of one release in one
+// privrisk.audit (docs/measures.md): every applicable measure of one release in one
 // scan of the source. The rows stream into a C++ hash aggregation (class key
 // -> sensitive counts) whose memory is bounded by privrisk.audit_memory_limit;
 // past it, the audit falls back to GROUP BY with hist(), which PostgreSQL

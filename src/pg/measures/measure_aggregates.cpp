@@ -1,4 +1,4 @@
-// Level 2 (SPEC §4.3): aggregates over one privrisk.hist per class. Each uses
+// Level 2 (docs/measures.md): aggregates over one privrisk.hist per class. Each uses
 // the smallest state that suffices: int8 (k), int8[2] (counts), float8 (ℓ), or
 // the class multiset for measures that need the whole table's distribution.
 // All have combine functions and are PARALLEL SAFE; none depends on row order.

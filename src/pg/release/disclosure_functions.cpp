@@ -1,4 +1,4 @@
-// Scalar disclosure operators hide and gen (SPEC §4.2, first bullet; digest 000 §3.A-B).
+// Scalar disclosure operators hide and gen (docs/release.md, first bullet; [LSFB09]).
 // ⊥ is NULL. An unknown (NULL) disclosure condition protects: only TRUE discloses.
 #include "common/args.hpp"
 #include "common/error.hpp"

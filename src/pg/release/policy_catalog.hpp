@@ -1,5 +1,5 @@
 // Disclosure policies as stored in privrisk.policy / policy_rule / release_view
-// (SPEC §4.2), the checks every rule condition passes, and who may read a release.
+// (docs/release.md), the checks every rule condition passes, and who may read a release.
 #pragma once
 
 #include <optional>

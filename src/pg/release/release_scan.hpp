@@ -1,5 +1,5 @@
 // The release scan: privrisk.release(policy) in FROM planned as
-// Custom Scan (PrivriskRelease) (SPEC §4.2).
+// Custom Scan (PrivriskRelease) (docs/release.md).
 #pragma once
 
 #include <string>

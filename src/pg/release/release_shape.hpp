@@ -1,5 +1,5 @@
 // The columns of a policy's release: every column of the source in order, a
-// generalized one as text, any other with its own type (SPEC §4.2), with the
+// generalized one as text, any other with its own type (docs/release.md), with the
 // rules that apply to each. Re-checks what a hand-edited catalog could break.
 #pragma once
 

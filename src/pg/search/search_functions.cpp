@@ -1,4 +1,4 @@
-// privrisk.search / privrisk.lattice (SPEC §4.6): one scan of the source builds
+// privrisk.search / privrisk.lattice (docs/search.md): one scan of the source builds
 // the level-0 classes (each quasi-identifier coded, each distinct
 // value generalized once per level); the lattice search itself runs in C++
 // (src/core/lattice_search), cancellable between and inside node evaluations.

@@ -1,4 +1,4 @@
--- (c,k)-safety (digest 004 §4), against exact fractions; values rounded to 12 digits.
+-- (c,k)-safety ([MKMGH07]), against exact fractions; values rounded to 12 digits.
 CREATE FUNCTION round_curve(float8[]) RETURNS numeric[] LANGUAGE sql IMMUTABLE
     AS $$ SELECT array_agg(round(x::numeric, 12) ORDER BY i) FROM unnest($1) WITH ORDINALITY AS u(x, i) $$;
 

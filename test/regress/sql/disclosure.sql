@@ -1,4 +1,4 @@
--- Scalar hide/gen (SPEC §4.2; digest 000 §4.2, the paper's §7.1 example).
+-- Scalar hide/gen (docs/release.md; [LSFB09], the paper's §7.1 example).
 SELECT privrisk.load_hierarchy('a2', E'a1;A-low;*\na2;A-low;*\na3;A-high;*\na4;A-high;*');
 
 CREATE TABLE t (a1 int PRIMARY KEY, a2 text, a3 text);

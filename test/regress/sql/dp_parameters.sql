@@ -1,4 +1,4 @@
--- SafePub's (epsilon, delta) -> (beta, k) (SPEC §4.7). The expected values come from
+-- SafePub's (epsilon, delta) -> (beta, k) (docs/dp.md). The expected values come from
 -- test/reference/safepub_parameters.py (60-digit decimals, exact binomials, no log space):
 -- (1, 1e-3) -> k 34, delta(34) = 8.506156689596e-4; (2, 1e-5) -> k 113; (0.5, 1e-3) -> k 27.
 SELECT epsilon, delta, round(p.beta::numeric, 12) AS beta, p.k, to_char(p.delta_k, '9.999999EEEE') AS delta_k,

@@ -1,4 +1,4 @@
--- Differentially private releases (SPEC §4.7): SafePub's sampling, generalization
+-- Differentially private releases (docs/dp.md): SafePub's sampling, generalization
 -- and suppression, the privacy budget and its ledger.
 CREATE ROLE regress_dp_owner;
 CREATE ROLE regress_dp_analyst;
@@ -192,7 +192,7 @@ SELECT count(*) AS spends FROM privrisk.budget_ledger;
 SELECT * FROM privrisk.dp_parameters(6, 1e-5);
 
 
--- Fouad's mechanism on the digest's toy data set (003b §5.3), each of its ten
+-- Fouad's mechanism on the paper's toy data set ([Fou12] §5.3), each of its ten
 -- rows repeated 100 times. Every released row generalizes at least theta0 x rows
 -- source rows (it is t-frequent for the smallest possible t), the released rows
 -- are about (1 - drop) x rows, and a seed repeats the release.
@@ -219,7 +219,7 @@ SELECT count(*) AS differences FROM (
      SELECT * FROM privrisk.dp_release('dp_toy', ARRAY['city', 'race'], ARRAY['dp_city', 'dp_race'], 1, 1e-3, mechanism => 'fouad',
                                        drop_probability => 0.5, theta0 => 0.3, seed => 11, output => 'classes')
          AS r(city text, race text, n bigint))) AS d;
--- The risk version and harmonic weights (the digest's leaf weights 0.3, 0.4);
+-- The risk version and harmonic weights (the paper's leaf weights 0.3, 0.4);
 -- under the aggregate score with harmonic weights, Φ(⊥, ⊥) = 0 is never chosen
 -- unless nothing else is t-frequent.
 SELECT sum(n) > 0 AS released

@@ -1,7 +1,7 @@
--- Decision-theoretic risk (SPEC §4.5; digest 000): sensitivity, loss, identification
+-- Decision-theoretic risk (docs/dtrisk.md; [LSFB09]): sensitivity, loss, identification
 -- against a dictionary (match_counts), the risk aggregates.
 
--- The paper's case study (§8; digest §4.1): City leaf weight 0.3, Race 0.4,
+-- The paper's case study (§8; worked example): City leaf weight 0.3, Race 0.4,
 -- Birthdate 0.5, Income 0.75, harmonic up the hierarchies, multiplicative Φ.
 SELECT privrisk.load_hierarchy('dt_city', E'West Lafayette;Tippecanoe;Indiana;Midwest;*\nLafayette;Tippecanoe;Indiana;Midwest;*');
 SELECT privrisk.load_hierarchy('dt_race', E'White;Caucasian;*\nChinese;Asian;*');
@@ -28,7 +28,7 @@ SELECT * FROM privrisk.harmonic_weights('dt_income', 0.75);
 SELECT * FROM privrisk.harmonic_weights('dt_county', -1);
 SELECT privrisk.drop_hierarchy('dt_county');
 
--- Constructed vectors (digest §4.4): a dictionary with a ⊥ and a generalized entry.
+-- Constructed vectors (worked example): a dictionary with a ⊥ and a generalized entry.
 SELECT privrisk.load_hierarchy('dt_zip', E'47906;4790*;*\n47907;4790*;*\n47901;4790*;*\n10001;1000*;*');
 SELECT privrisk.interval_hierarchy('dt_age', 0, 150, ARRAY[10]);
 CREATE TABLE dt_dictionary(zip text, age text);
@@ -52,7 +52,7 @@ SELECT round(privrisk.dt_risk(privrisk.sensitivity(ARRAY[r.zip, r.age], ARRAY['d
 FROM dt_released r JOIN privrisk.match_counts('dt_released', 'dt_dictionary', :mapping) m
   ON m.released_values IS NOT DISTINCT FROM ARRAY[r.zip, r.age];
 
--- Proposition 1 (digest §4.5): against the true dictionary, whose entries are the
+-- Proposition 1 (worked example): against the true dictionary, whose entries are the
 -- estimated ones' or more general, the risk is lower (Φ ≡ 1, n = 3).
 CREATE TABLE dt_true(zip text, age text);
 INSERT INTO dt_true VALUES ('47906', '[30, 40)'), ('4790*', '36'), ('47901', '25'), ('47906', '31'), ('47907', NULL);
@@ -223,7 +223,7 @@ SELECT privrisk.optimal_disclosure(ARRAY['47906'], 'dt_dictionary', :mapping, AR
 SELECT privrisk.optimal_disclosure(ARRAY['99999', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 2);
 SELECT privrisk.optimal_disclosure(ARRAY['47906', '34'], 'dt_dictionary', :mapping, ARRAY[0.2, 0.4], 0.3, 'btda', 'max_utility');
 
--- Proposition 1's conditions (digest §4.5): they hold for (T, θ̂ = T, θ^true), and
+-- Proposition 1's conditions (worked example): they hold for (T, θ̂ = T, θ^true), and
 -- the risks above obey the bound; without entity 3 in θ^true they do not.
 ALTER TABLE dt_estimated ADD COLUMN id int;
 UPDATE dt_estimated SET id = CASE zip WHEN '47906' THEN 1 WHEN '47907' THEN 2 ELSE 3 END;
@@ -301,7 +301,7 @@ DROP TABLE dt_people;
 SELECT y, privrisk.match_count(y, 'dt_dictionary', :mapping) AS matches
 FROM (VALUES (ARRAY['47906', '34']), (ARRAY['4790*', '[30, 40)']), (ARRAY[NULL, NULL]::text[]), (ARRAY['47906', '[20, 30)'])) AS v(y);
 SELECT privrisk.match_count(ARRAY['47906'], 'dt_dictionary', :mapping);
--- Independence top-k (digest §4.6): disclose 3, then 1, then 2; losses 0.001, 0.0014998, 0.0049456, 0.1093157.
+-- Independence top-k (worked example): disclose 3, then 1, then 2; losses 0.001, 0.0014998, 0.0049456, 0.1093157.
 SELECT k, t->'disclosed' AS disclosed, round((t->>'loss')::numeric, 7) AS loss
 FROM generate_series(0, 3) AS k, LATERAL privrisk.independent_top_k(ARRAY[0.5, 0.1, 0.3], ARRAY[0.5, 0.05, 0.9], 1000, k) AS t;
 SELECT privrisk.independent_top_k(ARRAY[0.5, 0.1, 0.3], ARRAY[0.5, 0.05, 0.9], 1000, 3)->'factors' AS factors;

@@ -1,4 +1,4 @@
--- Interval, prefix and date builders (SPEC §2).
+-- Interval, prefix and date builders (docs/glossary.md).
 SELECT privrisk.interval_hierarchy('age5', 0, 120, ARRAY[5, 10, 20]) AS interval_height,
        privrisk.prefix_hierarchy('zip', 5) AS prefix_height,
        privrisk.date_hierarchy('birth') AS date_height;

@@ -1,4 +1,4 @@
--- Information-theoretic measures and utility (SPEC §4.8; digests 002 and 001 §2.6):
+-- Information-theoretic measures and utility (docs/information.md; [ASB12] and [BS08] §2.6):
 -- the papers' numbers, cross-checks between measures, and bad input.
 SET extra_float_digits = 0;
 CREATE FUNCTION r6(float8) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT round($1::numeric, 6) $$;
@@ -26,13 +26,13 @@ SELECT r->'map_guess' AS map_guess, r6((r->'adversaries'->>'knows_neither')::flo
        r6((r->'adversaries'->>'knows_mechanism')::float8) AS mechanism_only,
        r6((r->'adversaries'->>'knows_both')::float8) AS both
 FROM (SELECT privrisk.channel_report(m, ARRAY[0.5, 0.25, 0.125, 0.125]) AS r FROM appendix_a) AS s;
--- The worst-case prior (digest A11): 997/1657 ≈ 0.6017 at (357, 420, 280, 600)/1657.
+-- The worst-case prior (decision A11): 997/1657 ≈ 0.6017 at (357, 420, 280, 600)/1657.
 SELECT abs((w->>'bayes_error')::float8 - 997.0 / 1657) < 1e-12 AS error_is_997_1657,
        r6((w->>'bayes_error')::float8) AS worst_error,
        ARRAY(SELECT round(p::numeric * 1657, 6) FROM jsonb_array_elements_text(w->'prior') AS p) AS prior_times_1657
 FROM (SELECT privrisk.channel_worst_case_prior(m) AS w FROM appendix_a) AS s;
 
--- The toy k-anonymity universe of digest 002 §5.3: age a1..a4 -> {A12, A34} -> *, gender -> *,
+-- The toy k-anonymity universe of [ASB12]: age a1..a4 -> {A12, A34} -> *, gender -> *,
 -- disease (3 values) never generalized; 5 rows, k = 2, corrected (QI) counts.
 SELECT privrisk.load_hierarchy('toy_age', E'a1;A12;*\na2;A12;*\na3;A34;*\na4;A34;*'),
        privrisk.load_hierarchy('toy_gender', E'M;*\nF;*'),
@@ -47,7 +47,7 @@ SELECT abs((privrisk.k_anonymity_channel(ARRAY['toy_age', 'toy_gender'], ARRAY[3
        abs((privrisk.k_anonymity_channel(ARRAY['toy_age', 'toy_gender'], ARRAY[3], 5, 2, 'minimal')->>'bayes_error')::float8
            - 491.0 / 520) < 1e-12 AS minimal_is_491_520;
 
--- The Askari utility example (digest 002 §5.3): 1.261654 bits; published at age 1, gender 1
+-- The Askari utility example ([ASB12]): 1.261654 bits; published at age 1, gender 1
 -- (domain sizes 2, 1, 3): 0.861654, a degradation of exactly 0.4.
 CREATE TABLE toy (age text, gender text, disease text);
 INSERT INTO toy VALUES ('a1', 'M', 'Cold'), ('a2', 'F', 'Cold'), ('a3', 'M', 'Diabetes'), ('a3', 'F', 'Diabetes'),

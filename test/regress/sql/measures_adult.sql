@@ -1,11 +1,11 @@
--- Brickell & Shmatikov Table 3 on UCI Adult (digest 001 §4.5, §6.5): the 45,222
+-- Brickell & Shmatikov Table 3 on UCI Adult ([BS08], §6.5): the 45,222
 -- complete rows, Q = (age, sex, race), S = occupation.
 \i scripts/adult-uci.sql
 SELECT count(*) AS rows FROM adult;
--- A_base: the occupation counts of digest 001 §4.5.
+-- A_base: the occupation counts of [BS08]
 SELECT occupation, count(*) FROM adult GROUP BY occupation ORDER BY count(*) DESC, occupation;
 
--- "Intact": A_acc 0.1034, A_know 0.2492 (digest: 0.10344522577506524, 0.2491583675532344).
+-- "Intact": A_acc 0.1034, A_know 0.2492 (full precision: 0.10344522577506524, 0.2491583675532344).
 CREATE TABLE occupation_classes AS
 SELECT privrisk.hist(occupation) AS h FROM adult GROUP BY age, sex, race;
 SELECT count(*) AS classes, round(privrisk.a_acc(h)::numeric, 4) AS a_acc, round(privrisk.a_know(h)::numeric, 4) AS a_know,
@@ -22,7 +22,7 @@ SELECT result->'rows' AS rows, result->'classes' AS classes,
        (result->>'k_anonymity')::bigint = (SELECT privrisk.k_anonymity(h) FROM occupation_classes) AS k_matches_aggregate
 FROM (SELECT privrisk.audit('adult', ARRAY['age', 'sex', 'race'], 'occupation') AS result) AS a;
 
--- Generalized view G4 of digest 001 §6.5: age in decades, race suppressed:
+-- Generalized view G4 of [BS08]: age in decades, race suppressed:
 -- classes 18, k 12, t 0.5097, l(c=3) 4, A_know 0.2027, A_acc 0.0864.
 SELECT privrisk.interval_hierarchy('decade', 0, 100, ARRAY[10]);
 \set race `cat ../shared/data/adult/adult_hierarchy_race.csv`

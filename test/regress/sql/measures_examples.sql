@@ -1,4 +1,4 @@
--- Risk and privacy measures on the worked examples of digest 001 §4, as SQL
+-- Risk and privacy measures on the worked examples of [BS08], as SQL
 -- aggregates over one hist per class and through audit(); natural logs.
 
 -- §4.1: the section 7 XOR table. Q = (a1, a2), S = a3 = (r2, r3).

@@ -1,4 +1,4 @@
--- Disclosure policies run by Custom Scan (PrivriskRelease) (SPEC §4.2; digest 000 §4.2,
+-- Disclosure policies run by Custom Scan (PrivriskRelease) (docs/release.md; [LSFB09],
 -- the paper's §7.1 operator example and Proposition 3).
 SELECT privrisk.load_hierarchy('rel_a2', E'a1;A-low;*\na2;A-low;*\na3;A-high;*\na4;A-high;*');
 CREATE TABLE t (a1 int PRIMARY KEY, a2 text, a3 text);

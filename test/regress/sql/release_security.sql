@@ -1,4 +1,4 @@
--- Release views leak nothing (SPEC §4.2): an analyst granted only the view never
+-- Release views leak nothing (docs/release.md): an analyst granted only the view never
 -- obtains a hidden value, by any path. 'SECRET-…' values are the hidden ones.
 CREATE ROLE regress_privrisk_steward;
 CREATE ROLE regress_privrisk_analyst;

@@ -1,10 +1,10 @@
--- Generalization search (SPEC §4.6): the paper's lattices, ARX's Adult lattice,
+-- Generalization search (docs/search.md): the paper's lattices, ARX's Adult lattice,
 -- each result checked by an independent evaluation of the node's classes.
 SET extra_float_digits = 0;
 -- Progress notices depend on the machine's speed: off, so the output is the same under load.
 SET privrisk.search_progress_interval = 0;
 
--- digest 004 §4.6: the Figure 1 table; minimal (c,k)-safe nodes (age: exact, decade, ⊥: 18 nodes).
+-- [MKMGH07]: the Figure 1 table; minimal (c,k)-safe nodes (age: exact, decade, ⊥: 18 nodes).
 CREATE TABLE fig1 (name text, zip text, age int, sex text, disease text);
 INSERT INTO fig1 VALUES ('Bob', '14850', 23, 'M', 'Flu'), ('Charlie', '14850', 24, 'M', 'Flu'),
     ('Dave', '14850', 25, 'M', 'Lung Cancer'), ('Ed', '14850', 27, 'M', 'Lung Cancer'), ('Frank', '14853', 29, 'M', 'Mumps'),
@@ -18,7 +18,7 @@ SELECT node, qualifies, round((measures->>'ck_max_disclosure')::numeric, 6) AS m
 FROM privrisk.lattice('fig1', ARRAY['zip', 'age', 'sex'], ARRAY['f1zip', 'f1age', 'f1sex'], 'disease',
                       '{"c": 0.7, "ck_k": 1}', 'height')
 ORDER BY node;
--- Minimal qualifying nodes for the digest's (c, k): {(0,1,1), (1,1,0)}, {(1,1,0)}, {(1,1,0)}, {(1,1,0)}, {(1,1,1)}.
+-- Minimal qualifying nodes for the paper's (c, k): {(0,1,1), (1,1,0)}, {(1,1,0)}, {(1,1,0)}, {(1,1,0)}, {(1,1,1)}.
 CREATE FUNCTION minimal_nodes(source regclass, qi text[], hierarchies text[], sensitive text, constraints jsonb)
 RETURNS int[] LANGUAGE sql AS $$
     WITH l AS (SELECT * FROM privrisk.lattice(source, qi, hierarchies, sensitive, constraints, 'height'))
@@ -44,7 +44,7 @@ FROM privrisk.release('fig1_safe') AS r(name text, zip text, age text, sex text,
 GROUP BY zip, age, sex ORDER BY sex;
 SELECT privrisk.drop_policy('fig1_safe');
 
--- digest 004 §3.8 on UCI Adult (45,222 rows): Age 6 levels (exact; intervals of 5, 10, 20, 40; ⊥),
+-- [MKMGH07] on UCI Adult (45,222 rows): Age 6 levels (exact; intervals of 5, 10, 20, 40; ⊥),
 -- Marital Status 3 (ARX's hierarchy), Race 2, Gender 2: 72 nodes; Occupation sensitive.
 \i scripts/adult-uci.sql
 SELECT privrisk.interval_hierarchy('age6', 0, 160, ARRAY[5, 10, 20, 40]);
