@@ -8,13 +8,14 @@ EXT_VERSION = 0.10
 # catalog.sql (tables, types, sequences: run once), catalog_rules.sql
 # (triggers, row security, event triggers: once), functions.sql and one file
 # per long body (CREATE OR REPLACE: replayable), views.sql (replayable) and
-# comments.sql. The install script joins them in concept order (a concept only
+# comments.sql; src/sql/privileges.sql revokes by rule. The install script joins them in concept order (a concept only
 # uses those before it); an upgrade script is a hand-written delta from
 # extension/upgrade/ followed by every replayable fragment and the comments.
 CONCEPTS   = common hierarchy classes measures ck information dtrisk search dp release
 fragments  = $(foreach c,$(CONCEPTS),$(wildcard src/sql/$(c)/$(1).sql))
 bodies     = $(filter-out $(addprefix src/sql/$(1)/,catalog.sql catalog_rules.sql functions.sql views.sql comments.sql),$(sort $(wildcard src/sql/$(1)/*.sql)))
-REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)/functions.sql)) $(call fragments,views)
+REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)/functions.sql)) $(call fragments,views) \
+             src/sql/privileges.sql
 INSTALL_SQL = $(call fragments,catalog) $(REPLAYABLE) $(call fragments,catalog_rules) $(call fragments,comments)
 UPGRADES   = $(patsubst extension/upgrade/%.sql,extension/privrisk--%.sql,$(wildcard extension/upgrade/*.sql))
 

@@ -1,183 +1,59 @@
-CREATE OR REPLACE FUNCTION privrisk.hist_combine(internal, internal) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_combine';
+CREATE OR REPLACE FUNCTION privrisk.hist_combine(internal, internal) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_combine';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_deserialize(bytea, internal) RETURNS internal
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_deserialize';
+CREATE OR REPLACE FUNCTION privrisk.hist_deserialize(bytea, internal) RETURNS internal LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_deserialize';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_distinct(privrisk.hist) RETURNS integer
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_distinct';
+CREATE OR REPLACE FUNCTION privrisk.hist_distinct(privrisk.hist) RETURNS integer LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_distinct';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_final(internal) RETURNS privrisk.hist
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_final';
+CREATE OR REPLACE FUNCTION privrisk.hist_final(internal) RETURNS privrisk.hist LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_final';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_merge_transition(internal, privrisk.hist) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_merge_transition';
+CREATE OR REPLACE FUNCTION privrisk.hist_merge_transition(internal, privrisk.hist) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_merge_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_serialize(internal) RETURNS bytea
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_serialize';
+CREATE OR REPLACE FUNCTION privrisk.hist_serialize(internal) RETURNS bytea LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_serialize';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_size(privrisk.hist) RETURNS bigint
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_size';
+CREATE OR REPLACE FUNCTION privrisk.hist_size(privrisk.hist) RETURNS bigint LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_size';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, anyelement) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
+CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, anyelement) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, character) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
+CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, character) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, name) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
+CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, name) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, text) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
+CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, text) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, character varying) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
+CREATE OR REPLACE FUNCTION privrisk.hist_transition(internal, character varying) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.hist_transition_star(internal) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hist_transition_star';
+CREATE OR REPLACE FUNCTION privrisk.hist_transition_star(internal) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hist_transition_star';
 
-CREATE OR REPLACE FUNCTION privrisk.tuple_tally_combine(internal, internal) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_combine';
+CREATE OR REPLACE FUNCTION privrisk.tuple_tally_combine(internal, internal) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_combine';
 
-CREATE OR REPLACE FUNCTION privrisk.tuple_tally_deserialize(bytea, internal) RETURNS internal
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_deserialize';
+CREATE OR REPLACE FUNCTION privrisk.tuple_tally_deserialize(bytea, internal) RETURNS internal LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_deserialize';
 
-CREATE OR REPLACE FUNCTION privrisk.tuple_tally_final(internal) RETURNS bytea
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_final';
+CREATE OR REPLACE FUNCTION privrisk.tuple_tally_final(internal) RETURNS bytea LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_final';
 
-CREATE OR REPLACE FUNCTION privrisk.tuple_tally_serialize(internal) RETURNS bytea
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_serialize';
+CREATE OR REPLACE FUNCTION privrisk.tuple_tally_serialize(internal) RETURNS bytea LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_serialize';
 
-CREATE OR REPLACE FUNCTION privrisk.tuple_tally_transition(internal, VARIADIC "any") RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_transition';
+CREATE OR REPLACE FUNCTION privrisk.tuple_tally_transition(internal, VARIADIC "any") RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_transition';
 
 CREATE OR REPLACE AGGREGATE privrisk.hist(*) (
-    SFUNC = privrisk.hist_transition_star,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_transition_star, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.hist(sensitive anyelement) (
-    SFUNC = privrisk.hist_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.hist(sensitive character) (
-    SFUNC = privrisk.hist_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.hist(sensitive name) (
-    SFUNC = privrisk.hist_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.hist(sensitive text) (
-    SFUNC = privrisk.hist_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.hist(sensitive character varying) (
-    SFUNC = privrisk.hist_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.hist_merge(privrisk.hist) (
-    SFUNC = privrisk.hist_merge_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.hist_final,
-    COMBINEFUNC = privrisk.hist_combine,
-    SERIALFUNC = privrisk.hist_serialize,
-    DESERIALFUNC = privrisk.hist_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.hist_merge_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.tuple_tally(VARIADIC "any") (
-    SFUNC = privrisk.tuple_tally_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.tuple_tally_final,
-    COMBINEFUNC = privrisk.tuple_tally_combine,
-    SERIALFUNC = privrisk.tuple_tally_serialize,
-    DESERIALFUNC = privrisk.tuple_tally_deserialize,
-    PARALLEL = safe
-);
-
-REVOKE ALL ON FUNCTION privrisk.hist_combine(internal, internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_deserialize(bytea, internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_merge_transition(internal, privrisk.hist) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_serialize(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_transition(internal, anyelement) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_transition(internal, character) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_transition(internal, name) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_transition(internal, text) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_transition(internal, character varying) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.hist_transition_star(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.tuple_tally_combine(internal, internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.tuple_tally_deserialize(bytea, internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.tuple_tally_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.tuple_tally_serialize(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.tuple_tally_transition(internal, VARIADIC "any") FROM PUBLIC;
+    SFUNC = privrisk.tuple_tally_transition, STYPE = internal, FINALFUNC = privrisk.tuple_tally_final, COMBINEFUNC = privrisk.tuple_tally_combine, SERIALFUNC = privrisk.tuple_tally_serialize, DESERIALFUNC = privrisk.tuple_tally_deserialize, PARALLEL = SAFE);

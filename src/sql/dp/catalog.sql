@@ -33,11 +33,9 @@ ALTER TABLE privrisk.budget_ledger ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
     CACHE 1
 );
 
-ALTER TABLE ONLY privrisk.budget_ledger
-    ADD CONSTRAINT budget_ledger_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY privrisk.budget_ledger ADD CONSTRAINT budget_ledger_pkey PRIMARY KEY (id);
 
-ALTER TABLE ONLY privrisk.budget
-    ADD CONSTRAINT budget_pkey PRIMARY KEY (relation);
+ALTER TABLE ONLY privrisk.budget ADD CONSTRAINT budget_pkey PRIMARY KEY (relation);
 
 CREATE INDEX budget_ledger_relation ON privrisk.budget_ledger USING btree (relation);
 

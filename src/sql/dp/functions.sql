@@ -1,14 +1,10 @@
-CREATE OR REPLACE FUNCTION privrisk.dp_parameters(epsilon double precision, delta double precision, OUT beta double precision, OUT k bigint, OUT delta_k double precision) RETURNS record
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_dp_parameters';
+CREATE OR REPLACE FUNCTION privrisk.dp_parameters(epsilon double precision, delta double precision, OUT beta double precision, OUT k bigint, OUT delta_k double precision) RETURNS record LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_parameters';
 
 CREATE OR REPLACE FUNCTION privrisk.dp_release(source regclass, quasi_identifiers text[], hierarchies text[], epsilon double precision, delta double precision, mechanism text DEFAULT 'safepub'::text, levels integer[] DEFAULT NULL::integer[], seed bigint DEFAULT NULL::bigint, output text DEFAULT 'rows'::text, drop_probability double precision DEFAULT NULL::double precision, theta0 double precision DEFAULT NULL::double precision, lambda double precision DEFAULT NULL::double precision, kappa integer DEFAULT NULL::integer, score text DEFAULT NULL::text, sensitivity text DEFAULT NULL::text, leaf_weights double precision[] DEFAULT NULL::double precision[]) RETURNS SETOF record
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_dp_release';
 
-CREATE OR REPLACE FUNCTION privrisk.dp_sampled(seed bigint, probability double precision, tableoid oid, ctid tid) RETURNS boolean
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_dp_sampled';
+CREATE OR REPLACE FUNCTION privrisk.dp_sampled(seed bigint, probability double precision, tableoid oid, ctid tid) RETURNS boolean LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_sampled';
 
 CREATE OR REPLACE FUNCTION privrisk.forget_dropped_budgets() RETURNS event_trigger
     LANGUAGE plpgsql SECURITY DEFINER
@@ -30,5 +26,3 @@ END $$;
 CREATE OR REPLACE FUNCTION privrisk.set_budget(dataset regclass, epsilon double precision, delta double precision) RETURNS void
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_set_budget';
-
-REVOKE ALL ON FUNCTION privrisk.forget_dropped_budgets() FROM PUBLIC;

@@ -1,6 +1,4 @@
-CREATE OR REPLACE FUNCTION privrisk.bayes_risk_add(state bytea, risk double precision, prior double precision) RETURNS bytea
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_bayes_risk_add';
+CREATE OR REPLACE FUNCTION privrisk.bayes_risk_add(state bytea, risk double precision, prior double precision) RETURNS bytea LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_bayes_risk_add';
 
 CREATE OR REPLACE FUNCTION privrisk.check_weight_budget(weights double precision[], budget double precision, mode text DEFAULT 'at_most'::text) RETURNS boolean
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -57,44 +55,23 @@ BEGIN
     family := COALESCE(options OPERATOR(pg_catalog.->>) 'sensitivity_family', 'multiplicative');
 END $$;
 
-CREATE OR REPLACE FUNCTION privrisk.dt_risk_add(state bytea, phi double precision, matches bigint, rows bigint) RETURNS bytea
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
+CREATE OR REPLACE FUNCTION privrisk.dt_risk_add(state bytea, phi double precision, matches bigint, rows bigint) RETURNS bytea LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
 
-CREATE OR REPLACE FUNCTION privrisk.dt_risk_max_add(state double precision, phi double precision, matches bigint) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_dt_risk_max_add';
+CREATE OR REPLACE FUNCTION privrisk.dt_risk_max_add(state double precision, phi double precision, matches bigint) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_max_add';
 
-CREATE OR REPLACE FUNCTION privrisk.match_counts(released regclass, dictionary regclass, mapping jsonb, mode text DEFAULT 'exact'::text, threshold double precision DEFAULT 0.8, levels integer[] DEFAULT NULL::integer[]) RETURNS TABLE(released_values text[], rows bigint, matches bigint)
-    LANGUAGE c STABLE ROWS 10000 PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_match_counts';
+CREATE OR REPLACE FUNCTION privrisk.match_counts(released regclass, dictionary regclass, mapping jsonb, mode text DEFAULT 'exact'::text, threshold double precision DEFAULT 0.8, levels integer[] DEFAULT NULL::integer[]) RETURNS TABLE(released_values text[], rows bigint, matches bigint) LANGUAGE c STABLE ROWS 10000 PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_match_counts';
 
-CREATE OR REPLACE FUNCTION privrisk.risk_state_combine(bytea, bytea) RETURNS bytea
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_risk_state_combine';
+CREATE OR REPLACE FUNCTION privrisk.risk_state_combine(bytea, bytea) RETURNS bytea LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_risk_state_combine';
 
-CREATE OR REPLACE FUNCTION privrisk.risk_state_mean(bytea) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_risk_state_mean';
+CREATE OR REPLACE FUNCTION privrisk.risk_state_mean(bytea) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_risk_state_mean';
 
-CREATE OR REPLACE FUNCTION privrisk.sensitivity(vals text[], hierarchies text[], leaf_weights double precision[], family text DEFAULT 'multiplicative'::text) RETURNS double precision
-    LANGUAGE c STABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_sensitivity';
+CREATE OR REPLACE FUNCTION privrisk.sensitivity(vals text[], hierarchies text[], leaf_weights double precision[], family text DEFAULT 'multiplicative'::text) RETURNS double precision LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity';
 
 CREATE OR REPLACE AGGREGATE privrisk.dt_risk(phi double precision, matches bigint, rows bigint) (
-    SFUNC = privrisk.dt_risk_add,
-    STYPE = bytea,
-    FINALFUNC = privrisk.risk_state_mean,
-    COMBINEFUNC = privrisk.risk_state_combine,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.dt_risk_add, STYPE = bytea, FINALFUNC = privrisk.risk_state_mean, COMBINEFUNC = privrisk.risk_state_combine, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.dt_risk_max(phi double precision, matches bigint) (
-    SFUNC = privrisk.dt_risk_max_add,
-    STYPE = double precision,
-    COMBINEFUNC = float8larger,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.dt_risk_max_add, STYPE = double precision, COMBINEFUNC = float8larger, PARALLEL = SAFE);
 
 CREATE OR REPLACE FUNCTION privrisk.dictionary_risk(source regclass, dictionary regclass, mapping jsonb, leaf_weights double precision[], levels integer[] DEFAULT NULL::integer[], family text DEFAULT 'multiplicative'::text) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL RESTRICTED
@@ -108,13 +85,9 @@ CREATE OR REPLACE FUNCTION privrisk.dictionary_risk(source regclass, dictionary 
             FROM privrisk.match_counts(dictionary_risk.source, dictionary_risk.dictionary, dictionary_risk.mapping, 'exact'::text, (0.8)::double precision, dictionary_risk.levels) m(released_values, rows, matches)) per_tuple;
 END;
 
-CREATE OR REPLACE FUNCTION privrisk.dt_risk_add(state bytea, phi double precision, matches bigint) RETURNS bytea
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
+CREATE OR REPLACE FUNCTION privrisk.dt_risk_add(state bytea, phi double precision, matches bigint) RETURNS bytea LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dt_risk_add';
 
-CREATE OR REPLACE FUNCTION privrisk.harmonic_weight(hierarchy text, node text, leaf_weight double precision) RETURNS double precision
-    LANGUAGE c STABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_harmonic_weight';
+CREATE OR REPLACE FUNCTION privrisk.harmonic_weight(hierarchy text, node text, leaf_weight double precision) RETURNS double precision LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_harmonic_weight';
 
 CREATE OR REPLACE FUNCTION privrisk.harmonic_weights(hierarchy text, leaf_weight double precision) RETURNS TABLE(node text, level integer, leaves bigint, weight double precision)
     LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -146,70 +119,28 @@ BEGIN
         ORDER BY 2, 1;
 END $$;
 
-CREATE OR REPLACE FUNCTION privrisk.independent_top_k(weights double precision[], frequencies double precision[], dictionary_size bigint, k integer) RETURNS jsonb
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_independent_top_k';
+CREATE OR REPLACE FUNCTION privrisk.independent_top_k(weights double precision[], frequencies double precision[], dictionary_size bigint, k integer) RETURNS jsonb LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_independent_top_k';
 
-CREATE OR REPLACE FUNCTION privrisk.loss(phi double precision, matches bigint, psi double precision DEFAULT 0) RETURNS double precision
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_loss';
+CREATE OR REPLACE FUNCTION privrisk.loss(phi double precision, matches bigint, psi double precision DEFAULT 0) RETURNS double precision LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_loss';
 
-CREATE OR REPLACE FUNCTION privrisk.match_count(released_values text[], dictionary regclass, mapping jsonb, mode text DEFAULT 'exact'::text, threshold double precision DEFAULT 0.8) RETURNS bigint
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_match_count';
+CREATE OR REPLACE FUNCTION privrisk.match_count(released_values text[], dictionary regclass, mapping jsonb, mode text DEFAULT 'exact'::text, threshold double precision DEFAULT 0.8) RETURNS bigint LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_match_count';
 
-CREATE OR REPLACE FUNCTION privrisk.optimal_disclosure(record text[], dictionary regclass, mapping jsonb, leaf_weights double precision[], bound double precision DEFAULT NULL::double precision, method text DEFAULT 'aruba'::text, problem text DEFAULT 'min_risk'::text, lambda double precision DEFAULT 0, family text DEFAULT 'multiplicative'::text, seed bigint DEFAULT 1) RETURNS jsonb
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosure';
+CREATE OR REPLACE FUNCTION privrisk.optimal_disclosure(record text[], dictionary regclass, mapping jsonb, leaf_weights double precision[], bound double precision DEFAULT NULL::double precision, method text DEFAULT 'aruba'::text, problem text DEFAULT 'min_risk'::text, lambda double precision DEFAULT 0, family text DEFAULT 'multiplicative'::text, seed bigint DEFAULT 1) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosure';
 
-CREATE OR REPLACE FUNCTION privrisk.optimal_disclosures(source regclass, dictionary regclass, mapping jsonb, leaf_weights double precision[], bound double precision DEFAULT NULL::double precision, method text DEFAULT 'aruba'::text, problem text DEFAULT 'min_risk'::text, lambda double precision DEFAULT 0, family text DEFAULT 'multiplicative'::text, seed bigint DEFAULT 1) RETURNS TABLE(source_values text[], rows bigint, levels integer[], released_values text[], risk double precision, utility double precision, visited bigint)
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosures';
+CREATE OR REPLACE FUNCTION privrisk.optimal_disclosures(source regclass, dictionary regclass, mapping jsonb, leaf_weights double precision[], bound double precision DEFAULT NULL::double precision, method text DEFAULT 'aruba'::text, problem text DEFAULT 'min_risk'::text, lambda double precision DEFAULT 0, family text DEFAULT 'multiplicative'::text, seed bigint DEFAULT 1) RETURNS TABLE(source_values text[], rows bigint, levels integer[], released_values text[], risk double precision, utility double precision, visited bigint) LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_disclosures';
 
-CREATE OR REPLACE FUNCTION privrisk.optimal_generalization(source regclass, dictionary regclass, mapping jsonb, leaf_weights double precision[], bound double precision DEFAULT NULL::double precision, method text DEFAULT 'btda'::text, problem text DEFAULT 'min_risk'::text, lambda double precision DEFAULT 0, family text DEFAULT 'multiplicative'::text, seed bigint DEFAULT 1) RETURNS jsonb
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_optimal_generalization';
+CREATE OR REPLACE FUNCTION privrisk.optimal_generalization(source regclass, dictionary regclass, mapping jsonb, leaf_weights double precision[], bound double precision DEFAULT NULL::double precision, method text DEFAULT 'btda'::text, problem text DEFAULT 'min_risk'::text, lambda double precision DEFAULT 0, family text DEFAULT 'multiplicative'::text, seed bigint DEFAULT 1) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_optimal_generalization';
 
-CREATE OR REPLACE FUNCTION privrisk.risk_bound_holds(source regclass, estimated regclass, true_dictionary regclass, id_column text, mapping jsonb) RETURNS jsonb
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_risk_bound_holds';
+CREATE OR REPLACE FUNCTION privrisk.risk_bound_holds(source regclass, estimated regclass, true_dictionary regclass, id_column text, mapping jsonb) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_risk_bound_holds';
 
-CREATE OR REPLACE FUNCTION privrisk.sensitivity_linear(weights double precision[], disclosed boolean[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_sensitivity_linear';
+CREATE OR REPLACE FUNCTION privrisk.sensitivity_linear(weights double precision[], disclosed boolean[]) RETURNS double precision LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity_linear';
 
-CREATE OR REPLACE FUNCTION privrisk.sensitivity_multiplicative(weights double precision[], disclosed boolean[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_sensitivity_multiplicative';
+CREATE OR REPLACE FUNCTION privrisk.sensitivity_multiplicative(weights double precision[], disclosed boolean[]) RETURNS double precision LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity_multiplicative';
 
-CREATE OR REPLACE FUNCTION privrisk.sensitivity_pairwise(weights double precision[], pair_weights double precision[], disclosed boolean[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_sensitivity_pairwise';
+CREATE OR REPLACE FUNCTION privrisk.sensitivity_pairwise(weights double precision[], pair_weights double precision[], disclosed boolean[]) RETURNS double precision LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_sensitivity_pairwise';
 
 CREATE OR REPLACE AGGREGATE privrisk.bayes_risk(risk double precision, prior double precision) (
-    SFUNC = privrisk.bayes_risk_add,
-    STYPE = bytea,
-    FINALFUNC = privrisk.risk_state_mean,
-    COMBINEFUNC = privrisk.risk_state_combine,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.bayes_risk_add, STYPE = bytea, FINALFUNC = privrisk.risk_state_mean, COMBINEFUNC = privrisk.risk_state_combine, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.dt_risk(phi double precision, matches bigint) (
-    SFUNC = privrisk.dt_risk_add,
-    STYPE = bytea,
-    FINALFUNC = privrisk.risk_state_mean,
-    COMBINEFUNC = privrisk.risk_state_combine,
-    PARALLEL = safe
-);
-
-REVOKE ALL ON FUNCTION privrisk.bayes_risk_add(state bytea, risk double precision, prior double precision) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.dt_risk_add(state bytea, phi double precision, matches bigint, rows bigint) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.dt_risk_max_add(state double precision, phi double precision, matches bigint) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.risk_state_combine(bytea, bytea) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.risk_state_mean(bytea) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.dt_risk_add(state bytea, phi double precision, matches bigint) FROM PUBLIC;
+    SFUNC = privrisk.dt_risk_add, STYPE = bytea, FINALFUNC = privrisk.risk_state_mean, COMBINEFUNC = privrisk.risk_state_combine, PARALLEL = SAFE);

@@ -33,14 +33,11 @@ CREATE TABLE privrisk.hierarchy_leaf (
     path text[] NOT NULL
 );
 
-ALTER TABLE ONLY privrisk.hierarchy_leaf
-    ADD CONSTRAINT hierarchy_leaf_pkey PRIMARY KEY (hierarchy, line);
+ALTER TABLE ONLY privrisk.hierarchy_leaf ADD CONSTRAINT hierarchy_leaf_pkey PRIMARY KEY (hierarchy, line);
 
-ALTER TABLE ONLY privrisk.hierarchy
-    ADD CONSTRAINT hierarchy_pkey PRIMARY KEY (name);
+ALTER TABLE ONLY privrisk.hierarchy ADD CONSTRAINT hierarchy_pkey PRIMARY KEY (name);
 
-ALTER TABLE ONLY privrisk.hierarchy_leaf
-    ADD CONSTRAINT hierarchy_leaf_hierarchy_fkey FOREIGN KEY (hierarchy) REFERENCES privrisk.hierarchy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+ALTER TABLE ONLY privrisk.hierarchy_leaf ADD CONSTRAINT hierarchy_leaf_hierarchy_fkey FOREIGN KEY (hierarchy) REFERENCES privrisk.hierarchy(name) ON UPDATE CASCADE ON DELETE CASCADE;
 
 GRANT SELECT ON TABLE privrisk.hierarchy TO PUBLIC;
 

@@ -1,87 +1,47 @@
-CREATE OR REPLACE FUNCTION privrisk.askari_utility(source regclass, columns text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], weights double precision[] DEFAULT NULL::double precision[]) RETURNS jsonb
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_askari_utility';
+CREATE OR REPLACE FUNCTION privrisk.askari_utility(source regclass, columns text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], weights double precision[] DEFAULT NULL::double precision[]) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_askari_utility';
 
 CREATE OR REPLACE FUNCTION privrisk.askari_degradation(source regclass, columns text[], hierarchies text[], levels integer[], weights double precision[] DEFAULT NULL::double precision[]) RETURNS double precision
     LANGUAGE sql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
     RETURN (((privrisk.askari_utility(source, columns, hierarchies, NULL::integer[], weights) ->> 'utility'::text))::double precision - ((privrisk.askari_utility(source, columns, hierarchies, levels, weights) ->> 'utility'::text))::double precision);
 
-CREATE OR REPLACE FUNCTION privrisk.channel_bayes_error(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_channel_bayes_error';
+CREATE OR REPLACE FUNCTION privrisk.channel_bayes_error(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_channel_bayes_error';
 
-CREATE OR REPLACE FUNCTION privrisk.channel_conditional_entropy(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_channel_conditional_entropy';
+CREATE OR REPLACE FUNCTION privrisk.channel_conditional_entropy(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_channel_conditional_entropy';
 
-CREATE OR REPLACE FUNCTION privrisk.channel_error_bound(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_channel_error_bound';
+CREATE OR REPLACE FUNCTION privrisk.channel_error_bound(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_channel_error_bound';
 
-CREATE OR REPLACE FUNCTION privrisk.channel_mutual_information(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_channel_mutual_information';
+CREATE OR REPLACE FUNCTION privrisk.channel_mutual_information(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_channel_mutual_information';
 
-CREATE OR REPLACE FUNCTION privrisk.channel_report(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS jsonb
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_channel_report';
+CREATE OR REPLACE FUNCTION privrisk.channel_report(matrix double precision[], prior double precision[] DEFAULT NULL::double precision[]) RETURNS jsonb LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_channel_report';
 
-CREATE OR REPLACE FUNCTION privrisk.channel_worst_case_prior(matrix double precision[]) RETURNS jsonb
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_channel_worst_case_prior';
+CREATE OR REPLACE FUNCTION privrisk.channel_worst_case_prior(matrix double precision[]) RETURNS jsonb LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_channel_worst_case_prior';
 
-CREATE OR REPLACE FUNCTION privrisk.classification_accuracy(source regclass, features text[], target text, classifier text DEFAULT 'naive_bayes'::text, folds integer DEFAULT 10, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], fold_columns text[] DEFAULT NULL::text[]) RETURNS jsonb
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_classification_accuracy';
+CREATE OR REPLACE FUNCTION privrisk.classification_accuracy(source regclass, features text[], target text, classifier text DEFAULT 'naive_bayes'::text, folds integer DEFAULT 10, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], fold_columns text[] DEFAULT NULL::text[]) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_classification_accuracy';
 
-CREATE OR REPLACE FUNCTION privrisk.conditional_entropy_bits_final(internal) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_conditional_entropy_bits_final';
+CREATE OR REPLACE FUNCTION privrisk.conditional_entropy_bits_final(internal) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_conditional_entropy_bits_final';
 
-CREATE OR REPLACE FUNCTION privrisk.conditional_entropy_final(internal) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_conditional_entropy_final';
+CREATE OR REPLACE FUNCTION privrisk.conditional_entropy_final(internal) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_conditional_entropy_final';
 
-CREATE OR REPLACE FUNCTION privrisk.entropy_bits_final(internal) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_entropy_bits_final';
+CREATE OR REPLACE FUNCTION privrisk.entropy_bits_final(internal) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_entropy_bits_final';
 
-CREATE OR REPLACE FUNCTION privrisk.entropy_final(internal) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_entropy_final';
+CREATE OR REPLACE FUNCTION privrisk.entropy_final(internal) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_entropy_final';
 
-CREATE OR REPLACE FUNCTION privrisk.k_anonymity_channel(quasi_identifiers text[], other_domains integer[], rows integer, k integer, mechanism text DEFAULT 'uniform'::text) RETURNS jsonb
-    LANGUAGE c STABLE PARALLEL RESTRICTED
-    AS 'MODULE_PATHNAME', 'privrisk_k_anonymity_channel';
+CREATE OR REPLACE FUNCTION privrisk.k_anonymity_channel(quasi_identifiers text[], other_domains integer[], rows integer, k integer, mechanism text DEFAULT 'uniform'::text) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_k_anonymity_channel';
 
-CREATE OR REPLACE FUNCTION privrisk.mutual_information_bits_final(internal) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_mutual_information_bits_final';
+CREATE OR REPLACE FUNCTION privrisk.mutual_information_bits_final(internal) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_mutual_information_bits_final';
 
-CREATE OR REPLACE FUNCTION privrisk.mutual_information_final(internal) RETURNS double precision
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_mutual_information_final';
+CREATE OR REPLACE FUNCTION privrisk.mutual_information_final(internal) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_mutual_information_final';
 
-CREATE OR REPLACE FUNCTION privrisk.pair_counts_transition(internal, "any", "any") RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_pair_counts_transition';
+CREATE OR REPLACE FUNCTION privrisk.pair_counts_transition(internal, "any", "any") RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pair_counts_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.value_counts_combine(internal, internal) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_value_counts_combine';
+CREATE OR REPLACE FUNCTION privrisk.value_counts_combine(internal, internal) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_combine';
 
-CREATE OR REPLACE FUNCTION privrisk.value_counts_deserialize(bytea, internal) RETURNS internal
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_value_counts_deserialize';
+CREATE OR REPLACE FUNCTION privrisk.value_counts_deserialize(bytea, internal) RETURNS internal LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_deserialize';
 
-CREATE OR REPLACE FUNCTION privrisk.value_counts_serialize(internal) RETURNS bytea
-    LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_value_counts_serialize';
+CREATE OR REPLACE FUNCTION privrisk.value_counts_serialize(internal) RETURNS bytea LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_serialize';
 
-CREATE OR REPLACE FUNCTION privrisk.value_counts_transition(internal, anyelement) RETURNS internal
-    LANGUAGE c IMMUTABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_value_counts_transition';
+CREATE OR REPLACE FUNCTION privrisk.value_counts_transition(internal, anyelement) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_transition';
 
 CREATE OR REPLACE FUNCTION privrisk.workload_utility(source regclass, quasi_identifiers text[], sensitive text, target text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], classifier text DEFAULT 'naive_bayes'::text) RETURNS jsonb
     LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
@@ -120,83 +80,19 @@ BEGIN
 END $$;
 
 CREATE OR REPLACE AGGREGATE privrisk.conditional_entropy(x "any", y "any") (
-    SFUNC = privrisk.pair_counts_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.conditional_entropy_final,
-    COMBINEFUNC = privrisk.value_counts_combine,
-    SERIALFUNC = privrisk.value_counts_serialize,
-    DESERIALFUNC = privrisk.value_counts_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.conditional_entropy_bits(x "any", y "any") (
-    SFUNC = privrisk.pair_counts_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.conditional_entropy_bits_final,
-    COMBINEFUNC = privrisk.value_counts_combine,
-    SERIALFUNC = privrisk.value_counts_serialize,
-    DESERIALFUNC = privrisk.value_counts_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_bits_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.entropy(x anyelement) (
-    SFUNC = privrisk.value_counts_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.entropy_final,
-    COMBINEFUNC = privrisk.value_counts_combine,
-    SERIALFUNC = privrisk.value_counts_serialize,
-    DESERIALFUNC = privrisk.value_counts_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.value_counts_transition, STYPE = internal, FINALFUNC = privrisk.entropy_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.entropy_bits(x anyelement) (
-    SFUNC = privrisk.value_counts_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.entropy_bits_final,
-    COMBINEFUNC = privrisk.value_counts_combine,
-    SERIALFUNC = privrisk.value_counts_serialize,
-    DESERIALFUNC = privrisk.value_counts_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.value_counts_transition, STYPE = internal, FINALFUNC = privrisk.entropy_bits_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.mutual_information(x "any", y "any") (
-    SFUNC = privrisk.pair_counts_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.mutual_information_final,
-    COMBINEFUNC = privrisk.value_counts_combine,
-    SERIALFUNC = privrisk.value_counts_serialize,
-    DESERIALFUNC = privrisk.value_counts_deserialize,
-    PARALLEL = safe
-);
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.mutual_information_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.mutual_information_bits(x "any", y "any") (
-    SFUNC = privrisk.pair_counts_transition,
-    STYPE = internal,
-    FINALFUNC = privrisk.mutual_information_bits_final,
-    COMBINEFUNC = privrisk.value_counts_combine,
-    SERIALFUNC = privrisk.value_counts_serialize,
-    DESERIALFUNC = privrisk.value_counts_deserialize,
-    PARALLEL = safe
-);
-
-REVOKE ALL ON FUNCTION privrisk.conditional_entropy_bits_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.conditional_entropy_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.entropy_bits_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.entropy_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.mutual_information_bits_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.mutual_information_final(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.pair_counts_transition(internal, "any", "any") FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.value_counts_combine(internal, internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.value_counts_deserialize(bytea, internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.value_counts_serialize(internal) FROM PUBLIC;
-
-REVOKE ALL ON FUNCTION privrisk.value_counts_transition(internal, anyelement) FROM PUBLIC;
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.mutual_information_bits_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);

@@ -17,8 +17,7 @@ ALTER TABLE privrisk.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY 
     CACHE 1
 );
 
-ALTER TABLE ONLY privrisk.audit_log
-    ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY privrisk.audit_log ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 GRANT SELECT ON TABLE privrisk.audit_log TO PUBLIC;
 

@@ -27,20 +27,15 @@ CREATE TABLE privrisk.release_view (
     policy text NOT NULL
 );
 
-ALTER TABLE ONLY privrisk.policy
-    ADD CONSTRAINT policy_pkey PRIMARY KEY (name);
+ALTER TABLE ONLY privrisk.policy ADD CONSTRAINT policy_pkey PRIMARY KEY (name);
 
-ALTER TABLE ONLY privrisk.policy_rule
-    ADD CONSTRAINT policy_rule_pkey PRIMARY KEY (policy, rule);
+ALTER TABLE ONLY privrisk.policy_rule ADD CONSTRAINT policy_rule_pkey PRIMARY KEY (policy, rule);
 
-ALTER TABLE ONLY privrisk.release_view
-    ADD CONSTRAINT release_view_pkey PRIMARY KEY (view);
+ALTER TABLE ONLY privrisk.release_view ADD CONSTRAINT release_view_pkey PRIMARY KEY (view);
 
-ALTER TABLE ONLY privrisk.policy_rule
-    ADD CONSTRAINT policy_rule_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+ALTER TABLE ONLY privrisk.policy_rule ADD CONSTRAINT policy_rule_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
 
-ALTER TABLE ONLY privrisk.release_view
-    ADD CONSTRAINT release_view_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+ALTER TABLE ONLY privrisk.release_view ADD CONSTRAINT release_view_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
 
 GRANT SELECT ON TABLE privrisk.policy TO PUBLIC;
 

@@ -25,25 +25,15 @@ BEGIN
         (SELECT objid FROM pg_event_trigger_dropped_objects() WHERE classid = 'pg_class'::regclass AND objsubid = 0);
 END $$;
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer) RETURNS text
-    LANGUAGE c STABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer) RETURNS text
-    LANGUAGE c STABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer, disclose boolean) RETURNS text
-    LANGUAGE c STABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer, disclose boolean) RETURNS text
-    LANGUAGE c STABLE PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.hide(value anyelement, disclose boolean) RETURNS anyelement
-    LANGUAGE c IMMUTABLE LEAKPROOF PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_hide';
+CREATE OR REPLACE FUNCTION privrisk.hide(value anyelement, disclose boolean) RETURNS anyelement LANGUAGE c IMMUTABLE LEAKPROOF PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hide';
 
 CREATE OR REPLACE FUNCTION privrisk.owns_source(source regclass) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -54,12 +44,6 @@ CREATE OR REPLACE FUNCTION privrisk.refresh_policy(policy text) RETURNS integer
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_refresh_policy';
 
-CREATE OR REPLACE FUNCTION privrisk.release_support(internal) RETURNS internal
-    LANGUAGE c STABLE STRICT PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_release_support';
+CREATE OR REPLACE FUNCTION privrisk.release_support(internal) RETURNS internal LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_support';
 
-CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record
-    LANGUAGE c STABLE STRICT SUPPORT privrisk.release_support PARALLEL SAFE
-    AS 'MODULE_PATHNAME', 'privrisk_release';
-
-REVOKE ALL ON FUNCTION privrisk.forget_dropped_relations() FROM PUBLIC;
+CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record LANGUAGE c STABLE STRICT SUPPORT privrisk.release_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release';
