@@ -30,11 +30,11 @@ TEST(DumpRestore, CatalogRowsAndSequencesSurvive) {
     itest::Database source("privrisk_dump_source");
     {
         pqxx::connection c{source.conninfo()};
-        itest::exec(c, "CREATE TABLE people AS SELECT i AS id, (i % 7)::text AS zip FROM generate_series(1, 50) i");
-        itest::exec(c, "CALL privrisk.record_audit('people', ARRAY['zip'])");
-        itest::exec(c, "CALL privrisk.record_audit('people', ARRAY['zip', 'id'])");
-        itest::exec(c, "SELECT privrisk.prefix_hierarchy('zip_h', 1)");
-        itest::exec(c, "SELECT privrisk.set_budget('people', 1, 1e-3)");
+        itest::exec(c,
+                    "CREATE TABLE people AS SELECT i AS id, (i % 7)::text AS zip FROM generate_series(1, 50) i; "
+                    "CALL privrisk.record_audit('people', ARRAY['zip']); "
+                    "CALL privrisk.record_audit('people', ARRAY['zip', 'id']); "
+                    "SELECT privrisk.prefix_hierarchy('zip_h', 1), privrisk.set_budget('people', 1, 1e-3)");
         EXPECT_EQ(scalar(c, "SELECT max(id) FROM privrisk.audit_log"), 2);
     }
     itest::Database restored("privrisk_dump_restored");
