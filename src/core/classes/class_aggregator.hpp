@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/flat_index.hpp"
-#include "measures/measures.hpp"
+#include "classes/contingency_table.hpp"
 
 namespace privrisk {
 

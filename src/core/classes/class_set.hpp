@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "measures/measures.hpp"
+#include "classes/contingency_table.hpp"
 
 namespace privrisk {
 
