@@ -90,8 +90,18 @@ std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>
     json += ", \"k_anonymity\": " + json_integer(r.k);
     json += ", \"prosecutor_risk\": " + json_number(r.max_risk);
     json += ", \"average_risk\": " + json_number(r.average_risk);
-    if (q.l) json += ", \"l_diversity\": " + json_number(r.l);
-    if (q.t) json += ", \"t_closeness\": " + json_number(r.t);
+    // The same key as audit() for the same measure: the kind of l-diversity and
+    // of t-closeness the constraint named.
+    if (q.l)
+        json += std::string(q.l_kind == LDiversity::Distinct  ? ", \"l_distinct\": "
+                            : q.l_kind == LDiversity::Entropy ? ", \"l_entropy\": "
+                                                              : ", \"l_recursive\": ") +
+                json_number(r.l);
+    if (q.t)
+        json += std::string(q.t_kind == TCloseness::Equal     ? ", \"t_equal\": "
+                            : q.t_kind == TCloseness::Ordered ? ", \"t_ordered\": "
+                                                              : ", \"t_hierarchical\": ") +
+                json_number(r.t);
     if (q.delta) json += ", \"delta_disclosure\": " + json_number(r.delta);
     if (q.c) json += ", \"ck_max_disclosure\": " + json_number(r.ck);
     return json + "}}";
