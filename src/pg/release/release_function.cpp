@@ -15,9 +15,9 @@ PRIVRISK_FUNCTION(privrisk_release_support) {
     auto* rows = reinterpret_cast<SupportRequestRows*>(request);
     auto* call = reinterpret_cast<FuncExpr*>(rows->node);
     if (!call || !IsA(call, FuncExpr) || list_length(call->args) != 1) PG_RETURN_POINTER(nullptr);
-    SourceSize size = release_source_size(reinterpret_cast<Node*>(linitial(call->args)));
-    if (!size.known) PG_RETURN_POINTER(nullptr);
-    rows->rows = size.tuples > 1 ? size.tuples : 1;
+    double estimate = release_rows_estimate(rows->root, reinterpret_cast<Node*>(linitial(call->args)));
+    if (estimate < 0) PG_RETURN_POINTER(nullptr);
+    rows->rows = estimate;
     PG_RETURN_POINTER(rows);
 }
 

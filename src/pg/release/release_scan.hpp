@@ -19,6 +19,10 @@ struct SourceSize {
 };
 SourceSize release_source_size(Node* policy);
 
+// The row estimate of release(policy) in the planning of `root` (NULL outside
+// one), or -1 when unknown; the policy is read once per planning.
+double release_rows_estimate(PlannerInfo* root, Node* policy);
+
 // Registers the scan's methods and the planner hook; called once from _PG_init.
 void register_release_scan();
 

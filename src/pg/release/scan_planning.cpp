@@ -57,6 +57,40 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
 
 const CustomPathMethods path_methods = {kReleaseScanName, plan_release, nullptr};
 
+// One read of the policy per planning: release()'s row estimate (its support
+// function) and its paths (the hook) are made in the same planning, keyed by
+// its PlannerGlobal, and share what was read. The entry lives in the memory the
+// planning runs in and is forgotten (and destroyed) with it, so a later
+// planning at the same address never sees it.
+struct PlannedPolicy {
+    PlannerGlobal* glob;
+    std::string name;
+    SourceSize size;
+    MemoryContextCallback forget;
+};
+PlannedPolicy* planned = nullptr;
+
+void forget_planned(void* arg) {
+    auto* p = static_cast<PlannedPolicy*>(arg);
+    if (planned == p) planned = nullptr;
+    p->~PlannedPolicy();
+}
+
+SourceSize planned_source_size(PlannerInfo* root, Node* policy) {
+    if (!root || !IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return release_source_size(policy);
+    Datum value = reinterpret_cast<Const*>(policy)->constvalue;
+    std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
+    if (planned && planned->glob == root->glob && planned->name == name) return planned->size;
+    SourceSize size = release_source_size(policy);
+    MemoryContext context = CurrentMemoryContext;
+    PlannedPolicy* p = construct_in<PlannedPolicy>(context, PlannedPolicy{root->glob, name, size, {}});
+    p->forget.func = forget_planned;
+    p->forget.arg = p;
+    pg_call([&] { MemoryContextRegisterResetCallback(context, &p->forget); });
+    planned = p;
+    return size;
+}
+
 Oid release_function() {
     static Oid argtypes[1] = {TEXTOID};
     List* name = list_make2(makeString(const_cast<char*>("privrisk")), makeString(const_cast<char*>("release")));
@@ -74,7 +108,7 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     if (!IsA(policy, Const) && !(IsA(policy, Param) && reinterpret_cast<Param*>(policy)->paramkind == PARAM_EXTERN))
         fail(ErrorKind::InvalidParameter,
              "privrisk.release(): the policy must be a constant (or a parameter), not an expression or a subquery");
-    SourceSize size = release_source_size(policy);
+    SourceSize size = planned_source_size(root, policy);
     // Only the rules of columns the plan reads run (count(*) runs none).
     Bitmapset* read = pg_call([&] { return columns_read(rel); });
     int rules = 0;
@@ -178,6 +212,11 @@ SourceSize release_source_size(Node* policy) {
     });
     for (const PolicyRule& rule : p->rules) size.rule_columns.push_back(rule.column);
     return size;
+}
+
+double release_rows_estimate(PlannerInfo* root, Node* policy) {
+    SourceSize size = planned_source_size(root, policy);
+    return !size.known ? -1 : size.tuples > 1 ? size.tuples : 1;
 }
 
 void register_release_scan() {

@@ -306,6 +306,22 @@ SELECT * FROM gen_a2_view;
 SELECT privrisk.drop_policy('gen_a2');
 SELECT count(*) AS rules_left FROM privrisk.policy_rule WHERE policy = 'gen_a2';
 
+-- A query reads its policy once while it is planned (the row estimate and the
+-- paths share the read) and once when it starts: each read scans the policy's
+-- rules once, which the transaction's statistics count.
+CREATE TABLE reads AS SELECT i AS id, (i % 5)::text AS zip FROM generate_series(1, 100) AS i;
+SELECT privrisk.create_policy('reads', 'reads');
+SELECT privrisk.add_rule('reads', 'zip', 'hide', 'id > 50');
+BEGIN;
+CREATE TEMP TABLE scans_before AS SELECT idx_scan + seq_scan AS n FROM pg_stat_xact_user_tables
+ WHERE schemaname = 'privrisk' AND relname = 'policy_rule';
+SELECT count(zip) AS shown FROM privrisk.release('reads') AS r(id int, zip text);
+SELECT (SELECT idx_scan + seq_scan FROM pg_stat_xact_user_tables WHERE schemaname = 'privrisk' AND relname = 'policy_rule')
+       - (SELECT n FROM scans_before) AS rule_reads;
+ROLLBACK;
+SELECT privrisk.drop_policy('reads');
+DROP TABLE reads;
+
 DROP VIEW gen_a2_view, "odd ""name""", hostile_view, tv, rnd_reference, m_release;
 DROP FUNCTION my_true(int), refusal(text), rnd_check(text), cnd_check(text, regclass);
 SELECT privrisk.drop_policy(name) FROM privrisk.policy ORDER BY name;
