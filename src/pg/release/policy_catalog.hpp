@@ -1,5 +1,5 @@
 // Disclosure policies as stored in privrisk.policy / policy_rule / release_view
-// (docs/release.md), the checks every rule condition passes, and who may read a release.
+// (docs/release.md), read and written as the catalog's owner.
 #pragma once
 
 #include <optional>
@@ -62,39 +62,5 @@ private:
     Oid saved_user_;
     int saved_context_;
 };
-
-// The source of a policy, checked to exist and to be a table, a partitioned
-// table or a materialized view without row-level security (the scan reads it
-// directly). Returns it opened with AccessShareLock.
-Relation open_policy_source(const Policy& policy);
-
-// Errors unless the current user owns `source` (policies are the owner's to write).
-void require_source_owner(Oid source, const char* action);
-
-// The current user owns `source` or holds SELECT on it (may read it anyway).
-bool reads_source(Oid source);
-
-// The current user may read the release of `policy`: reads the source, or
-// holds SELECT on one of the policy's release views.
-bool may_read_release(const Policy& policy);
-
-// The attribute number of a policy's `column` in its `source` (user columns only).
-AttrNumber policy_column_attno(Relation source, const std::string& column, const std::string& policy);
-
-// A rule condition bound once, by its owner: parsed and analyzed under the
-// pinned search path (so every name means the built-in object), checked to be
-// one boolean expression over the source's columns, constants and built-in
-// immutable operators, functions and types (no subquery, parameter, aggregate
-// or other relation). The release runs this tree, never the text again.
-struct BoundCondition {
-    std::string tree;                  // nodeToString of the analyzed expression
-    std::vector<std::string> columns;  // the columns it reads, by ascending attno
-};
-BoundCondition bind_condition(Relation source, const std::string& condition, const std::string& what);
-
-// The bound condition of `rule`, checked again (built-in objects only; every
-// column it reads still exists with the same name, type, typmod and collation)
-// and ready for ExecInitExpr, allocated in the current memory context.
-Expr* load_condition(Relation source, const PolicyRule& rule, const std::string& policy);
 
 }  // namespace privrisk::pg

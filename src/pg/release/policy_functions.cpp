@@ -6,6 +6,8 @@
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "release/condition_binding.hpp"
+#include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
 #include "common/spi.hpp"

@@ -1,6 +1,7 @@
 #include "release/release_shape.hpp"
 
 #include "common/error.hpp"
+#include "release/policy_access.hpp"
 #include "common/guard.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 

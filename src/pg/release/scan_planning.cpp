@@ -3,6 +3,7 @@
 // policy's source that applies every rule per row and streams the released
 // rows; it is parallel-aware (a parallel heap scan of the source).
 #include "release/release_scan.hpp"
+#include "release/policy_access.hpp"
 #include "release/scan_state.hpp"
 
 namespace privrisk::pg {

@@ -15,6 +15,8 @@
 #include "common/guard.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "common/memory.hpp"
+#include "release/condition_binding.hpp"
+#include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
 #include "common/value_text.hpp"
