@@ -148,9 +148,9 @@ namespace privrisk::pg {
 int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
                     const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                     const std::function<void(uint64_t)>& on_tuples) {
-    std::string select = "SELECT privrisk.tuple_tally(";
-    for (std::size_t j = 0; j < columns.size(); ++j) select += (j ? ", " : "") + columns[j].quoted;
-    select += ") FROM " + source.qualified;
+    std::string tally = "privrisk.tuple_tally(";
+    for (std::size_t j = 0; j < columns.size(); ++j) tally += (j ? ", " : "") + columns[j].quoted;
+    const std::string select = source_select(source, {tally + ")"});
     Spi spi;
     spi.run(select.c_str(), {}, true);
     int64_t rows = 0, tuples = 0;

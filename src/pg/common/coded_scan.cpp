@@ -28,8 +28,7 @@ int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan) {
     MemoryContext row_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk coded scan rows", ALLOCSET_DEFAULT_SIZES);
     });
-    char kind = pg_call([&] { return get_rel_relkind(scan.relid); });
-    const bool from_heap = readable_from_heap(scan.relid) && kind != RELKIND_PARTITIONED_TABLE;
+    const bool from_heap = readable_from_heap(source.relid);  // as read_source_rows decides
     const int first = !from_heap && scan.with_identity ? 2 : 0;  // the SQL query leads with tableoid, ctid
     std::vector<uint32_t> codes(width);
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
@@ -63,18 +62,9 @@ int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan) {
                 CHECK_FOR_INTERRUPTS();
             });
     };
-    if (from_heap) {
-        std::vector<AttrNumber> attnums;
-        for (auto& c : scan.columns) attnums.push_back(c.attnum);
-        scan_table_rows(scan.relid, attnums, on_values, &tid);
-    } else {
-        std::string select = scan.with_identity ? "SELECT tableoid, ctid" : "SELECT ";
-        for (std::size_t j = 0; j < width; ++j) select += (j || scan.with_identity ? ", " : "") + scan.columns[j].quoted;
-        select += " FROM " + source.qualified;
-        Spi spi;
-        stream_rows(select, {}, on_values);
-        spi.finish();
-    }
+    Spi spi;
+    read_source_rows(source, scan.columns, on_values, scan.with_identity, &tid);
+    spi.finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     return rows;
 }

@@ -1,5 +1,7 @@
 #include "common/source_columns.hpp"
 
+#include "common/row_stream.hpp"
+
 #include <cstring>
 
 #include "common/args.hpp"
@@ -34,6 +36,28 @@ bool readable_from_heap(Oid relid) {
                pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
                check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
     });
+}
+
+std::string source_select(const SourceRelation& source, const std::vector<std::string>& expressions) {
+    std::string select = "SELECT ";
+    for (std::size_t i = 0; i < expressions.size(); ++i) select += (i ? ", " : "") + expressions[i];
+    return select + " FROM " + source.qualified;
+}
+
+SourceRows read_source_rows(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                            const std::function<void(const Datum*, const bool*)>& on_row, bool identity,
+                            ItemPointerData* tid) {
+    if (readable_from_heap(source.relid)) {
+        std::vector<AttrNumber> attnums;
+        for (const SourceColumn& c : columns) attnums.push_back(c.attnum);
+        scan_table_rows(source.relid, attnums, on_row, tid);
+        return {true, 0};
+    }
+    std::vector<std::string> expressions;
+    if (identity) expressions = {"tableoid", "ctid"};
+    for (const SourceColumn& c : columns) expressions.push_back(c.quoted);
+    stream_rows(source_select(source, expressions), {}, on_row);
+    return {false, identity ? 2 : 0};
 }
 
 ClassKeyReader ClassKeyReader::for_type(Oid type) {

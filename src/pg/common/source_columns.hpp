@@ -3,6 +3,7 @@
 // key. Names are quoted, never spliced.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,24 @@ SourceColumn source_column(const SourceRelation& source, const std::string& colu
 // or materialized view it may SELECT whole, without row-level security or
 // inheritance children (the query reads theirs; the heap holds only its own).
 bool readable_from_heap(Oid relid);
+
+// The one place a query over a user's source is written: SELECT <expressions>
+// FROM <source>, the expressions being SQL over quoted names (never user text).
+std::string source_select(const SourceRelation& source, const std::vector<std::string>& expressions);
+
+// The rows of `source`: on_row(values, nulls) gets `columns` in that order,
+// preceded by the row's tableoid and ctid when `identity` (in SQL) — or, read
+// from the heap, with *tid holding the row's ctid. Straight from the heap when
+// the caller may read the table whole (readable_from_heap), else through SQL,
+// where privileges, row-level security and inheritance children apply.
+// Returns whether the heap was read. Runs inside an Spi scope.
+struct SourceRows {
+    bool from_heap;
+    int first;  // index of the first column in values/nulls (2 with SQL identity)
+};
+SourceRows read_source_rows(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                            const std::function<void(const Datum*, const bool*)>& on_row, bool identity = false,
+                            ItemPointerData* tid = nullptr);
 
 // How a value becomes the bytes of its class key: the binary form where equal
 // bytes mean the same displayed value (by-value types, the string types), else

@@ -20,11 +20,10 @@ namespace {
 std::vector<DictionaryEntry> read_rows(Oid relid, const std::optional<std::string>& id_column,
                                        const std::vector<std::string>& columns, const char* role) {
     SourceRelation rel = source_relation(relid);
-    std::string select = "SELECT ";
-    if (id_column) select += source_column(rel, *id_column, "id").quoted + "::text";
-    for (std::size_t j = 0; j < columns.size(); ++j)
-        select += (j || id_column ? ", " : "") + source_column(rel, columns[j], role).quoted + "::text";
-    select += " FROM " + rel.qualified;
+    std::vector<std::string> expressions;
+    if (id_column) expressions.push_back(source_column(rel, *id_column, "id").quoted + "::text");
+    for (const std::string& column : columns) expressions.push_back(source_column(rel, column, role).quoted + "::text");
+    const std::string select = source_select(rel, expressions);
     Spi spi;
     uint64 n = spi.run(select.c_str(), {}, true);
     std::vector<DictionaryEntry> out;

@@ -68,9 +68,9 @@ struct ReadColumns {
 
 ReadColumns read_columns(const SourceRelation& source, const std::vector<std::string>& expressions,
                          const std::vector<SpiArg>& args) {
-    std::string select = "SELECT ";
-    for (std::size_t i = 0; i < expressions.size(); ++i) select += (i ? ", (" : "(") + expressions[i] + ")::pg_catalog.text";
-    select += " FROM " + source.qualified;
+    std::vector<std::string> as_text;
+    for (const std::string& e : expressions) as_text.push_back("(" + e + ")::pg_catalog.text");
+    const std::string select = source_select(source, as_text);
     ReadColumns r;
     r.columns.resize(expressions.size());
     Spi spi;

@@ -86,7 +86,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         return c.quoted;
     };
     std::vector<ClassKeyReader> readers;
-    std::string select = "SELECT ";
+    std::vector<std::string> expressions;  // what the query selects, one per column
     std::vector<SpiArg> args;
     for (std::size_t i = 0; i < qi.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j)
@@ -104,20 +104,19 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
                                                       quote_value(*qi[i]) + " is outside 0.." + std::to_string(height) +
                                                       " (hierarchy " + quote_value(*hierarchies[i]) + ")");
         }
-        if (i) select += ", ";
         if (has_hierarchy) {
             args.push_back(text_arg(*hierarchies[i]));
             args.push_back(int4_arg(static_cast<int>(level)));
-            select += "privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
-                      std::to_string(args.size()) + ")";
+            expressions.push_back("privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
+                                  std::to_string(args.size()) + ")");
             readers.push_back(ClassKeyReader::for_type(TEXTOID));
         } else {
-            select += column;  // read in its binary form where that identifies the displayed value
+            expressions.push_back(column);  // read in its binary form where that identifies the displayed value
             readers.push_back(ClassKeyReader::for_type(column_type));
         }
     }
-    if (sensitive) select += ", (" + check_column(*sensitive, "sensitive") + ")::pg_catalog.text";
-    select += " FROM " + source.qualified;
+    if (sensitive) expressions.push_back("(" + check_column(*sensitive, "sensitive") + ")::pg_catalog.text");
+    const std::string select = source_select(source, expressions);
     const std::size_t width = qi.size();
     // Plain columns of a table the reader may read whole, without row-level
     // security, are read straight from the heap: the query would only project them.

@@ -251,17 +251,7 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
             });
     };
     Spi spi;
-    std::vector<AttrNumber> attnums;
-    std::string select = "SELECT ";
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-        attnums.push_back(columns[i].attnum);
-        select += (i ? ", " : "") + columns[i].quoted;
-    }
-    select += " FROM " + source.qualified;
-    if (readable_from_heap(relid))
-        scan_table_rows(relid, attnums, on_row);
-    else
-        stream_rows(select, {}, on_row);
+    read_source_rows(source, columns, on_row);
     spi.finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     auto scanned = std::chrono::steady_clock::now();
