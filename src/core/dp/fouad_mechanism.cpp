@@ -32,6 +32,10 @@ double fouad_scale(const FouadParameters& p, double phi_l, double phi_u) {
     return (p.epsilon + std::log(p.drop)) / (3 * eta * (1 - p.drop));
 }
 
+double fouad_tilt(const FouadParameters& p, double scale, double phi_u) {
+    return p.score == FouadScore::Aggregate ? (p.epsilon + std::log(p.drop)) / (6 * (1 - p.drop)) : scale * phi_u;
+}
+
 void check_fouad_delta(const FouadParameters& p, double delta, int64_t rows, int max_chain, int dimensions, double tilt) {
     if (!(delta > 0 && delta < 1)) fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(delta));
     const double m = double(rows), beta = p.drop;
@@ -141,6 +145,26 @@ const FouadMechanism::Choice* FouadMechanism::draw(const std::vector<Choice>& d,
         if (u <= cumulative) return &c;
     }
     return &d.back();  // u within rounding of 1
+}
+
+void FouadMechanism::release(const DpRandom& random, const std::function<bool(std::size_t, std::size_t)>& before,
+                             const std::function<void(std::size_t, const Choice*)>& on_choice,
+                             const std::function<void()>& between) const {
+    const double theta = p_.theta0 + (1 - p_.theta0) * DpRandom::unit(random.run_words(DpStream::Threshold, 1)[0]);
+    const double threshold = theta * double(total_);
+    int64_t kept_rows = 0;
+    for (std::size_t t = 0; t < tuples(); ++t) kept_rows += kept(t);
+    std::vector<uint64_t> words = random.run_words(DpStream::Choice, static_cast<std::size_t>(kept_rows));
+    std::size_t next_word = 0;
+    std::vector<std::size_t> order(tuples());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), before);
+    for (std::size_t t : order) {
+        if (kept(t) == 0) continue;
+        std::vector<Choice> d = distribution(t, threshold);
+        for (int64_t r = 0; r < kept(t); ++r) on_choice(t, draw(d, DpRandom::unit(words[next_word++])));
+        between();
+    }
 }
 
 }  // namespace privrisk

@@ -15,11 +15,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory_resource>
 #include <string>
 #include <vector>
 
 #include "common/flat_index.hpp"
+#include "dp/dp_random.hpp"
 
 namespace privrisk {
 
@@ -51,6 +53,9 @@ void check_fouad_parameters(const FouadParameters& p);
 // satisfy (1 − τ1)βt ≥ t′ with τ1 = √(2 ln(2h^k/δ)/(βt)) and
 // t′ = β² h^k e^(ε′·t_f)/(1 − β). An error explains which fails.
 void check_fouad_delta(const FouadParameters& p, double delta, int64_t rows, int max_chain, int dimensions, double tilt);
+// ε′·t_f of those conditions: (ε + ln β)/(6(1 − β)) for the aggregate score,
+// scale·φ_u for the risk score.
+double fouad_tilt(const FouadParameters& p, double scale, double phi_u);
 
 class FouadMechanism {
 public:
@@ -94,6 +99,17 @@ public:
     // Draws a level vector for one kept row of distinct row i with u in (0, 1];
     // nullptr when the row is released as all ⊥.
     static const Choice* draw(const std::vector<Choice>& d, double u);
+
+    // The release's draws, after prepare(): θ ~ U(θ0, 1) gives the threshold
+    // θ·|D|; then each kept row of the distinct rows gets a
+    // generalization drawn from one stream of the run; the distinct rows are
+    // taken in the order `before` gives them (by their values: a seed then
+    // repeats a release whatever order the scan produced). on_choice(i, c) per kept row of
+    // distinct row i (c nullptr: released as all ⊥); `between` after each
+    // distinct row that had kept rows (the adapter checks for interrupts there).
+    void release(const DpRandom& random, const std::function<bool(std::size_t, std::size_t)>& before,
+                 const std::function<void(std::size_t, const Choice*)>& on_choice,
+                 const std::function<void()>& between) const;
 
     std::size_t nodes() const { return nodes_; }
     double scale() const { return scale_; }

@@ -420,45 +420,28 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
             }
         }
     }
-    const double tilt = fp.score == FouadScore::Aggregate ? (fp.epsilon + std::log(fp.drop)) / (6 * (1 - fp.drop))
-                                                          : scale * phi_u;
-    check_fouad_delta(fp, req.delta, rows, max_chain, static_cast<int>(width), tilt);
+    check_fouad_delta(fp, req.delta, rows, max_chain, static_cast<int>(width), fouad_tilt(fp, scale, phi_u));
     FouadMechanism m(std::move(dims), fp, phi_l, phi_u);
     for (std::size_t t = 0; t < tuple_rows.size(); ++t) m.add(&tuple_codes[t * width], tuple_rows[t], tuple_kept[t]);
     m.prepare();
-    // θ ~ U(θ0, 1); the kept rows' choices drawn from one stream, in an order
-    // fixed by the values (not by the scan), so a seed repeats a release.
-    const double theta = fp.theta0 + (1 - fp.theta0) * DpRandom::unit(random.run_words(DpStream::Threshold, 1)[0]);
-    const double threshold = theta * double(rows);
-    std::vector<std::size_t> order(m.tuples());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     auto value_of = [&](std::size_t t, std::size_t j) -> const std::optional<std::string>& {
         return req.columns[j].values[m.tuple(t)[j]];
     };
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        for (std::size_t j = 0; j < width; ++j) {
-            const auto &x = value_of(a, j), &y = value_of(b, j);
-            if (x != y) return x < y;
-        }
-        return false;
-    });
-    int64_t kept_rows = 0;
-    for (std::size_t t = 0; t < m.tuples(); ++t) kept_rows += m.kept(t);
-    std::vector<uint64_t> words = random.run_words(DpStream::Choice, static_cast<std::size_t>(kept_rows));
-    std::size_t next_word = 0;
     SampleClasses classes(width);
     std::vector<uint32_t> ids(width);
-    for (std::size_t t : order) {
-        if (m.kept(t) == 0) continue;
-        auto d = m.distribution(t, threshold);
-        for (int64_t r = 0; r < m.kept(t); ++r) {
-            const FouadMechanism::Choice* c = FouadMechanism::draw(d, DpRandom::unit(words[next_word++]));
+    m.release(
+        random,
+        [&](std::size_t a, std::size_t b) {  // by the rows' values, not the scan's order
+            for (std::size_t j = 0; j < width; ++j)
+                if (value_of(a, j) != value_of(b, j)) return value_of(a, j) < value_of(b, j);
+            return false;
+        },
+        [&](std::size_t t, const FouadMechanism::Choice* c) {
             for (std::size_t j = 0; j < width; ++j)
                 ids[j] = c ? released_at[j][c->levels[j]][m.tuple(t)[j]] : released[j].id(std::nullopt);
             classes.add(ids.data());
-        }
-        pg_call([] { CHECK_FOR_INTERRUPTS(); });
-    }
+        },
+        [] { pg_call([] { CHECK_FOR_INTERRUPTS(); }); });
     SampleClasses::Released out = classes.finish(1, random);
     std::vector<const std::vector<std::optional<std::string>>*> texts;
     for (auto& r : released) texts.push_back(&r.text);
