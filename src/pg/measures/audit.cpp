@@ -14,6 +14,7 @@
 
 #include "common/args.hpp"
 #include "measures/audit.hpp"
+#include "measures/measure_registry.hpp"
 #include "classes/class_aggregator.hpp"
 #include "ck/ck_safety.hpp"
 #include "classes/class_set.hpp"
@@ -193,30 +194,17 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     peak = std::max(peak, MemoryContextMemAllocated(memory, true));
 
     std::string json = "{\"rows\": " + std::to_string(table.rows()) + ", \"classes\": " + std::to_string(table.classes());
-    json += ", \"k_anonymity\": " + json_integer(k_anonymity(table));
-    json += ", \"prosecutor_risk\": " + json_number(prosecutor_risk(table));
-    json += ", \"average_risk\": " + json_number(average_risk(table));
-    json += ", \"records_at_risk\": " + json_number(records_at_risk(table, threshold));
+    // Every measure of the registry that applies, under its one key.
+    MeasureParameters params{threshold, c, nullptr};
+    if (sensitive && sensitive_hierarchy) params.sensitive_hierarchy = &cached_hierarchy(*sensitive_hierarchy);
+    for (const MeasureInfo& m : measure_registry()) {
+        if (!m.of_table || (m.needs_sensitive && !sensitive) || (m.applies && !m.applies(table, params))) continue;
+        std::optional<double> v = m.of_table(table, params);
+        json += std::string(", \"") + m.key + "\": " +
+                (m.id == MeasureId::KAnonymity ? json_integer(v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt)
+                                               : json_number(v));
+    }
     if (sensitive) {
-        json += ", \"l_distinct\": " + json_number(l_distinct(table));
-        json += ", \"l_entropy\": " + json_number(l_entropy(table));
-        json += ", \"l_recursive\": " + json_number(l_recursive(table, c));
-        json += ", \"t_equal\": " + json_number(t_equal(table));
-        if (sensitive_hierarchy)
-            json += ", \"t_hierarchical\": " + json_number(t_hierarchical(table, cached_hierarchy(*sensitive_hierarchy)));
-        // t_ordered only where the values have an order: every one a number (⊥ aside).
-        bool numeric = false;
-        for (const auto& v : table.values()) {
-            if (!v) continue;
-            double x;
-            numeric = std::from_chars(v->data(), v->data() + v->size(), x).ptr == v->data() + v->size();
-            if (!numeric) break;
-        }
-        if (numeric) json += ", \"t_ordered\": " + json_number(t_ordered(table));
-        json += ", \"delta_disclosure\": " + json_number(delta_disclosure(table));
-        json += ", \"a_know\": " + json_number(a_know(table));
-        json += ", \"a_acc\": " + json_number(a_acc(table));
-        json += ", \"information_gain\": " + json_number(information_gain(table));
         if (table.rows() > 0) {
             std::string curve;
             for (double md : ck_disclosure_curve(table, kmax)) curve += (curve.empty() ? "" : ", ") + json_number(md);

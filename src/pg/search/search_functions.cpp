@@ -15,6 +15,7 @@
 #include "common/flat_index.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "common/json_text.hpp"
+#include "measures/measure_registry.hpp"
 #include "ck/ck_safety.hpp"
 #include "measures/measures.hpp"
 #include "search/lattice_search.hpp"
@@ -87,23 +88,24 @@ std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>
     json += ", \"rows\": " + std::to_string(rows) + ", \"rows_suppressed\": " + std::to_string(r.suppressed);
     json += ", \"rows_violating\": " + std::to_string(r.violating);
     json += ", \"measures\": {\"classes\": " + std::to_string(r.classes);
-    json += ", \"k_anonymity\": " + json_integer(r.k);
-    json += ", \"prosecutor_risk\": " + json_number(r.max_risk);
-    json += ", \"average_risk\": " + json_number(r.average_risk);
-    // The same key as audit() for the same measure: the kind of l-diversity and
-    // of t-closeness the constraint named.
+    // Under the registry's keys, as audit() reports them: l-diversity and
+    // t-closeness of the kind the constraint named.
+    auto key = [](MeasureId id) { return std::string(", \"") + measure_info(id).key + "\": "; };
+    json += key(MeasureId::KAnonymity) + json_integer(r.k);
+    json += key(MeasureId::ProsecutorRisk) + json_number(r.max_risk);
+    json += key(MeasureId::AverageRisk) + json_number(r.average_risk);
     if (q.l)
-        json += std::string(q.l_kind == LDiversity::Distinct  ? ", \"l_distinct\": "
-                            : q.l_kind == LDiversity::Entropy ? ", \"l_entropy\": "
-                                                              : ", \"l_recursive\": ") +
+        json += key(q.l_kind == LDiversity::Distinct  ? MeasureId::LDistinct
+                    : q.l_kind == LDiversity::Entropy ? MeasureId::LEntropy
+                                                      : MeasureId::LRecursive) +
                 json_number(r.l);
     if (q.t)
-        json += std::string(q.t_kind == TCloseness::Equal     ? ", \"t_equal\": "
-                            : q.t_kind == TCloseness::Ordered ? ", \"t_ordered\": "
-                                                              : ", \"t_hierarchical\": ") +
+        json += key(q.t_kind == TCloseness::Equal     ? MeasureId::TEqual
+                    : q.t_kind == TCloseness::Ordered ? MeasureId::TOrdered
+                                                      : MeasureId::THierarchical) +
                 json_number(r.t);
-    if (q.delta) json += ", \"delta_disclosure\": " + json_number(r.delta);
-    if (q.c) json += ", \"ck_max_disclosure\": " + json_number(r.ck);
+    if (q.delta) json += key(MeasureId::DeltaDisclosure) + json_number(r.delta);
+    if (q.c) json += key(MeasureId::CkMaxDisclosure) + json_number(r.ck);
     return json + "}}";
 }
 

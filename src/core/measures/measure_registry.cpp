@@ -1,0 +1,77 @@
+#include "measures/measure_registry.hpp"
+
+#include <charconv>
+
+#include "common/error.hpp"
+#include "measures/measures.hpp"
+#include "common/no_postgres.hpp"
+
+namespace privrisk {
+
+namespace {
+
+using Table = const ContingencyTable&;
+using Params = const MeasureParameters&;
+
+std::optional<double> as_double(std::optional<int64_t> v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+}
+
+std::vector<MeasureInfo> build() {
+    return {
+        {MeasureId::KAnonymity, "k_anonymity", false, "rows", "k",
+         [](Table t, Params) { return as_double(k_anonymity(t)); }},
+        {MeasureId::ProsecutorRisk, "prosecutor_risk", false, "probability", "max_risk",
+         [](Table t, Params) { return prosecutor_risk(t); }},
+        {MeasureId::AverageRisk, "average_risk", false, "probability", "average_risk",
+         [](Table t, Params) { return average_risk(t); }},
+        {MeasureId::RecordsAtRisk, "records_at_risk", false, "share of rows", nullptr,
+         [](Table t, Params p) { return records_at_risk(t, p.risk_threshold); }},
+        {MeasureId::LDistinct, "l_distinct", true, "values", "l (l_kind distinct)",
+         [](Table t, Params) { return l_distinct(t); }},
+        {MeasureId::LEntropy, "l_entropy", true, "values", "l (l_kind entropy)",
+         [](Table t, Params) { return l_entropy(t); }},
+        {MeasureId::LRecursive, "l_recursive", true, "values", "l (l_kind recursive, l_c)",
+         [](Table t, Params p) { return l_recursive(t, p.l_c); }},
+        {MeasureId::TEqual, "t_equal", true, "distance in [0, 1]", "t (t_kind equal)",
+         [](Table t, Params) { return t_equal(t); }},
+        {MeasureId::TOrdered, "t_ordered", true, "distance in [0, 1]", "t (t_kind ordered)",
+         [](Table t, Params) { return t_ordered(t); }, [](Table t, Params) { return values_are_numbers(t); }},
+        {MeasureId::THierarchical, "t_hierarchical", true, "distance in [0, 1]", "t (t_kind hierarchical)",
+         [](Table t, Params p) { return t_hierarchical(t, *p.sensitive_hierarchy); },
+         [](Table, Params p) { return p.sensitive_hierarchy != nullptr; }},
+        {MeasureId::DeltaDisclosure, "delta_disclosure", true, "nats", "delta",
+         [](Table t, Params) { return delta_disclosure(t); }},
+        {MeasureId::AKnow, "a_know", true, "probability", nullptr, [](Table t, Params) { return a_know(t); }},
+        {MeasureId::AAcc, "a_acc", true, "probability", nullptr, [](Table t, Params) { return a_acc(t); }},
+        {MeasureId::InformationGain, "information_gain", true, "nats", nullptr,
+         [](Table t, Params) { return information_gain(t); }},
+        {MeasureId::CkMaxDisclosure, "ck_max_disclosure", true, "probability", "c (with ck_k)", nullptr, nullptr},
+    };
+}
+
+}  // namespace
+
+const std::vector<MeasureInfo>& measure_registry() {
+    static const std::vector<MeasureInfo> registry = build();
+    return registry;
+}
+
+const MeasureInfo& measure_info(MeasureId id) {
+    for (const MeasureInfo& m : measure_registry())
+        if (m.id == id) return m;
+    fail(ErrorKind::Internal, "a measure without an entry in the registry");
+}
+
+bool values_are_numbers(const ContingencyTable& table) {
+    bool numeric = false;
+    for (const auto& v : table.values()) {
+        if (!v) continue;
+        double x;
+        numeric = std::from_chars(v->data(), v->data() + v->size(), x).ptr == v->data() + v->size();
+        if (!numeric) break;
+    }
+    return numeric;
+}
+
+}  // namespace privrisk
