@@ -1,0 +1,144 @@
+// A node's report: the table of its classes (with the classes that violate a
+// per-class constraint suppressed, within max_suppression), its measures, and
+// whether it qualifies. Part of GeneralizationLattice (lattice_search.hpp).
+#include "search/lattice_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <tuple>
+
+#include "ck/ck_safety.hpp"
+#include "common/error.hpp"
+#include "common/no_postgres.hpp"
+
+namespace privrisk {
+
+namespace {
+
+ContingencyTable table_of(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive,
+                          const std::vector<char>* keep) {
+    ContingencyTable t;
+    for (const auto& v : sensitive) t.intern(v ? Value(*v) : Value());  // ids as the classes number them
+    for (std::size_t c = 0; c < classes.classes(); ++c)
+        if (!keep || (*keep)[c])
+            t.add_class(classes.pairs.data() + classes.first[c], classes.first[c + 1] - classes.first[c]);
+    t.canonicalize();
+    return t;
+}
+
+}  // namespace
+
+const NodeReport& GeneralizationLattice::report(int64_t node) {
+    auto found = reports_.find(node);
+    if (found != reports_.end()) return found->second;
+    NodeReport r;
+    r.levels = levels_of(node);
+    auto classes = classes_of(node);
+    ++stats_.evaluated;
+    const NodeClasses& cl = *classes;
+    const std::size_t n = cl.classes(), m = dims_.size();
+    const Constraints& q = constraints_;
+
+    // Per-class constraints decide which classes must be suppressed.
+    std::vector<char> keep(n, 1);
+    for (std::size_t c = 0; c < n; ++c) {
+        if (q.k && cl.sizes[c] < *q.k) keep[c] = 0;
+        if (q.max_risk && strictly_below(*q.max_risk, 1.0 / double(cl.sizes[c]))) keep[c] = 0;
+    }
+    std::vector<double> l_of, t_of, delta_of;
+    if (q.needs_histograms() && n > 0) {
+        ContingencyTable all = table_of(cl, sensitive_, nullptr);
+        if (q.l) {
+            if (q.l_kind == LDiversity::Distinct) l_distinct(all, &l_of);
+            else if (q.l_kind == LDiversity::Entropy) l_entropy(all, &l_of);
+            else l_recursive(all, q.l_c, &l_of);
+            for (std::size_t c = 0; c < n; ++c)
+                if (strictly_below(l_of[c], *q.l)) keep[c] = 0;
+        }
+        if (q.t) {
+            if (q.t_kind == TCloseness::Equal) t_equal(all, &t_of);
+            else if (q.t_kind == TCloseness::Ordered) t_ordered(all, &t_of);
+            else t_hierarchical(all, *q.t_hierarchy, &t_of);
+            for (std::size_t c = 0; c < n; ++c)
+                if (strictly_below(*q.t, t_of[c])) keep[c] = 0;
+        }
+        if (q.delta) {
+            delta_disclosure(all, &delta_of);
+            for (std::size_t c = 0; c < n; ++c)
+                if (!strictly_below(delta_of[c], *q.delta)) keep[c] = 0;
+        }
+    }
+
+    // Suppress the violating classes when the budget allows; else the node keeps them (and fails).
+    const double rows = double(rows_);
+    for (std::size_t c = 0; c < n; ++c)
+        if (!keep[c]) r.violating += cl.sizes[c];
+    const bool within = !strictly_below(q.max_suppression * rows, double(r.violating));
+    if (within) r.suppressed = r.violating;
+    else std::fill(keep.begin(), keep.end(), 1);
+
+    // The release after suppression, and its measures.
+    double penalty = 0;  // the metric's extra cost of the suppressed rows
+    int64_t smallest = INT64_MAX;
+    for (std::size_t c = 0; c < n; ++c) {
+        const double size = double(cl.sizes[c]);
+        if (keep[c]) {
+            ++r.classes;
+            smallest = std::min(smallest, cl.sizes[c]);
+            if (!l_of.empty()) r.l = std::min(r.l.value_or(INFINITY), l_of[c]);
+            if (!t_of.empty()) r.t = std::max(r.t.value_or(0.0), t_of[c]);
+            if (!delta_of.empty()) r.delta = std::max(r.delta.value_or(0.0), delta_of[c]);
+            if (metric_ == UtilityMetric::Discernibility) penalty += size * size;
+            continue;
+        }
+        const uint32_t* key = cl.key(c);
+        for (std::size_t j = 0; j < m; ++j) {
+            const auto& groups = group_rows_[j][r.levels[j]];
+            if (metric_ == UtilityMetric::Loss) {
+                // a suppressed row loses everything: 1 per quasi-identifier instead of its generalization's loss
+                const auto& codes = group_codes_[j][r.levels[j]];
+                double loss = present_[j] > 1 ? double(codes[key[j]] - 1) / double(present_[j] - 1) : 0;
+                penalty += size * (1 - loss);
+            } else if (metric_ == UtilityMetric::Entropy) {
+                penalty += size * std::log2(rows / double(groups[key[j]]));
+            } else if (metric_ == UtilityMetric::LevelsKept) {
+                penalty += size * double(dims_[j].height() - r.levels[j]) / rows;  // a suppressed row keeps nothing
+            }
+        }
+        if (metric_ == UtilityMetric::Discernibility) penalty += size * rows;
+    }
+    const int64_t released = rows_ - r.suppressed;
+    if (r.classes > 0) {
+        r.k = smallest;
+        r.max_risk = 1.0 / double(smallest);
+        r.average_risk = double(r.classes) / double(released);
+    }
+    bool qualifies = within;
+    if (q.c && released > 0) {
+        ContingencyTable kept = table_of(cl, sensitive_, &keep);
+        r.ck = ck_disclosure_curve(kept, q.ck_k)[q.ck_k];
+        qualifies = qualifies && strictly_below(*r.ck, *q.c);
+    }
+    if (q.average_risk && r.average_risk) qualifies = qualifies && !strictly_below(*q.average_risk, *r.average_risk);
+    r.safe = qualifies;
+    // The utility: the class-free part (the node's bound) plus what suppression costs,
+    // in the metric's units; discernibility is all classes.
+    const double suppression_cost =
+        metric_ == UtilityMetric::Loss ? (rows_ ? penalty / (double(m) * rows) : 0) : penalty;
+    switch (metric_) {
+        case UtilityMetric::Height:
+            r.utility = bound_[node];  // suppression does not change a node's height
+            break;
+        case UtilityMetric::Discernibility:
+            r.utility = penalty;
+            break;
+        default:
+            r.utility = bound_[node] + suppression_cost;
+            if (r.safe && r.suppressed > 0) suppressions_.push_back(Suppression{r.levels, suppression_cost});
+    }
+    tick();
+    return reports_.emplace(node, std::move(r)).first->second;
+}
+
+}  // namespace privrisk
