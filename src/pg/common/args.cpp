@@ -285,10 +285,9 @@ std::string jsonb_value_text(Datum jsonb) {
     return cut_json(pg_call([&] { return DatumGetCString(DirectFunctionCall1(jsonb_out, jsonb)); }));
 }
 
-void check_json_options(Datum options, const char* argument, const char* what, const std::vector<OptionSpec>& specs) {
+bool for_each_json_value(Datum options, const std::function<void(const std::string&, const JsonbValue&)>& on_value) {
     Jsonb* jb = pg_call([&] { return DatumGetJsonbP(options); });
-    if (!JB_ROOT_IS_OBJECT(jb))
-        fail(ErrorKind::InvalidParameter, std::string(argument) + " must be a JSON object, got " + jsonb_value_text(options));
+    if (!JB_ROOT_IS_OBJECT(jb)) return false;
     JsonbIterator* it = pg_call([&] { return JsonbIteratorInit(&jb->root); });
     JsonbValue v;
     std::string key;
@@ -296,10 +295,33 @@ void check_json_options(Datum options, const char* argument, const char* what, c
         JsonbIteratorToken t = pg_call([&] { return JsonbIteratorNext(&it, &v, true); });
         if (t == WJB_DONE) break;
         if (t == WJB_KEY) key.assign(v.val.string.val, v.val.string.len);
-        if (t != WJB_VALUE) continue;
+        if (t == WJB_VALUE) on_value(key, v);
+    }
+    return true;
+}
+
+void check_json_options(Datum options, const char* argument, const char* what, const std::vector<OptionSpec>& specs) {
+    bool object = for_each_json_value(options, [&](const std::string& key, const JsonbValue& v) {
         for (const auto& s : specs)
             if (key == s.name) check_option(s, std::string(what) + " " + s.name, v);
-    }
+    });
+    if (!object)
+        fail(ErrorKind::InvalidParameter, std::string(argument) + " must be a JSON object, got " + jsonb_value_text(options));
+}
+
+std::map<std::string, std::string> json_option_texts(Datum options) {
+    std::map<std::string, std::string> texts;
+    for_each_json_value(options, [&](const std::string& key, const JsonbValue& v) {
+        if (v.type == jbvString) {
+            texts[key] = std::string(v.val.string.val, v.val.string.len);
+        } else if (v.type == jbvNumeric) {
+            Numeric n = v.val.numeric;
+            texts[key] = pg_call([&] { return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(n))); });
+        } else if (v.type == jbvBool) {
+            texts[key] = v.val.boolean ? "true" : "false";
+        }
+    });
+    return texts;
 }
 
 void check_object_name(const char* kind, std::string_view name) {

@@ -3,12 +3,16 @@
 
 #include <initializer_list>
 #include <optional>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/error.hpp"
 #include "common/guard.hpp"
+
+struct JsonbValue;  // utils/jsonb.h
 
 namespace privrisk::pg {
 
@@ -64,6 +68,13 @@ struct OptionSpec {
 // that `specs` knows against its spec; `what` names a key in errors ("audit
 // option", "constraint"). Unknown keys are left to the caller, which lists them.
 void check_json_options(Datum options, const char* argument, const char* what, const std::vector<OptionSpec>& specs);
+// Calls on_value(key, value) for each top-level key of a JSON object, in the
+// object's order; false (and no call) when `options` is not an object.
+bool for_each_json_value(Datum options, const std::function<void(const std::string&, const ::JsonbValue&)>& on_value);
+// The top-level keys of a JSON object with their scalar values as text (a
+// string's content, a number's digits, true/false), as ->> gives them; JSON
+// null is left out (absent). Read once, after check_json_options.
+std::map<std::string, std::string> json_option_texts(Datum options);
 // The JSON text of a jsonb value, for messages: cut short and quoted like quote_value.
 std::string jsonb_value_text(Datum jsonb);
 
@@ -71,10 +82,9 @@ std::string jsonb_value_text(Datum jsonb);
 void check_object_name(const char* kind, std::string_view name);
 void check_hierarchy_name(std::string_view name);
 
+// The same for a value read elsewhere (an option of a jsonb argument).
 template <typename E>
-E choice_arg(FunctionCallInfo fcinfo, int i, const char* what, const char* fallback,
-             std::initializer_list<std::pair<const char*, E>> names) {
-    std::string_view value = PG_ARGISNULL(i) ? std::string_view(fallback) : text_view(PG_GETARG_DATUM(i));
+E choice_of(std::string_view value, const char* what, std::initializer_list<std::pair<const char*, E>> names) {
     std::string list;
     std::size_t j = 0;
     for (const auto& [name, choice] : names) {
@@ -83,6 +93,12 @@ E choice_arg(FunctionCallInfo fcinfo, int i, const char* what, const char* fallb
         ++j;
     }
     fail(ErrorKind::InvalidParameter, std::string(what) + " must be " + list + ", got " + quote_value(value));
+}
+
+template <typename E>
+E choice_arg(FunctionCallInfo fcinfo, int i, const char* what, const char* fallback,
+             std::initializer_list<std::pair<const char*, E>> names) {
+    return choice_of(PG_ARGISNULL(i) ? std::string_view(fallback) : text_view(PG_GETARG_DATUM(i)), what, names);
 }
 
 }  // namespace privrisk::pg

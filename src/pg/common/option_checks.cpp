@@ -2,6 +2,7 @@
 // checked whole before anything runs: the plpgsql wrappers cast them with
 // PostgreSQL's casts, whose errors name neither the option nor the range.
 // The ranges here are those the C++ functions behind the wrappers enforce.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -49,11 +50,70 @@ void check_dictionary_keys(Datum options, const char* what) {
             fail(ErrorKind::InvalidParameter, std::string(what) + " " + key + " describes a dictionary: give \"dictionary\" too");
 }
 
+// The keys of a JSON object in its own order (jsonb_object_keys'), JSON nulls included.
+std::vector<std::string> json_keys(Datum options) {
+    std::vector<std::string> keys;
+    for_each_json_value(options, [&](const std::string& key, const JsonbValue&) { keys.push_back(key); });
+    return keys;
+}
+
+// A key as quote_literal writes it, for the list of unknown keys.
+std::string literal(const std::string& key) {
+    std::string out = key.find('\\') == std::string::npos ? "'" : "E'";
+    for (char ch : key) {
+        if (ch == '\'' || ch == '\\') out += ch;
+        out += ch;
+    }
+    return out + "'";
+}
+
+// Keys `known` does not list, as one error with the known ones in its hint.
+void refuse_unknown(const std::vector<std::string>& keys, std::initializer_list<const char*> known, const char* what,
+                    const char* hint) {
+    std::string unknown;
+    for (const std::string& k : keys) {
+        bool found = false;
+        for (const char* name : known) found = found || k == name;
+        if (!found) unknown += (unknown.empty() ? "" : ", ") + literal(k);
+    }
+    if (unknown.empty()) return;
+    std::string message = std::string("unknown ") + what + " " + unknown;
+    pg_call([&] {
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", message.c_str()), errhint("%s", hint)));
+    });
+}
+
+// The checks between keys of search's constraints, after each key's own.
+void check_search_keys(Datum options) {
+    std::vector<std::string> keys = json_keys(options);
+    auto has = [&](const char* key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
+    if (has("dt_risk"))
+        pg_call([] {
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                            errmsg("dt_risk is not a search constraint: give a \"dictionary\" to have the result's "
+                                   "dt_risk reported")));
+        });
+    refuse_unknown(keys,
+                   {"k", "l", "l_kind", "l_c", "t", "t_kind", "t_hierarchy", "delta", "c", "ck_k", "max_risk",
+                    "average_risk", "max_suppression", "dictionary", "mapping", "leaf_weights", "sensitivity_family"},
+                   "constraint(s)",
+                   "known constraints: k, l (l_kind, l_c), t (t_kind, t_hierarchy), delta, c with ck_k, max_risk, "
+                   "average_risk, max_suppression; and dictionary (mapping, leaf_weights, sensitivity_family) to "
+                   "report the result's dt_risk");
+    if (has("c") != has("ck_k"))
+        fail(ErrorKind::InvalidParameter,
+             "constraint c needs ck_k (the number of implications the attacker knows), and ck_k needs c");
+    if (((has("l_kind") || has("l_c")) && !has("l")) || ((has("t_kind") || has("t_hierarchy")) && !has("t")))
+        fail(ErrorKind::InvalidParameter,
+             "l_kind and l_c qualify constraint l, t_kind and t_hierarchy constraint t: give l or t too");
+}
+
 }  // namespace
 
 // check_options(kind, options): 'audit' options, 'search' constraints, or
-// 'dictionary' options alone (dictionary_options). Unknown keys are the
-// wrappers' to list; this checks the type and range of each known one.
+// 'dictionary' options alone (dictionary_options): the type and range of each
+// known key and, for audit and search, unknown keys and keys that need others.
+// The one place these are checked; the SQL wrappers only call it.
 PRIVRISK_FUNCTION(privrisk_check_options) {
     std::string_view kind = text_arg_view(fcinfo, 0, "kind");
     std::vector<OptionSpec> specs;
@@ -85,6 +145,14 @@ PRIVRISK_FUNCTION(privrisk_check_options) {
     Datum options = PG_GETARG_DATUM(1);
     check_json_options(options, argument, what, specs);
     check_dictionary_keys(options, what);
+    if (kind == "search") check_search_keys(options);
+    if (kind == "audit")
+        refuse_unknown(json_keys(options),
+                       {"risk_threshold", "l_c", "sensitive_hierarchy", "kmax", "target", "classifier", "dictionary",
+                        "mapping", "leaf_weights", "sensitivity_family"},
+                       "audit option(s)",
+                       "known options: risk_threshold, l_c, sensitive_hierarchy, kmax, target, classifier, dictionary "
+                       "(mapping, leaf_weights, sensitivity_family)");
     PG_RETURN_VOID();
 }
 

@@ -59,11 +59,6 @@ struct CodedColumn {
     uint32_t null_code = UINT32_MAX;
 };
 
-std::optional<double> float_arg(FunctionCallInfo fcinfo, int i) {
-    if (PG_ARGISNULL(i)) return std::nullopt;
-    return PG_GETARG_FLOAT8(i);
-}
-
 void check_range(const char* name, const std::optional<double>& v, double lo, double hi, bool lo_open) {
     if (!v) return;
     if (!std::isfinite(*v) || *v > hi || *v < lo || (lo_open && *v == lo))
@@ -114,7 +109,18 @@ std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>
 // search_lattice(source, quasi_identifiers, hierarchies, sensitive, k, l, l_kind, l_c, t, t_kind,
 //                t_hierarchy, delta, c, ck_k, max_risk, average_risk, max_suppression, utility,
 //                every_node) -> jsonb. The SQL functions search() and lattice() unpack their options into it.
+// The 19-argument search_lattice of 0.9: the released 0.9 scripts name this
+// symbol (they are installed for updates along the chain); nothing calls it
+// once the extension is updated.
 PRIVRISK_FUNCTION(privrisk_search_lattice) {
+    fail(ErrorKind::Internal,
+         "privrisk.search_lattice with constraints as 15 arguments belongs to privrisk 0.9: run ALTER EXTENSION "
+         "privrisk UPDATE");
+}
+
+// search_lattice(source, quasi_identifiers, hierarchies, sensitive, constraints jsonb,
+//                utility, every_node) -> jsonb: the search of search() and lattice().
+PRIVRISK_FUNCTION(privrisk_search_nodes) {
     auto started = std::chrono::steady_clock::now();
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
     Oid relid = PG_GETARG_OID(0);
@@ -128,48 +134,62 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
     std::optional<std::string> sensitive;
     if (!PG_ARGISNULL(3)) sensitive = std::string(text_view(PG_GETARG_DATUM(3)));
 
+    // The constraints jsonb, read once (check_options has checked each key's
+    // type and range, unknown keys and keys that need others).
+    const std::map<std::string, std::string> given =
+        PG_ARGISNULL(4) ? std::map<std::string, std::string>{} : json_option_texts(PG_GETARG_DATUM(4));
+    auto text_of = [&](const char* key) -> std::optional<std::string> {
+        auto it = given.find(key);
+        return it == given.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+    auto number = [&](const char* key) -> std::optional<double> {
+        auto t = text_of(key);
+        return t ? std::optional<double>(std::strtod(t->c_str(), nullptr)) : std::nullopt;
+    };
+    auto kind_of = [&](const char* key, const char* fallback) { return text_of(key).value_or(fallback); };
     Constraints q;
-    if (!PG_ARGISNULL(4)) {
-        q.k = PG_GETARG_INT64(4);
+    if (auto k = text_of("k")) {
+        q.k = std::strtoll(k->c_str(), nullptr, 10);
         if (*q.k < 1) fail(ErrorKind::InvalidParameter, "constraint k must be at least 1, got " + std::to_string(*q.k));
     }
-    q.l = float_arg(fcinfo, 5);
+    q.l = number("l");
     check_range("l", q.l, 1, 1e9, false);
-    q.l_kind = choice_arg<LDiversity>(fcinfo, 6, "l_kind", "distinct",
-                                      {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy},
-                                       {"recursive", LDiversity::Recursive}});
-    if (!PG_ARGISNULL(7)) q.l_c = PG_GETARG_FLOAT8(7);
+    q.l_kind = choice_of<LDiversity>(kind_of("l_kind", "distinct"), "l_kind",
+                                     {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy},
+                                      {"recursive", LDiversity::Recursive}});
+    if (auto c = number("l_c")) q.l_c = *c;
     check_c(q.l_c);
-    q.t = float_arg(fcinfo, 8);
+    q.t = number("t");
     check_range("t", q.t, 0, 1, false);
-    q.t_kind = choice_arg<TCloseness>(fcinfo, 9, "t_kind", "equal",
-                                      {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered},
-                                       {"hierarchical", TCloseness::Hierarchical}});
+    q.t_kind = choice_of<TCloseness>(kind_of("t_kind", "equal"), "t_kind",
+                                     {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered},
+                                      {"hierarchical", TCloseness::Hierarchical}});
     if (q.t && q.t_kind == TCloseness::Hierarchical) {
-        if (PG_ARGISNULL(10)) fail(ErrorKind::InvalidParameter, "t_kind hierarchical needs t_hierarchy");
-        q.t_hierarchy = &cached_hierarchy(text_view(PG_GETARG_DATUM(10)));
+        auto h = text_of("t_hierarchy");
+        if (!h) fail(ErrorKind::InvalidParameter, "t_kind hierarchical needs t_hierarchy");
+        q.t_hierarchy = &cached_hierarchy(*h);
     }
-    q.delta = float_arg(fcinfo, 11);
+    q.delta = number("delta");
     check_range("delta", q.delta, 0, 1e9, true);
-    q.c = float_arg(fcinfo, 12);
+    q.c = number("c");
     check_range("c", q.c, 0, 1, true);
-    if (!PG_ARGISNULL(13)) q.ck_k = PG_GETARG_INT32(13);
+    if (auto k = text_of("ck_k")) q.ck_k = static_cast<int>(std::strtol(k->c_str(), nullptr, 10));
     check_ck_k(q.ck_k);
-    q.max_risk = float_arg(fcinfo, 14);
+    q.max_risk = number("max_risk");
     check_range("max_risk", q.max_risk, 0, 1, true);
-    q.average_risk = float_arg(fcinfo, 15);
+    q.average_risk = number("average_risk");
     check_range("average_risk", q.average_risk, 0, 1, true);
-    q.max_suppression = float_arg(fcinfo, 16).value_or(0);
+    q.max_suppression = number("max_suppression").value_or(0);
     check_range("max_suppression", q.max_suppression, 0, 1, false);
     if (q.needs_histograms() && !sensitive)
         fail(ErrorKind::InvalidParameter, "the l, t, delta and c constraints need a sensitive column");
-    std::string utility = PG_ARGISNULL(17) ? "loss" : std::string(text_view(PG_GETARG_DATUM(17)));  // echoed in the result
+    std::string utility = PG_ARGISNULL(5) ? "loss" : std::string(text_view(PG_GETARG_DATUM(5)));  // echoed in the result
     UtilityMetric metric = choice_arg<UtilityMetric>(
-        fcinfo, 17, "utility", "loss",
+        fcinfo, 5, "utility", "loss",
         {{"loss", UtilityMetric::Loss}, {"height", UtilityMetric::Height},
          {"discernibility", UtilityMetric::Discernibility}, {"entropy", UtilityMetric::Entropy},
          {"levels_kept", UtilityMetric::LevelsKept}});
-    bool every = !PG_ARGISNULL(18) && PG_GETARG_BOOL(18);
+    bool every = !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
 
     // The source and its columns; names are quoted, never spliced.
     SourceRelation source = source_relation(relid);

@@ -5,3 +5,4 @@ COMMENT ON FUNCTION privrisk.check_dictionary_mapping(mapping jsonb, leaf_weight
 COMMENT ON FUNCTION privrisk.check_options(kind text, options jsonb) IS 'internal: checks the type and range of each known audit option (kind audit), search constraint (search) or dictionary option';
 
 COMMENT ON FUNCTION privrisk.guard_selftest(text,integer) IS 'internal: exercises the error guards of the C++/PostgreSQL boundary (tests only)';
+COMMENT ON FUNCTION privrisk.checked_options(text,jsonb,text[],text[],integer[],boolean) IS 'internal: the options of audit() or search() checked whole (types, ranges, unknown keys) and their dictionary resolved';

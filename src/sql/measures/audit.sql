@@ -3,28 +3,10 @@ CREATE OR REPLACE FUNCTION privrisk.audit(source regclass, quasi_identifiers tex
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    unknown text;
     result jsonb;
     d record;
 BEGIN
-    PERFORM privrisk.check_options('audit', options);
-    SELECT pg_catalog.string_agg(pg_catalog.quote_literal(k), ', ') INTO unknown
-    FROM pg_catalog.jsonb_object_keys(options) AS k
-    WHERE k OPERATOR(pg_catalog.<>) ALL (ARRAY['risk_threshold', 'l_c', 'sensitive_hierarchy', 'kmax', 'target',
-        'classifier', 'dictionary', 'mapping', 'leaf_weights', 'sensitivity_family']::pg_catalog.text[]);
-    IF unknown IS NOT NULL THEN
-        RAISE EXCEPTION 'unknown audit option(s) %', unknown
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'known options: risk_threshold, l_c, sensitive_hierarchy, kmax, target, classifier, '
-                         'dictionary (mapping, leaf_weights, sensitivity_family)';
-    END IF;
-    IF options OPERATOR(pg_catalog.?) 'dictionary' THEN
-        IF options OPERATOR(pg_catalog.?) 'mapping' AND levels IS NOT NULL THEN
-            RAISE EXCEPTION 'levels apply to the default mapping (the quasi-identifiers); with a mapping, audit the '
-                            'generalized relation itself' USING ERRCODE = 'invalid_parameter_value';
-        END IF;
-        d := privrisk.dictionary_options(options, quasi_identifiers, hierarchies);  -- checked before the scan
-    END IF;
+    d := privrisk.checked_options('audit', options, quasi_identifiers, hierarchies, levels, false);
     -- check_options has checked every value these casts read.
     result := privrisk.audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
                                      (options OPERATOR(pg_catalog.->>) 'risk_threshold')::pg_catalog.float8,
@@ -46,7 +28,7 @@ BEGIN
                         OPERATOR(pg_catalog.||) CASE WHEN sensitive IS NOT NULL THEN ARRAY[0] END)
                 OPERATOR(pg_catalog.->) 'utility'));
     END IF;
-    IF options OPERATOR(pg_catalog.?) 'dictionary' THEN
+    IF d.dictionary IS NOT NULL THEN
         result := result OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('dt_risk',
             privrisk.dictionary_risk(source, d.dictionary, d.mapping, d.leaf_weights, levels, d.family));
     END IF;

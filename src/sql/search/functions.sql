@@ -45,4 +45,4 @@ CREATE OR REPLACE FUNCTION privrisk.search(source regclass, quasi_identifiers te
     SET search_path TO 'pg_catalog', 'pg_temp'
     RETURN privrisk.run_search(source, quasi_identifiers, hierarchies, sensitive, constraints, utility, false);
 
-CREATE OR REPLACE FUNCTION privrisk.search_lattice(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text, k bigint, l double precision, l_kind text, l_c double precision, t double precision, t_kind text, t_hierarchy text, delta double precision, c double precision, ck_k integer, max_risk double precision, average_risk double precision, max_suppression double precision, utility text, every_node boolean) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_search_lattice';
+CREATE OR REPLACE FUNCTION privrisk.search_lattice(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text, constraints jsonb, utility text, every_node boolean) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_search_nodes';
