@@ -3,10 +3,9 @@ CREATE OR REPLACE FUNCTION privrisk.run_search(source regclass, quasi_identifier
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
+    d record := privrisk.checked_options('search', constraints, quasi_identifiers, hierarchies, NULL, every_node);
     result jsonb;
-    d record;
 BEGIN
-    d := privrisk.checked_options('search', constraints, quasi_identifiers, hierarchies, NULL, every_node);
     result := privrisk.search_lattice(source, quasi_identifiers, hierarchies, sensitive, constraints, utility,
                                       every_node);
     IF d.dictionary IS NOT NULL AND NOT every_node
