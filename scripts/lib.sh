@@ -73,7 +73,8 @@ build_extension_sanitized() {
     mkdir -p "$dir"
     find "$dir" -type f ! -name '*.o' ! -name '*.so' -delete
     (cd "$PRIVRISK_ROOT" && find Makefile src extension -type f ! -name '*.o' ! -name '*.so' ! -name '*.bc' \
-        ! -path extension/privrisk--0.8--0.9.sql -print0 | xargs -0 cp -a --parents -t "$dir")
+        ! -path 'extension/privrisk--*.sql' ! -path 'extension/released/*' -print0 |
+        xargs -0 cp -a --parents -t "$dir")  # built scripts are built again there
     make -C "$dir" -s -j"$(nproc)" SANITIZE=1 >/dev/null
     use_private_server
     make -C "$dir" -s install SANITIZE=1 DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
