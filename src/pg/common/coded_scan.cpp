@@ -28,8 +28,8 @@ int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan) {
     MemoryContext row_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk coded scan rows", ALLOCSET_DEFAULT_SIZES);
     });
-    const bool from_heap = readable_from_heap(source.relid);  // as read_source_rows decides
-    const int first = !from_heap && scan.with_identity ? 2 : 0;  // the SQL query leads with tableoid, ctid
+    const SourceRows how = source_rows(source, scan.with_identity);
+    const int first = how.first();  // the SQL query leads with tableoid, ctid
     std::vector<uint32_t> codes(width);
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     ItemPointerData tid;
@@ -53,7 +53,7 @@ int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan) {
         }
         if (!scan.with_identity)
             scan.on_row(codes.data(), InvalidOid, nullptr);
-        else if (from_heap)
+        else if (how.from_heap)
             scan.on_row(codes.data(), scan.relid, &tid);
         else
             scan.on_row(codes.data(), DatumGetObjectId(values[0]), reinterpret_cast<ItemPointer>(DatumGetPointer(values[1])));
@@ -63,7 +63,7 @@ int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan) {
             });
     };
     Spi spi;
-    read_source_rows(source, scan.columns, on_values, scan.with_identity, &tid);
+    read_source_rows(source, how, scan.columns, on_values, &tid);
     spi.finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     return rows;

@@ -44,20 +44,22 @@ std::string source_select(const SourceRelation& source, const std::vector<std::s
     return select + " FROM " + source.qualified;
 }
 
-SourceRows read_source_rows(const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                            const std::function<void(const Datum*, const bool*)>& on_row, bool identity,
-                            ItemPointerData* tid) {
-    if (readable_from_heap(source.relid)) {
+SourceRows source_rows(const SourceRelation& source, bool identity) {
+    return {readable_from_heap(source.relid), identity};
+}
+
+void read_source_rows(const SourceRelation& source, const SourceRows& how, const std::vector<SourceColumn>& columns,
+                      const std::function<void(const Datum*, const bool*)>& on_row, ItemPointerData* tid) {
+    if (how.from_heap) {
         std::vector<AttrNumber> attnums;
         for (const SourceColumn& c : columns) attnums.push_back(c.attnum);
         scan_table_rows(source.relid, attnums, on_row, tid);
-        return {true, 0};
+        return;
     }
     std::vector<std::string> expressions;
-    if (identity) expressions = {"tableoid", "ctid"};
+    if (how.identity) expressions = {"tableoid", "ctid"};
     for (const SourceColumn& c : columns) expressions.push_back(c.quoted);
     stream_rows(source_select(source, expressions), {}, on_row);
-    return {false, identity ? 2 : 0};
 }
 
 ClassKeyReader ClassKeyReader::for_type(Oid type) {

@@ -38,19 +38,22 @@ bool readable_from_heap(Oid relid);
 // FROM <source>, the expressions being SQL over quoted names (never user text).
 std::string source_select(const SourceRelation& source, const std::vector<std::string>& expressions);
 
-// The rows of `source`: on_row(values, nulls) gets `columns` in that order,
-// preceded by the row's tableoid and ctid when `identity` (in SQL) — or, read
-// from the heap, with *tid holding the row's ctid. Straight from the heap when
-// the caller may read the table whole (readable_from_heap), else through SQL,
-// where privileges, row-level security and inheritance children apply.
-// Returns whether the heap was read. Runs inside an Spi scope.
+// How the rows of a source are read, decided once per scan: straight from the
+// heap when the caller may read the table whole (readable_from_heap), else
+// through SQL, where privileges, row-level security and inheritance children
+// apply. With `identity`, each row read through SQL leads with its tableoid
+// and ctid; read from the heap, *tid holds the row's ctid instead.
 struct SourceRows {
     bool from_heap;
-    int first;  // index of the first column in values/nulls (2 with SQL identity)
+    bool identity;
+    int first() const { return !from_heap && identity ? 2 : 0; }  // index of the first column in values/nulls
 };
-SourceRows read_source_rows(const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                            const std::function<void(const Datum*, const bool*)>& on_row, bool identity = false,
-                            ItemPointerData* tid = nullptr);
+SourceRows source_rows(const SourceRelation& source, bool identity = false);
+
+// Calls on_row(values, nulls) for every row of `source`, `columns` in that
+// order (from `how.first()` on), read as `how` says. Runs inside an Spi scope.
+void read_source_rows(const SourceRelation& source, const SourceRows& how, const std::vector<SourceColumn>& columns,
+                      const std::function<void(const Datum*, const bool*)>& on_row, ItemPointerData* tid = nullptr);
 
 // How a value becomes the bytes of its class key: the binary form where equal
 // bytes mean the same displayed value (by-value types, the string types), else

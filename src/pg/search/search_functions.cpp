@@ -273,7 +273,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
             });
     };
     Spi spi;
-    read_source_rows(source, columns, on_row);
+    read_source_rows(source, source_rows(source), columns, on_row);
     spi.finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     auto scanned = std::chrono::steady_clock::now();
