@@ -315,8 +315,7 @@ std::map<std::string, std::string> json_option_texts(Datum options) {
         if (v.type == jbvString) {
             texts[key] = std::string(v.val.string.val, v.val.string.len);
         } else if (v.type == jbvNumeric) {
-            Numeric n = v.val.numeric;
-            texts[key] = pg_call([&] { return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(n))); });
+            texts[key] = numeric_text(v.val.numeric, false);
         } else if (v.type == jbvBool) {
             texts[key] = v.val.boolean ? "true" : "false";
         }
