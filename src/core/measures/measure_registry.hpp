@@ -34,6 +34,7 @@ struct MeasureInfo {
     const char* key;         // in every report
     bool needs_sensitive;
     const char* unit;
+    bool integer;            // a count (reported without a fraction)
     const char* constraint;  // the search constraint that bounds it, or nullptr
     // The release's level of the measure; nullopt for an empty release. Not
     // set for measures only the search computes (ck_max_disclosure at the

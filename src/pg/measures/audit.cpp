@@ -201,8 +201,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         if (!m.of_table || (m.needs_sensitive && !sensitive) || (m.applies && !m.applies(table, params))) continue;
         std::optional<double> v = m.of_table(table, params);
         json += std::string(", \"") + m.key + "\": " +
-                (m.id == MeasureId::KAnonymity ? json_integer(v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt)
-                                               : json_number(v));
+                (m.integer ? json_integer(v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt) : json_number(v));
     }
     if (sensitive) {
         if (table.rows() > 0) {
