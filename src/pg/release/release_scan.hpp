@@ -2,22 +2,9 @@
 // Custom Scan (PrivriskRelease) (docs/release.md).
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "common/postgres.hpp"
 
 namespace privrisk::pg {
-
-// What the planner knows of a policy's source when the policy is a constant.
-struct SourceSize {
-    bool known;
-    bool partitioned;  // read serially, partition after partition
-    double pages;
-    double tuples;
-    std::vector<std::string> rule_columns;  // the column of each rule
-};
-SourceSize release_source_size(Node* policy);
 
 // The row estimate of release(policy) in the planning of `root` (NULL outside
 // one), or -1 when unknown; the policy is read once per planning.

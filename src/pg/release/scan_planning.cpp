@@ -58,6 +58,46 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
 
 const CustomPathMethods path_methods = {kReleaseScanName, plan_release, nullptr};
 
+// What the planner knows of a policy's source when the policy is a constant.
+struct SourceSize {
+    bool known;
+    bool partitioned;  // read serially, partition after partition
+    double pages;
+    double tuples;
+    std::vector<std::string> rule_columns;  // the column of each rule
+};
+
+// The size of the source of policy `name`, read from the catalog.
+SourceSize source_size(const std::string& name) {
+    SourceSize size{false, false, 0, 0, {}};
+    std::optional<Policy> p = find_policy(name);
+    // Nothing of a policy the caller may not read shapes the plan (the scan
+    // reports it when it starts, the same way for missing and unreadable).
+    if (!p || !may_read_release(*p)) return size;
+    Oid source = p->source;
+    if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
+    pg_call([&] {
+        Relation rel = table_open(source, AccessShareLock);
+        char kind = rel->rd_rel->relkind;
+        size.partitioned = read_by_tables(rel);
+        List* parts = size.partitioned ? leaf_partitions(rel) : list_make1_oid(source);
+        size.known = kind == RELKIND_RELATION || kind == RELKIND_MATVIEW || size.partitioned;
+        ListCell* lc;
+        foreach (lc, size.known ? parts : NIL) {
+            Relation part = lfirst_oid(lc) == source ? rel : table_open(lfirst_oid(lc), NoLock);
+            BlockNumber pages;
+            double tuples, allvisfrac;
+            estimate_rel_size(part, nullptr, &pages, &tuples, &allvisfrac);
+            size.pages += pages;
+            size.tuples += tuples;
+            if (part != rel) table_close(part, NoLock);
+        }
+        table_close(rel, AccessShareLock);
+    });
+    for (const PolicyRule& rule : p->rules) size.rule_columns.push_back(rule.column);
+    return size;
+}
+
 // One read of the policy per planning: release()'s row estimate (its support
 // function) and its paths (the hook) are made in the same planning, keyed by
 // its PlannerGlobal, and share what was read. The entry lives in the memory the
@@ -77,12 +117,15 @@ void forget_planned(void* arg) {
     p->~PlannedPolicy();
 }
 
+// The source's size when the policy is a constant (a parameter's is unknown
+// at planning), read once per planning of `root` (NULL outside one).
 SourceSize planned_source_size(PlannerInfo* root, Node* policy) {
-    if (!root || !IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return release_source_size(policy);
+    if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return SourceSize{false, false, 0, 0, {}};
     Datum value = reinterpret_cast<Const*>(policy)->constvalue;
     std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
+    if (!root) return source_size(name);
     if (planned && planned->glob == root->glob && planned->name == name) return planned->size;
-    SourceSize size = release_source_size(policy);
+    SourceSize size = source_size(name);
     MemoryContext context = CurrentMemoryContext;
     PlannedPolicy* p = construct_in<PlannedPolicy>(context, PlannedPolicy{root->glob, name, size, {}});
     p->forget.func = forget_planned;
@@ -181,39 +224,6 @@ void release_pathlist_hook(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeT
 }
 
 }  // namespace
-
-SourceSize release_source_size(Node* policy) {
-    SourceSize size{false, false, 0, 0, {}};
-    if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return size;
-    Datum value = reinterpret_cast<Const*>(policy)->constvalue;
-    std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
-    std::optional<Policy> p = find_policy(name);
-    // Nothing of a policy the caller may not read shapes the plan (the scan
-    // reports it when it starts, the same way for missing and unreadable).
-    if (!p || !may_read_release(*p)) return size;
-    Oid source = p->source;
-    if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
-    pg_call([&] {
-        Relation rel = table_open(source, AccessShareLock);
-        char kind = rel->rd_rel->relkind;
-        size.partitioned = read_by_tables(rel);
-        List* parts = size.partitioned ? leaf_partitions(rel) : list_make1_oid(source);
-        size.known = kind == RELKIND_RELATION || kind == RELKIND_MATVIEW || size.partitioned;
-        ListCell* lc;
-        foreach (lc, size.known ? parts : NIL) {
-            Relation part = lfirst_oid(lc) == source ? rel : table_open(lfirst_oid(lc), NoLock);
-            BlockNumber pages;
-            double tuples, allvisfrac;
-            estimate_rel_size(part, nullptr, &pages, &tuples, &allvisfrac);
-            size.pages += pages;
-            size.tuples += tuples;
-            if (part != rel) table_close(part, NoLock);
-        }
-        table_close(rel, AccessShareLock);
-    });
-    for (const PolicyRule& rule : p->rules) size.rule_columns.push_back(rule.column);
-    return size;
-}
 
 double release_rows_estimate(PlannerInfo* root, Node* policy) {
     SourceSize size = planned_source_size(root, policy);
