@@ -67,13 +67,13 @@ std::string literal(const std::string& key) {
     return out + "'";
 }
 
-// Keys `known` does not list, as one error with the known ones in its hint.
-void refuse_unknown(const std::vector<std::string>& keys, std::initializer_list<const char*> known, const char* what,
+// Keys no spec names, as one error with the known ones in its hint.
+void refuse_unknown(const std::vector<std::string>& keys, const std::vector<OptionSpec>& specs, const char* what,
                     const char* hint) {
     std::string unknown;
     for (const std::string& k : keys) {
         bool found = false;
-        for (const char* name : known) found = found || k == name;
+        for (const OptionSpec& s : specs) found = found || k == s.name;
         if (!found) unknown += (unknown.empty() ? "" : ", ") + literal(k);
     }
     if (unknown.empty()) return;
@@ -84,7 +84,7 @@ void refuse_unknown(const std::vector<std::string>& keys, std::initializer_list<
 }
 
 // The checks between keys of search's constraints, after each key's own.
-void check_search_keys(Datum options) {
+void check_search_keys(Datum options, const std::vector<OptionSpec>& specs) {
     std::vector<std::string> keys = json_keys(options);
     auto has = [&](const char* key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
     if (has("dt_risk"))
@@ -93,10 +93,7 @@ void check_search_keys(Datum options) {
                             errmsg("dt_risk is not a search constraint: give a \"dictionary\" to have the result's "
                                    "dt_risk reported")));
         });
-    refuse_unknown(keys,
-                   {"k", "l", "l_kind", "l_c", "t", "t_kind", "t_hierarchy", "delta", "c", "ck_k", "max_risk",
-                    "average_risk", "max_suppression", "dictionary", "mapping", "leaf_weights", "sensitivity_family"},
-                   "constraint(s)",
+    refuse_unknown(keys, specs, "constraint(s)",
                    "known constraints: k, l (l_kind, l_c), t (t_kind, t_hierarchy), delta, c with ck_k, max_risk, "
                    "average_risk, max_suppression; and dictionary (mapping, leaf_weights, sensitivity_family) to "
                    "report the result's dt_risk");
@@ -145,12 +142,9 @@ PRIVRISK_FUNCTION(privrisk_check_options) {
     Datum options = PG_GETARG_DATUM(1);
     check_json_options(options, argument, what, specs);
     check_dictionary_keys(options, what);
-    if (kind == "search") check_search_keys(options);
+    if (kind == "search") check_search_keys(options, specs);
     if (kind == "audit")
-        refuse_unknown(json_keys(options),
-                       {"risk_threshold", "l_c", "sensitive_hierarchy", "kmax", "target", "classifier", "dictionary",
-                        "mapping", "leaf_weights", "sensitivity_family"},
-                       "audit option(s)",
+        refuse_unknown(json_keys(options), specs, "audit option(s)",
                        "known options: risk_threshold, l_c, sensitive_hierarchy, kmax, target, classifier, dictionary "
                        "(mapping, leaf_weights, sensitivity_family)");
     PG_RETURN_VOID();
