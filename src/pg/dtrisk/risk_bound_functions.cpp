@@ -21,8 +21,8 @@ std::vector<DictionaryEntry> read_rows(Oid relid, const std::optional<std::strin
                                        const std::vector<std::string>& columns, const char* role) {
     SourceRelation rel = source_relation(relid);
     std::vector<std::string> expressions;
-    if (id_column) expressions.push_back(source_column(rel, *id_column, "id").quoted + "::text");
-    for (const std::string& column : columns) expressions.push_back(source_column(rel, column, role).quoted + "::text");
+    if (id_column) expressions.push_back(source_column(rel, *id_column, "id").quoted + "::pg_catalog.text");
+    for (const std::string& column : columns) expressions.push_back(source_column(rel, column, role).quoted + "::pg_catalog.text");
     const std::string select = source_select(rel, expressions);
     Spi spi;
     uint64 n = spi.run(select.c_str(), {}, true);
