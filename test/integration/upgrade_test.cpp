@@ -91,4 +91,5 @@ void check_update_from(const std::string& from) {
 
 TEST(Upgrade, From08GivesTheFreshInstall) { check_update_from("0.8"); }
 TEST(Upgrade, From09GivesTheFreshInstall) { check_update_from("0.9"); }
+TEST(Upgrade, From010GivesTheFreshInstall) { check_update_from("0.10"); }
 TEST(Upgrade, From01AlongTheReleasedChainGivesTheFreshInstall) { check_update_from("0.1"); }

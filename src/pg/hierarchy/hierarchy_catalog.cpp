@@ -12,6 +12,8 @@
 
 extern "C" {
 #include "access/xact.h"
+#include "common/cryptohash.h"
+#include "common/sha2.h"
 }
 
 namespace privrisk::pg {
@@ -24,6 +26,7 @@ namespace {
 struct Entry {
     std::unique_ptr<Hierarchy> hierarchy;
     int64 version;
+    std::string digest;
     bool unconfirmed;
     TimestampTz statement;
 };
@@ -98,9 +101,42 @@ void remember_catalog_oids() {
     });
 }
 
+// The first 8 bytes of the SHA-256 of a hierarchy's definition, in hex. The
+// definition is written field by field, each preceded by its length, so no two
+// definitions write the same bytes.
+class Digest {
+public:
+    void add(std::string_view field) {
+        bytes_ += std::to_string(field.size()) + ":";
+        bytes_ += field;
+    }
+    std::string hex() const {
+        uint8 sum[PG_SHA256_DIGEST_LENGTH];
+        bool ok = pg_call([&] {
+            pg_cryptohash_ctx* ctx = pg_cryptohash_create(PG_SHA256);
+            bool done = ctx && pg_cryptohash_init(ctx) == 0 &&
+                        pg_cryptohash_update(ctx, reinterpret_cast<const uint8*>(bytes_.data()), bytes_.size()) == 0 &&
+                        pg_cryptohash_final(ctx, sum, sizeof sum) == 0;
+            pg_cryptohash_free(ctx);
+            return done;
+        });
+        if (!ok) fail(ErrorKind::Internal, "could not compute a SHA-256 digest");
+        static const char digits[] = "0123456789abcdef";
+        std::string out;
+        for (int i = 0; i < kHierarchyDigestBytes; ++i) {
+            out += digits[sum[i] >> 4];
+            out += digits[sum[i] & 15];
+        }
+        return out;
+    }
+
+private:
+    std::string bytes_;
+};
+
 // Every name below is schema-qualified, operators included: the caller's
 // search_path (pg_temp too) cannot put its own objects in these queries.
-std::unique_ptr<Hierarchy> load(std::string_view name, int64& version) {
+std::unique_ptr<Hierarchy> load(std::string_view name, int64& version, std::string& digest) {
     const char* sql = hierarchy_catalog_has_owners()
                           ? "SELECT kind, root, lo::pg_catalog.float8, hi::pg_catalog.float8, widths, max_len, version "
                             "FROM privrisk.hierarchy WHERE name OPERATOR(pg_catalog.=) $1"
@@ -113,8 +149,11 @@ std::unique_ptr<Hierarchy> load(std::string_view name, int64& version) {
     std::string kind = spi.string(0, 1);
     std::string key(name);
     std::unique_ptr<Hierarchy> h;
+    Digest sum;  // of the definition, not the name or the version: equal on every server that loaded the same
+    sum.add(kind);
     if (kind == "tree") {
         std::string root = spi.string(0, 2);
+        sum.add(root);
         uint64 n = spi.run("SELECT line, path FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 "
                            "ORDER BY line USING OPERATOR(pg_catalog.<)",
                            {text_arg(name)}, true);
@@ -123,6 +162,8 @@ std::unique_ptr<Hierarchy> load(std::string_view name, int64& version) {
         for (uint64 i = 0; i < n; ++i) {
             records.push_back({spi.int8(i, 1), spi.strings(i, 2)});
             records.back().fields.push_back(root);
+            sum.add(std::to_string(records.back().fields.size()));
+            for (const std::string& f : records.back().fields) sum.add(f);
         }
         try {
             h = make_tree_hierarchy(key, records);  // re-validates rows restored or edited by hand
@@ -130,8 +171,13 @@ std::unique_ptr<Hierarchy> load(std::string_view name, int64& version) {
             fail(e.kind(), "hierarchy " + quote_value(name) + " in privrisk.hierarchy_leaf is invalid: " + e.what());
         }
     } else if (kind == "interval") {
-        h = make_interval_hierarchy(key, spi.float8(0, 3), spi.float8(0, 4), spi.int8_array(0, 5));
+        std::vector<long> widths = spi.int8_array(0, 5);
+        sum.add(number_text(spi.float8(0, 3)));
+        sum.add(number_text(spi.float8(0, 4)));
+        for (long w : widths) sum.add(std::to_string(w));
+        h = make_interval_hierarchy(key, spi.float8(0, 3), spi.float8(0, 4), widths);
     } else if (kind == "prefix") {
+        sum.add(std::to_string(spi.int8(0, 6)));
         h = make_prefix_hierarchy(key, static_cast<int>(spi.int8(0, 6)));
     } else if (kind == "date") {
         h = make_date_hierarchy(key);
@@ -139,6 +185,7 @@ std::unique_ptr<Hierarchy> load(std::string_view name, int64& version) {
         fail(ErrorKind::Internal, "hierarchy " + quote_value(name) + " has unknown kind " + quote_value(kind));
     }
     spi.finish();
+    digest = sum.hex();
     return h;
 }
 
@@ -146,12 +193,13 @@ TimestampTz statement_start() { return GetCurrentStatementStartTimestamp(); }
 
 }  // namespace
 
-const Hierarchy& cached_hierarchy(std::string_view name, int64* version) {
+const Hierarchy& cached_hierarchy(std::string_view name, int64* version, std::string* digest) {
     if (cache) {
         auto it = cache->find(std::string(name));
         if (it != cache->end()) {
             if (!it->second.unconfirmed || it->second.statement == statement_start()) {
                 if (version) *version = it->second.version;
+                if (digest) *digest = it->second.digest;
                 return *it->second.hierarchy;
             }
             flush();  // a doubtful entry from an earlier statement: read everything again
@@ -162,19 +210,22 @@ const Hierarchy& cached_hierarchy(std::string_view name, int64* version) {
     if (!OidIsValid(hierarchy_relid)) remember_catalog_oids();
     uint64_t before = generation;
     int64 loaded_version = 0;
-    std::unique_ptr<Hierarchy> h = load(name, loaded_version);
+    std::string loaded_digest;
+    std::unique_ptr<Hierarchy> h = load(name, loaded_version, loaded_digest);
     remember_catalog_oids();
     Cache& c = the_cache();
     Entry& e = c[std::string(name)];
     e.hierarchy = std::move(h);
     e.version = loaded_version;
+    e.digest = loaded_digest;
     e.unconfirmed = generation != before;
     e.statement = statement_start();
     if (version) *version = loaded_version;
+    if (digest) *digest = loaded_digest;
     return *e.hierarchy;
 }
 
-const Hierarchy& cached_hierarchy(std::string_view name) { return cached_hierarchy(name, nullptr); }
+const Hierarchy& cached_hierarchy(std::string_view name) { return cached_hierarchy(name, nullptr, nullptr); }
 
 bool hierarchy_catalog_has_owners() {
     return pg_call([] {

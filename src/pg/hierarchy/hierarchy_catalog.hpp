@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "hierarchy/hierarchy.hpp"
@@ -16,8 +17,11 @@ namespace privrisk::pg {
 // until then); hierarchy_for_call() below checks the generation before reusing
 // a reference across calls.
 const Hierarchy& cached_hierarchy(std::string_view name);
-// The same, and the catalog version it was parsed from.
-const Hierarchy& cached_hierarchy(std::string_view name, int64* version);
+// The same, the catalog version it was parsed from, and its digest: hex of the
+// SHA-256 of its definition (kind, parameters, leaf paths; not its name or
+// version), equal on every server where the same hierarchy was loaded.
+const Hierarchy& cached_hierarchy(std::string_view name, int64* version, std::string* digest = nullptr);
+constexpr int kHierarchyDigestBytes = 8;  // 16 hex digits
 
 // The version of `name` in the catalog now (read under the current snapshot,
 // not from the cache). Every replace gives a hierarchy a new version, and no

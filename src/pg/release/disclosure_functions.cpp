@@ -3,6 +3,7 @@
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/pinned_hierarchy_type.hpp"
 #include "common/value_text.hpp"
 
 using namespace privrisk;
@@ -56,6 +57,23 @@ PRIVRISK_FUNCTION(privrisk_gen) {
     std::string scratch;
     Value g = h.generalize(value, level, scratch);  // checks value and level on every row, disclosed or not
     if (disclose) g = value;
+    if (!g) PG_RETURN_NULL();
+    return text_datum(*g);
+}
+
+// gen(value, pinned_hierarchy, level): the same through a hierarchy pinned by
+// its digest, so the result depends on the arguments only (IMMUTABLE:
+// postgres_fdw may run it on a shard, a partition key may use it).
+PRIVRISK_FUNCTION(privrisk_gen_pinned) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "gen: hierarchy must not be NULL");
+    if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "gen: level must not be NULL");
+    GenMemo& memo = gen_memo(fcinfo);
+    const Hierarchy& h = pinned_hierarchy_for_call(fcinfo, PG_GETARG_DATUM(1), &memo.hierarchy_memo);
+    Datum datum = PG_GETARG_DATUM(0);
+    std::string value(pg_call([&] { return value_text(&memo.value_text, datum); }));
+    std::string scratch;
+    Value g = h.generalize(value, PG_GETARG_INT32(2), scratch);
     if (!g) PG_RETURN_NULL();
     return text_datum(*g);
 }

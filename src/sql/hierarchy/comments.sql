@@ -19,3 +19,9 @@ COMMENT ON FUNCTION privrisk.hierarchy_height(text) IS 'the height of a hierarch
 COMMENT ON FUNCTION privrisk.interval_hierarchy(text,numeric,numeric,integer[],boolean) IS 'creates a hierarchy of nested numeric intervals of the given widths between lo and hi; returns its height in levels';
 COMMENT ON FUNCTION privrisk.load_hierarchy(text,text,text,boolean) IS 'creates a tree hierarchy from ARX-style CSV (one line per leaf: leaf;parent;...;root); returns its height in levels';
 COMMENT ON FUNCTION privrisk.prefix_hierarchy(text,integer,boolean) IS 'creates a hierarchy masking trailing characters of values up to max_len characters (''4790*'', ''479**''); returns its height in levels';
+COMMENT ON TYPE privrisk.pinned_hierarchy IS 'a hierarchy pinned by the digest of its definition: name@digest[@server]';
+COMMENT ON FUNCTION privrisk.pinned_hierarchy_in(cstring) IS 'internal: I/O function of type privrisk.pinned_hierarchy';
+COMMENT ON FUNCTION privrisk.pinned_hierarchy_out(privrisk.pinned_hierarchy) IS 'internal: I/O function of type privrisk.pinned_hierarchy';
+COMMENT ON FUNCTION privrisk.pinned_hierarchy_recv(internal) IS 'internal: I/O function of type privrisk.pinned_hierarchy';
+COMMENT ON FUNCTION privrisk.pinned_hierarchy_send(privrisk.pinned_hierarchy) IS 'internal: I/O function of type privrisk.pinned_hierarchy';
+COMMENT ON FUNCTION privrisk.pin_hierarchy(text) IS 'the hierarchy pinned as defined now (its name and the digest of its definition), for the IMMUTABLE gen()';

@@ -33,3 +33,5 @@ CREATE OR REPLACE FUNCTION privrisk.load_hierarchy(name text, csv text, delimite
 CREATE OR REPLACE FUNCTION privrisk.prefix_hierarchy(name text, max_len integer, replace boolean DEFAULT false) RETURNS integer
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_prefix_hierarchy';
+
+CREATE OR REPLACE FUNCTION privrisk.pin_hierarchy(hierarchy text) RETURNS privrisk.pinned_hierarchy LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pin_hierarchy';

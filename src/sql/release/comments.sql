@@ -22,6 +22,8 @@ COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer) IS 'gen operator: the 
 COMMENT ON FUNCTION privrisk.gen(text,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
 COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer,boolean) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
 COMMENT ON FUNCTION privrisk.gen(text,text,integer,boolean) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
+COMMENT ON FUNCTION privrisk.gen(anyelement,privrisk.pinned_hierarchy,integer) IS 'gen operator through a pinned hierarchy: IMMUTABLE (shippable to shards, usable in partition keys); an error where the hierarchy differs from the pinned digest';
+COMMENT ON FUNCTION privrisk.gen(text,privrisk.pinned_hierarchy,integer) IS 'gen operator through a pinned hierarchy: IMMUTABLE (shippable to shards, usable in partition keys); an error where the hierarchy differs from the pinned digest';
 COMMENT ON FUNCTION privrisk.hide(anyelement,boolean) IS 'hide operator: the value if disclose is true, else NULL (suppressed); keeps the type';
 COMMENT ON FUNCTION privrisk.owns_source(regclass) IS 'internal: whether the caller owns (is a member of the owner of) a relation; row security of the policy catalog';
 COMMENT ON FUNCTION privrisk.release_support(internal) IS 'internal: planner support function of release() (row estimate)';

@@ -33,6 +33,10 @@ CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level 
 
 CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
+
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
+
 CREATE OR REPLACE FUNCTION privrisk.hide(value anyelement, disclose boolean) RETURNS anyelement LANGUAGE c IMMUTABLE LEAKPROOF PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hide';
 
 CREATE OR REPLACE FUNCTION privrisk.owns_source(source regclass) RETURNS boolean

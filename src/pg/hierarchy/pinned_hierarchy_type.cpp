@@ -1,0 +1,108 @@
+// Input, output and lookup of privrisk.pinned_hierarchy (docs/scale-out.md).
+#include "hierarchy/pinned_hierarchy_type.hpp"
+
+#include <cstring>
+
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/pinned_hierarchy.hpp"
+
+extern "C" {
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace privrisk::pg {
+namespace {
+
+struct RefMemo {
+    uint64_t generation;
+    const Hierarchy* hierarchy;
+    int length;
+    char text[FLEXIBLE_ARRAY_MEMBER];
+};
+
+const Hierarchy& checked_hierarchy(const PinnedHierarchy& ref) {
+    const std::string where = ref.server.empty() ? "" : " on server " + quote_value(ref.server);
+    std::string digest;
+    const Hierarchy* h = nullptr;
+    try {
+        h = &cached_hierarchy(ref.name, nullptr, &digest);
+    } catch (const Error& e) {
+        if (ref.server.empty()) throw;
+        fail(e.kind(), std::string(e.what()) + where);
+    }
+    if (digest != ref.digest)
+        fail(ErrorKind::InvalidParameter,
+             "hierarchy " + quote_value(ref.name) + where + " is not the one pinned (digest " + digest +
+                 " here, " + ref.digest + " pinned): " +
+                 (ref.server.empty() ? "it changed since it was pinned"
+                                     : "load the same hierarchy on every server"));
+    return *h;
+}
+
+}  // namespace
+
+const Hierarchy& pinned_hierarchy_for_call(FunctionCallInfo fcinfo, Datum ref, void** slot) {
+    std::string_view text = text_view(ref);
+    auto* memo = static_cast<RefMemo*>(*slot);
+    if (memo && memo->generation == hierarchy_generation() && memo->length == static_cast<int>(text.size()) &&
+        std::memcmp(memo->text, text.data(), text.size()) == 0)
+        return *memo->hierarchy;
+    const Hierarchy& h = checked_hierarchy(PinnedHierarchy::parse(text));
+    if (!memo || memo->length < static_cast<int>(text.size())) {
+        memo = static_cast<RefMemo*>(pg_call([&] {
+            return MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, offsetof(RefMemo, text) + text.size());
+        }));
+        *slot = memo;
+    }
+    memo->generation = hierarchy_generation();
+    memo->hierarchy = &h;
+    memo->length = static_cast<int>(text.size());
+    std::memcpy(memo->text, text.data(), text.size());
+    return h;
+}
+
+std::string pinned_hierarchy_text(std::string_view name, const std::string& server) {
+    std::string digest;
+    cached_hierarchy(name, nullptr, &digest);
+    return PinnedHierarchy{std::string(name), digest, server}.text();
+}
+
+}  // namespace privrisk::pg
+
+// The stored form is the canonical text: parsed and written back on input.
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_in) {
+    return text_datum(PinnedHierarchy::parse(PG_GETARG_CSTRING(0)).text());
+}
+
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_out) {
+    std::string_view text = text_view(PG_GETARG_DATUM(0));
+    return CStringGetDatum(pg_call([&] { return pnstrdup(text.data(), text.size()); }));
+}
+
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_send) {
+    std::string_view text = text_view(PG_GETARG_DATUM(0));
+    bytea* out = static_cast<bytea*>(pg_call([&] { return palloc(VARHDRSZ + text.size()); }));
+    SET_VARSIZE(out, VARHDRSZ + text.size());
+    std::memcpy(VARDATA(out), text.data(), text.size());
+    PG_RETURN_BYTEA_P(out);
+}
+
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_recv) {
+    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+    std::string_view bytes(buf->data + buf->cursor, buf->len - buf->cursor);
+    pg_call([&] { (void)pg_verifymbstr(bytes.data(), static_cast<int>(bytes.size()), false); });
+    Datum d = text_datum(PinnedHierarchy::parse(bytes).text());
+    buf->cursor = buf->len;
+    return d;
+}
+
+// pin_hierarchy(name): the hierarchy pinned as it is defined now.
+PRIVRISK_FUNCTION(privrisk_pin_hierarchy) {
+    return text_datum(pinned_hierarchy_text(text_arg_view(fcinfo, 0, "hierarchy"), ""));
+}

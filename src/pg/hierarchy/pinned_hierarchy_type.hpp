@@ -1,0 +1,18 @@
+// privrisk.pinned_hierarchy: a hierarchy pinned by the digest of its definition
+// (hierarchy/pinned_hierarchy.hpp), so generalizing through it is IMMUTABLE.
+#pragma once
+
+#include "hierarchy/hierarchy.hpp"
+#include "common/postgres.hpp"
+
+namespace privrisk::pg {
+
+// The hierarchy a privrisk.pinned_hierarchy datum names, checked to have the
+// referenced digest here (an error names the hierarchy and, when the reference
+// carries one, the server). Memoized in *slot while the cache is unchanged.
+const Hierarchy& pinned_hierarchy_for_call(FunctionCallInfo fcinfo, Datum ref, void** slot);
+
+// The text of a reference to `name` as defined here, for `server` (empty: none).
+std::string pinned_hierarchy_text(std::string_view name, const std::string& server);
+
+}  // namespace privrisk::pg
