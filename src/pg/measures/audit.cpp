@@ -16,6 +16,7 @@
 #include "measures/audit.hpp"
 #include "measures/measure_registry.hpp"
 #include "classes/class_aggregator.hpp"
+#include "classes/class_query.hpp"
 #include "ck/ck_safety.hpp"
 #include "classes/class_set.hpp"
 #include "common/error.hpp"
@@ -55,7 +56,6 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
     Oid relid = PG_GETARG_OID(0);
     auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
-    if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
     std::optional<std::string> sensitive;
     if (!PG_ARGISNULL(2)) sensitive = std::string(text_view(PG_GETARG_DATUM(2)));
     auto hierarchies = text_array_arg_values(fcinfo, 3, "hierarchies", true);
@@ -69,60 +69,43 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     check_threshold(threshold);
     check_c(c);
     check_ck_k(kmax);
-    if (!hierarchies.empty() && hierarchies.size() != qi.size())
-        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
-                                              std::to_string(qi.size()) + "), got " + std::to_string(hierarchies.size()));
-    if (!levels.empty() && levels.size() != qi.size())
-        fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
-                                              std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
 
     // The relation and its columns; names are quoted, never spliced.
     SourceRelation source = source_relation(relid);
-    Oid column_type = InvalidOid;  // of the last column checked
+    std::vector<ClassColumn> columns = class_columns(source, qi, hierarchies, levels);
+    std::optional<SourceColumn> sensitive_column;
+    if (sensitive) sensitive_column = source_column(source, *sensitive, "sensitive");
     std::vector<AttrNumber> attnums;  // of the columns read, in the query's order
-    auto check_column = [&](const std::string& column, const char* role) {
-        SourceColumn c = source_column(source, column, role);
-        column_type = c.type;
-        attnums.push_back(c.attnum);
-        return c.quoted;
-    };
     std::vector<ClassKeyReader> readers;
     std::vector<std::string> expressions;  // what the query selects, one per column
     std::vector<SpiArg> args;
-    for (std::size_t i = 0; i < qi.size(); ++i) {
-        for (std::size_t j = 0; j < i; ++j)
-            if (*qi[j] == *qi[i]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " is listed twice");
-        std::string column = check_column(*qi[i], "quasi-identifier");
-        long level = levels.empty() ? 0 : levels[i];
-        bool has_hierarchy = !hierarchies.empty() && hierarchies[i];
-        if (level != 0 && !has_hierarchy)
-            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " has level " +
-                                                  std::to_string(level) + " but no hierarchy");
-        if (has_hierarchy) {  // checked here, before the scan, naming the column
-            int height = cached_hierarchy(*hierarchies[i]).height();
-            if (level < 0 || level > height)
-                fail(ErrorKind::InvalidParameter, "level " + std::to_string(level) + " of quasi-identifier " +
-                                                      quote_value(*qi[i]) + " is outside 0.." + std::to_string(height) +
-                                                      " (hierarchy " + quote_value(*hierarchies[i]) + ")");
-        }
-        if (has_hierarchy) {
-            args.push_back(text_arg(*hierarchies[i]));
-            args.push_back(int4_arg(static_cast<int>(level)));
-            expressions.push_back("privrisk.gen(" + column + ", $" + std::to_string(args.size() - 1) + ", $" +
-                                  std::to_string(args.size()) + ")");
+    for (const ClassColumn& column : columns) {
+        attnums.push_back(column.column.attnum);
+        if (column.hierarchy) {
+            args.push_back(text_arg(*column.hierarchy));
+            args.push_back(int4_arg(column.level));
+            expressions.push_back("privrisk.gen(" + column.column.quoted + ", $" + std::to_string(args.size() - 1) +
+                                  ", $" + std::to_string(args.size()) + ")");
             readers.push_back(ClassKeyReader::for_type(TEXTOID));
         } else {
-            expressions.push_back(column);  // read in its binary form where that identifies the displayed value
-            readers.push_back(ClassKeyReader::for_type(column_type));
+            expressions.push_back(column.column.quoted);  // read in its binary form where that identifies the displayed value
+            readers.push_back(ClassKeyReader::for_type(column.column.type));
         }
     }
-    if (sensitive) expressions.push_back("(" + check_column(*sensitive, "sensitive") + ")::pg_catalog.text");
+    Oid column_type = columns.back().column.type;
+    if (sensitive_column) {
+        attnums.push_back(sensitive_column->attnum);
+        column_type = sensitive_column->type;
+    }
+    if (sensitive) expressions.push_back("(" + sensitive_column->quoted + ")::pg_catalog.text");
     const std::string select = source_select(source, expressions);
     const std::size_t width = qi.size();
     // Plain columns of a table the reader may read whole, without row-level
     // security, are read straight from the heap: the query would only project them.
     bool plain = args.empty() && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
     bool direct = plain && readable_from_heap(relid);
+    // Over shards (foreign partitions), each server groups its own rows into classes.
+    std::vector<Shard> shards = source_shards(relid);
 
     // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
     MemoryContext memory = pg_call([] {
@@ -144,10 +127,10 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
         return level;
     });
-    bool spilled = false;
+    bool spilled = false, sharded = !shards.empty();
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
-    try {
+    if (!sharded) try {
         ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
@@ -172,18 +155,21 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         spilled = true;
     }
-    if (spilled) {
-        pg_call([&] {
-            MemoryContextReset(row_context);
-            ereport(NOTICE, (errmsg("audit: the classes need more than privrisk.audit_memory_limit; "
-                                    "grouping with a spilling GROUP BY instead")));
-        });
+    if (spilled || sharded) {
+        if (spilled)
+            pg_call([&] {
+                MemoryContextReset(row_context);
+                ereport(NOTICE, (errmsg("audit: the classes need more than privrisk.audit_memory_limit; "
+                                        "grouping with a spilling GROUP BY instead")));
+            });
         std::string keys;
         for (std::size_t i = 0; i < width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
-        std::string grouped = std::string("SELECT privrisk.hist(") + (sensitive ? "s" : "*") + ") FROM (" + select +
-                              ") AS r(" + keys + (sensitive ? ", s" : "") + ") GROUP BY " + keys;
+        std::string grouped = sharded ? class_query(source, shards, columns, sensitive_column)
+                                      : std::string("SELECT privrisk.hist(") + (sensitive ? "s" : "*") + ") FROM (" +
+                                            select + ") AS r(" + keys + (sensitive ? ", s" : "") + ") GROUP BY " + keys;
         ClassSet classes(&mr);
-        stream_rows(grouped, args, [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[0])); });
+        stream_rows(grouped, sharded ? std::vector<SpiArg>() : args,
+                    [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[sharded ? width : 0])); });
         streamed = std::chrono::steady_clock::now();
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         table = classes.table();

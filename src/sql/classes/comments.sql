@@ -36,3 +36,5 @@ COMMENT ON FUNCTION privrisk.tuple_tally_deserialize(bytea,internal) IS 'interna
 COMMENT ON FUNCTION privrisk.tuple_tally_final(internal) IS 'internal: final function of aggregate tuple_tally';
 COMMENT ON FUNCTION privrisk.tuple_tally_serialize(internal) IS 'internal: serialization function of aggregate tuple_tally';
 COMMENT ON FUNCTION privrisk.tuple_tally_transition(internal,"any") IS 'internal: transition function of aggregate tuple_tally';
+COMMENT ON FUNCTION privrisk.classes(regclass,text[],text[],integer[],text) IS 'the release''s equivalence classes: one row per class, its generalized quasi-identifiers as text and the privrisk.hist of the sensitive column (of the rows without one); over foreign partitions, grouped on each shard and merged here';
+COMMENT ON FUNCTION privrisk.classes_sql(regclass,text[],text[],integer[],text) IS 'the query privrisk.classes() runs (per shard over foreign partitions), for EXPLAIN';

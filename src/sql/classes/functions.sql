@@ -57,3 +57,15 @@ CREATE OR REPLACE AGGREGATE privrisk.hist_merge(privrisk.hist) (
 
 CREATE OR REPLACE AGGREGATE privrisk.tuple_tally(VARIADIC "any") (
     SFUNC = privrisk.tuple_tally_transition, STYPE = internal, FINALFUNC = privrisk.tuple_tally_final, COMBINEFUNC = privrisk.tuple_tally_combine, SERIALFUNC = privrisk.tuple_tally_serialize, DESERIALFUNC = privrisk.tuple_tally_deserialize, PARALLEL = SAFE);
+
+CREATE OR REPLACE FUNCTION privrisk.classes_sql(source regclass, quasi_identifiers text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], sensitive text DEFAULT NULL::text) RETURNS text LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_classes_sql';
+
+CREATE OR REPLACE FUNCTION privrisk.classes(source regclass, quasi_identifiers text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], sensitive text DEFAULT NULL::text)
+    RETURNS TABLE(class text[], hist privrisk.hist)
+    LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    -- The query names every object with its schema and quotes every name (classes_sql).
+    RETURN QUERY EXECUTE privrisk.classes_sql(source, quasi_identifiers, hierarchies, levels, sensitive);
+END $$;

@@ -1,0 +1,123 @@
+#include "classes/class_query.hpp"
+
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/pinned_hierarchy_type.hpp"
+
+extern "C" {
+#include "catalog/pg_inherits.h"
+#include "foreign/foreign.h"
+#include "utils/rls.h"
+}
+
+namespace privrisk::pg {
+
+std::vector<ClassColumn> class_columns(const SourceRelation& source,
+                                       const std::vector<std::optional<std::string>>& qi,
+                                       const std::vector<std::optional<std::string>>& hierarchies,
+                                       const std::vector<long>& levels) {
+    if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
+    if (!hierarchies.empty() && hierarchies.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " + std::to_string(hierarchies.size()));
+    if (!levels.empty() && levels.size() != qi.size())
+        fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
+                                              std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
+    std::vector<ClassColumn> columns;
+    for (std::size_t i = 0; i < qi.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j)
+            if (*qi[j] == *qi[i]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " is listed twice");
+        ClassColumn c{source_column(source, *qi[i], "quasi-identifier"), std::nullopt, 0};
+        long level = levels.empty() ? 0 : levels[i];
+        if (!hierarchies.empty() && hierarchies[i]) c.hierarchy = *hierarchies[i];
+        if (level != 0 && !c.hierarchy)
+            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " has level " +
+                                                  std::to_string(level) + " but no hierarchy");
+        if (c.hierarchy) {  // checked here, before the scan, naming the column
+            int height = cached_hierarchy(*c.hierarchy).height();
+            if (level < 0 || level > height)
+                fail(ErrorKind::InvalidParameter, "level " + std::to_string(level) + " of quasi-identifier " +
+                                                      quote_value(*qi[i]) + " is outside 0.." + std::to_string(height) +
+                                                      " (hierarchy " + quote_value(*c.hierarchy) + ")");
+        }
+        c.level = static_cast<int>(level);
+        columns.push_back(std::move(c));
+    }
+    return columns;
+}
+
+std::vector<Shard> source_shards(Oid relid) {
+    std::vector<Shard> shards;
+    bool partitioned = pg_call([&] {
+        return get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE &&
+               check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
+    });
+    if (!partitioned) return shards;
+    List* all = pg_call([&] { return find_all_inheritors(relid, AccessShareLock, nullptr); });
+    bool foreign = false;
+    for (int i = 0; i < list_length(all); ++i) {
+        Oid leaf = list_nth_oid(all, i);
+        char kind = pg_call([&] { return get_rel_relkind(leaf); });
+        if (kind == RELKIND_PARTITIONED_TABLE) continue;
+        bool readable = pg_call([&] {
+            return pg_class_aclcheck(leaf, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+                   check_enable_rls(leaf, InvalidOid, true) != RLS_ENABLED;
+        });
+        if (!readable) return {};
+        Shard s{pg_call([&] {
+                    return quote_qualified_identifier(get_namespace_name(get_rel_namespace(leaf)), get_rel_name(leaf));
+                }),
+                ""};
+        if (kind == RELKIND_FOREIGN_TABLE) {
+            foreign = true;
+            s.server = pg_call([&] { return GetForeignServer(GetForeignTable(leaf)->serverid)->servername; });
+        }
+        shards.push_back(std::move(s));
+    }
+    if (!foreign) shards.clear();
+    return shards;
+}
+
+namespace {
+
+std::string literal(const std::string& s) {
+    const char* text = s.c_str();
+    return std::string(pg_call([&] { return quote_literal_cstr(text); }));
+}
+
+// The grouped query over one relation: its class keys and hist(). A
+// generalized column goes through gen() with the hierarchy pinned for
+// `server`, so a server with another definition of it errors, naming both.
+std::string grouped(const std::string& relation, const std::string& server, const std::vector<ClassColumn>& columns,
+                    const std::optional<SourceColumn>& sensitive, bool pinned) {
+    std::string select = "SELECT ", keys;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const ClassColumn& c = columns[i];
+        std::string e = c.column.quoted;
+        if (c.hierarchy) {
+            std::string h = pinned ? literal(pinned_hierarchy_text(*c.hierarchy, server)) + "::privrisk.pinned_hierarchy"
+                                   : literal(*c.hierarchy) + "::pg_catalog.text";
+            e = "privrisk.gen(" + e + ", " + h + ", " + std::to_string(c.level) + ")";
+        }
+        select += e + ", ";
+        keys += (i ? ", " : "") + std::to_string(i + 1);
+    }
+    select += sensitive ? "privrisk.hist(" + sensitive->quoted + ")" : std::string("privrisk.hist(*)");
+    return select + " FROM " + relation + " GROUP BY " + keys;
+}
+
+}  // namespace
+
+std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
+                        const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive) {
+    if (shards.empty()) return grouped(source.qualified, "", columns, sensitive, false);
+    std::string keys;
+    for (std::size_t i = 0; i < columns.size(); ++i) keys += (i ? ", k" : "k") + std::to_string(i);
+    std::string parts;
+    for (const Shard& s : shards)
+        parts += (parts.empty() ? "" : " UNION ALL ") + grouped(s.qualified, s.server, columns, sensitive, true);
+    return "SELECT " + keys + ", privrisk.hist_merge(h) FROM (" + parts + ") AS c(" + keys + ", h) GROUP BY " + keys;
+}
+
+}  // namespace privrisk::pg

@@ -1,0 +1,52 @@
+// The classes of a release as one query: GROUP BY the generalized
+// quasi-identifiers with hist() of the sensitive column. Over a partitioned
+// source with foreign partitions (shards), each partition gets its own grouped
+// query, which postgres_fdw runs on its server (the IMMUTABLE gen() through a
+// pinned hierarchy and hist() are shipped), and the coordinator merges the
+// classes with hist_merge: classes cross the network, not rows
+// (docs/scale-out.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/source_columns.hpp"
+
+namespace privrisk::pg {
+
+// A quasi-identifier as released: a column, and for a generalized one its
+// hierarchy and level (level 0 with a hierarchy: the value, checked against it).
+struct ClassColumn {
+    SourceColumn column;
+    std::optional<std::string> hierarchy;
+    int level;
+};
+
+// Checks the quasi-identifiers, hierarchies and levels of an analysis the way
+// every function names them (a column listed twice, a level without a
+// hierarchy, a level outside the hierarchy) and resolves the columns.
+std::vector<ClassColumn> class_columns(const SourceRelation& source,
+                                       const std::vector<std::optional<std::string>>& quasi_identifiers,
+                                       const std::vector<std::optional<std::string>>& hierarchies,
+                                       const std::vector<long>& levels);
+
+// A leaf partition of a source and the foreign server it lives on (empty: here).
+struct Shard {
+    std::string qualified;
+    std::string server;
+};
+
+// The leaf partitions of `relid` when it is partitioned, at least one leaf is
+// a foreign table, and reading the leaves one by one gives what reading the
+// source gives the caller: SELECT on every leaf and no row-level security on
+// the source or a leaf. Otherwise empty: the source is read as a whole.
+std::vector<Shard> source_shards(Oid relid);
+
+// SELECT k0, …, k(n-1), h — one row per class, h its privrisk.hist (of the
+// sensitive column, or hist(*) without one). Per shard when `shards` is not
+// empty, else one GROUP BY over the source.
+std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
+                        const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive);
+
+}  // namespace privrisk::pg
