@@ -83,6 +83,10 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
                 rows[anc[l][code]] += code_rows[code];
                 count[anc[l][code]] += 1;
             }
+            // Codes number values in the order the rows arrived; the terms are summed
+            // in ascending order instead, so the cost is the same bits for any row
+            // order, shard count or worker count.
+            std::vector<double> terms;
             double cost = 0;
             for (std::size_t code = 0; code < codes; ++code) {
                 int64_t r = code_rows[code];
@@ -90,10 +94,10 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
                 uint32_t g = anc[l][code];
                 switch (metric_) {
                     case UtilityMetric::Loss:
-                        if (present > 1) cost += double(r) * double(count[g] - 1) / double(present - 1);
+                        if (present > 1) terms.push_back(double(r) * double(count[g] - 1) / double(present - 1));
                         break;
                     case UtilityMetric::Entropy:
-                        cost += double(r) * std::log2(double(rows[g]) / double(r));
+                        terms.push_back(double(r) * std::log2(double(rows[g]) / double(r)));
                         break;
                     case UtilityMetric::Height:
                         cost = l;
@@ -105,6 +109,8 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
                         break;
                 }
             }
+            std::sort(terms.begin(), terms.end());
+            for (double t : terms) cost += t;
             dimension_cost_[j][l] = cost;
         }
     }
