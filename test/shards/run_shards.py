@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The sharded warehouse test (docs/scale-out.md): one coordinator and 3 shard
+clusters on loopback (scripts/shards), ARX's Adult extract hash-sharded by row
+id into "adult" and copied whole into "adult_local" on the coordinator.
+
+Checks: every function gives exactly the single-server answer on the sharded
+table; the class GROUP BY with hist() is in each shard's Remote SQL and the
+rows that cross the network are the shards' classes, not their rows; a shard
+with another definition of a hierarchy fails naming the hierarchy and the server.
+
+    test/shards/run_shards.py [DIR]     (default /tmp/privrisk-shards-test; PRIVRISK_SHARDS_PORT, default 5541)
+
+Exit 1 on any failure. Run by scripts/test; needs the extension installed."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DIR = sys.argv[1] if len(sys.argv) > 1 else "/tmp/privrisk-shards-test"
+PORT = int(os.environ.get("PRIVRISK_SHARDS_PORT", "5541"))
+SHARDS = 3
+
+QI = "ARRAY['age', 'marital_status', 'race', 'sex']"
+HIER = "ARRAY['age', 'marital', 'race', 'sex']"
+LEVELS = "ARRAY[2, 1, 0, 0]"
+MAPPING = """'[{"released": "age", "hierarchy": "age"}, {"released": "sex", "hierarchy": "sex"}]'"""
+CLASSES = f"privrisk.classes('{{t}}', {QI}, {HIER}, {LEVELS}, 'occupation')"
+LEVEL1 = (f"SELECT privrisk.hist(occupation) AS hist FROM {{t}} GROUP BY privrisk.gen(age, 'age', 2), "
+          f"privrisk.gen(marital_status, 'marital', 1), race, sex")
+
+# Each query runs with {t} = adult (sharded) and {t} = adult_local; the outputs must be equal.
+SAME = {
+    "level 1: classes()": f"SELECT class, hist FROM {CLASSES} ORDER BY class::text",
+    "level 1: the analyst's GROUP BY": f"SELECT hist FROM ({LEVEL1}) c ORDER BY hist::text",
+    "audit()": f"SELECT privrisk.audit('{{t}}', {QI}, 'occupation', {HIER}, {LEVELS}, '{{\"kmax\": 5}}')",
+    "audit(), k only": f"SELECT privrisk.audit('{{t}}', {QI}, NULL, {HIER}, ARRAY[1, 1, 1, 1])",
+    # The report without its timings and the source's name.
+    "search()": f"SELECT (privrisk.search('{{t}}', {QI}, {HIER}, 'occupation', '{{\"k\": 5, \"l\": 2}}')) "
+                "#- '{search,ms}' #- '{search,scan_ms}' #- '{source}'",
+    "search() with suppression": f"SELECT (privrisk.search('{{t}}', {QI}, {HIER}, 'occupation', "
+                                 "'{\"k\": 20, \"max_suppression\": 0.05}', 'entropy')) "
+                                 "#- '{search,ms}' #- '{search,scan_ms}' #- '{source}'",
+    "lattice()": f"SELECT privrisk.lattice('{{t}}', ARRAY['age', 'sex'], ARRAY['age', 'sex'], 'occupation', "
+                 f"'{{\"k\": 5}}')",
+    "match_counts": f"SELECT * FROM privrisk.match_counts('{{t}}', 'people', {MAPPING}, levels => ARRAY[1, 0]) "
+                    f"ORDER BY released_values",
+    "entropies": "SELECT privrisk.entropy(occupation), privrisk.conditional_entropy(occupation, sex), "
+                 "privrisk.mutual_information(education, salary_class), privrisk.entropy_bits(race) FROM {t}",
+    "askari_utility": f"SELECT privrisk.askari_utility('{{t}}', {QI}, {HIER}, {LEVELS})",
+}
+MEASURES = ["k_anonymity", "l_diversity", "t_closeness", "average_risk", "prosecutor_risk", "a_acc", "a_know",
+            "delta_disclosure", "information_gain"]
+SAME["every level-2 measure"] = "SELECT " + ", ".join(f"privrisk.{m}(hist)" for m in MEASURES) + (
+    ", privrisk.l_diversity(hist, 'entropy'), privrisk.l_diversity(hist, 'recursive', 3), "
+    "privrisk.records_at_risk(hist, 0.2), privrisk.ck_disclosure_curve(hist, 5), privrisk.ck_safe(hist, 0.8, 2), "
+    f"privrisk.neg_disclosure_curve(hist, 3) FROM {CLASSES}")
+
+
+def shards(*args):
+    env = dict(os.environ)
+    return subprocess.run([os.path.join(ROOT, "scripts", "shards"), args[0], DIR] + list(args[1:]), env=env,
+                          cwd=ROOT, capture_output=True, text=True)
+
+
+def on(port, sql):
+    r = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(port), "-U",
+                        "postgres", "-d", "privrisk", "-c", sql], capture_output=True, text=True, cwd=ROOT)
+    return r.returncode, r.stdout.strip(), r.stderr.strip()
+
+
+def coordinator(sql):
+    return on(PORT, sql)
+
+
+def main():
+    failures, passed = [], 0
+
+    def check(name, ok, detail=""):
+        nonlocal passed
+        if ok:
+            passed += 1
+        else:
+            failures.append(f"{name}: {detail}")
+
+    r = shards("start", "--shards", str(SHARDS), "--port", str(PORT))
+    if r.returncode != 0:
+        print(r.stdout + r.stderr, file=sys.stderr)
+        return 1
+    try:
+        for step in (("each", "test/shards/hierarchies.psql"),
+                     ("table", "adult", "id bigint, sex text, age text, race text, marital_status text, education text, "
+                                        "native_country text, workclass text, occupation text, salary_class text")):
+            r = shards(*step)
+            if r.returncode != 0:
+                print(r.stdout + r.stderr, file=sys.stderr)
+                return 1
+        r = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(PORT), "-U",
+                            "postgres", "-d", "privrisk", "-f", "test/shards/adult.psql"], cwd=ROOT,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(r.stderr, file=sys.stderr)
+            return 1
+        rows = [int(on(PORT + i, "SELECT count(*) FROM adult")[1]) for i in range(1, SHARDS + 1)]
+        check("the rows are spread over the shards", all(n > 5000 for n in rows) and sum(rows) == 30162, str(rows))
+
+        for name, sql in SAME.items():
+            a = coordinator(sql.replace("{t}", "adult"))
+            b = coordinator(sql.replace("{t}", "adult_local"))
+            check(name, a[0] == 0 and a == b and a[1] != "",
+                  f"sharded:\n{a[1][:600]}{a[2]}\nlocal:\n{b[1][:600]}{b[2]}")
+
+        # What crosses the network: one grouped query per shard, the classes it returns.
+        sql = coordinator(f"SELECT privrisk.classes_sql('adult', {QI}, {HIER}, {LEVELS}, 'occupation')")[1]
+        plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) " + sql)[1]
+        remote = [line.strip() for line in plan.split("\n") if "Remote SQL:" in line]
+        check("each shard's Remote SQL groups by the class with hist()",
+              len(remote) == SHARDS and all("privrisk.hist(occupation)" in x and "GROUP BY 1, 2, 3, 4" in x and
+                                            "privrisk.gen(age, 'age@" in x for x in remote), plan)
+        check("the shards run concurrently (async Append)", plan.count("Async Foreign Scan") == SHARDS, plan)
+        analyzed = json.loads(coordinator("EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) " + sql)[1])
+        moved = []
+
+        def walk(node):
+            if node.get("Node Type") == "Foreign Scan":
+                moved.append(node["Actual Rows"])
+            for child in node.get("Plans", []):
+                walk(child)
+
+        walk(analyzed[0]["Plan"])
+        per_shard = [int(on(PORT + i, "SELECT count(*) FROM (SELECT 1 FROM adult GROUP BY privrisk.gen(age, 'age', 2), "
+                                      "privrisk.gen(marital_status, 'marital', 1), race, sex) c")[1])
+                     for i in range(1, SHARDS + 1)]
+        check("the rows moved are each shard's classes", sorted(moved) == sorted(per_shard) and sum(moved) < 1000,
+              f"moved {moved}, classes per shard {per_shard}, rows per shard {rows}")
+        audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
+        check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
+
+        # A shard with another definition of a hierarchy: an error naming both.
+        on(PORT + 2, "SELECT privrisk.load_hierarchy('sex', E'Male;*\\nFemale;*\\nOther;*', replace => true)")
+        code, out, err = coordinator("SELECT count(*) FROM " + CLASSES.replace("{t}", "adult"))
+        check("a different hierarchy on a shard is an error naming it and the server",
+              code != 0 and 'hierarchy "sex" on server "shard2" is not the one pinned' in err, err)
+        code, out, err = coordinator(f"SELECT privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})")
+        check("audit() refuses it too", code != 0 and 'hierarchy "sex" on server "shard2"' in err, err)
+        on(PORT + 2, "SELECT privrisk.drop_hierarchy('sex')")
+        code, out, err = coordinator("SELECT count(*) FROM " + CLASSES.replace("{t}", "adult"))
+        check("a hierarchy missing on a shard is an error naming the server",
+              code != 0 and 'hierarchy "sex" does not exist on server "shard2"' in err, err)
+    finally:
+        shards("stop")
+    for f in failures:
+        print("FAILED " + f, file=sys.stderr)
+    print(f"shards: {passed} checks passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
