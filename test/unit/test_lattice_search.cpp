@@ -477,3 +477,51 @@ TEST(LatticeSearch, PackedAndUnpackedRollUpsAgree) {
         EXPECT_GT(packed.classes(), 1u);
     }
 }
+
+// Classes read from shards arrive as counts: adding (class, value, count) gives
+// the same base classes as adding each row, in any mix of the two.
+TEST(LatticeSearch, CountedAndSingleRowsBuildTheSameBase) {
+    std::mt19937_64 rng(5);
+    for (int trial = 0; trial < 40; ++trial) {
+        const std::size_t width = 1 + rng() % 3;
+        const uint32_t codes = 2 + rng() % 20, values = 1 + rng() % 4;
+        const bool histograms = trial % 2 == 0;
+        std::vector<std::pair<std::vector<uint32_t>, uint32_t>> rows(2000);
+        for (auto& r : rows) {
+            r.first.resize(width);
+            for (auto& k : r.first) k = static_cast<uint32_t>(rng() % codes);
+            r.second = static_cast<uint32_t>(rng() % values);
+        }
+        BaseClassBuilder single(width, histograms), counted(width, histograms);
+        for (auto& r : rows) single.add(r.first.data(), r.second);
+        // Grouped in order of first appearance, so classes get the same indexes; every third row stays single.
+        std::vector<std::pair<std::vector<uint32_t>, uint32_t>> order;
+        std::map<std::pair<std::vector<uint32_t>, uint32_t>, int64_t> count;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            if (i % 3 == 0) continue;
+            if (count[rows[i]]++ == 0) order.push_back(rows[i]);
+        }
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            if (i % 3 == 0) {
+                counted.add(rows[i].first.data(), rows[i].second);
+            } else if (next < order.size() && order[next] == rows[i]) {
+                counted.add(order[next].first.data(), order[next].second, count[order[next]]);
+                ++next;
+            }
+        }
+        NodeClasses a = single.finish(), b = counted.finish();
+        ASSERT_EQ(a.classes(), b.classes());
+        std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> ma, mb;
+        for (auto* m : {&ma, &mb}) {
+            const NodeClasses& c = m == &ma ? a : b;
+            for (std::size_t i = 0; i < c.classes(); ++i) {
+                std::vector<ContingencyTable::Pair> pairs;
+                if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
+                (*m)[std::vector<uint32_t>(c.key(i), c.key(i) + width)] = {c.sizes[i], pairs};
+            }
+        }
+        EXPECT_EQ(ma, mb) << "trial " << trial;
+        EXPECT_EQ(std::accumulate(b.sizes.begin(), b.sizes.end(), int64_t(0)), 2000);
+    }
+}

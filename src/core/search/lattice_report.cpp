@@ -79,7 +79,9 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     else std::fill(keep.begin(), keep.end(), 1);
 
     // The release after suppression, and its measures.
-    double penalty = 0;  // the metric's extra cost of the suppressed rows
+    // The metric's extra cost of the suppressed rows, one term per class, summed
+    // in ascending order: classes are numbered in the order rows arrived.
+    std::vector<double> terms;
     int64_t smallest = INT64_MAX;
     for (std::size_t c = 0; c < n; ++c) {
         const double size = double(cl.sizes[c]);
@@ -89,10 +91,11 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
             if (!l_of.empty()) r.l = std::min(r.l.value_or(INFINITY), l_of[c]);
             if (!t_of.empty()) r.t = std::max(r.t.value_or(0.0), t_of[c]);
             if (!delta_of.empty()) r.delta = std::max(r.delta.value_or(0.0), delta_of[c]);
-            if (metric_ == UtilityMetric::Discernibility) penalty += size * size;
+            if (metric_ == UtilityMetric::Discernibility) terms.push_back(size * size);
             continue;
         }
         const uint32_t* key = cl.key(c);
+        double penalty = 0;
         for (std::size_t j = 0; j < m; ++j) {
             const auto& groups = group_rows_[j][r.levels[j]];
             if (metric_ == UtilityMetric::Loss) {
@@ -107,7 +110,11 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
             }
         }
         if (metric_ == UtilityMetric::Discernibility) penalty += size * rows;
+        terms.push_back(penalty);
     }
+    std::sort(terms.begin(), terms.end());
+    double penalty = 0;
+    for (double t : terms) penalty += t;
     const int64_t released = rows_ - r.suppressed;
     if (r.classes > 0) {
         r.k = smallest;

@@ -71,19 +71,35 @@ void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive) {
     if (histograms_) rows_.push_back(uint64_t(c) << 32 | sensitive);
 }
 
+void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive, int64_t count) {
+    uint32_t c = keys_.find_or_add(classes_, codes);
+    classes_.sizes[c] += count;
+    if (histograms_) counted_.emplace_back(uint64_t(c) << 32 | sensitive, count);
+}
+
 NodeClasses BaseClassBuilder::finish() {
     if (histograms_) {
+        // Rows added one by one are runs of equal entries once sorted; counted ones join them.
         std::sort(rows_.begin(), rows_.end());
-        classes_.first.assign(classes_.classes() + 1, 0);
         for (std::size_t i = 0; i < rows_.size();) {
             std::size_t j = i;
             while (j < rows_.size() && rows_[j] == rows_[i]) ++j;
-            classes_.pairs.emplace_back(static_cast<uint32_t>(rows_[i]), static_cast<int64_t>(j - i));
-            ++classes_.first[(rows_[i] >> 32) + 1];
+            counted_.emplace_back(rows_[i], static_cast<int64_t>(j - i));
+            i = j;
+        }
+        std::vector<uint64_t>().swap(rows_);
+        std::sort(counted_.begin(), counted_.end());
+        classes_.first.assign(classes_.classes() + 1, 0);
+        for (std::size_t i = 0; i < counted_.size();) {
+            int64_t count = 0;
+            std::size_t j = i;
+            for (; j < counted_.size() && counted_[j].first == counted_[i].first; ++j) count += counted_[j].second;
+            classes_.pairs.emplace_back(static_cast<uint32_t>(counted_[i].first), count);
+            ++classes_.first[(counted_[i].first >> 32) + 1];
             i = j;
         }
         for (std::size_t c = 0; c < classes_.classes(); ++c) classes_.first[c + 1] += classes_.first[c];
-        std::vector<uint64_t>().swap(rows_);
+        std::vector<std::pair<uint64_t, int64_t>>().swap(counted_);
     }
     keys_ = ClassKeys();
     return std::move(classes_);

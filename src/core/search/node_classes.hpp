@@ -43,6 +43,8 @@ class BaseClassBuilder {
 public:
     BaseClassBuilder(std::size_t width, bool histograms);
     void add(const uint32_t* codes, uint32_t sensitive);
+    // `count` rows at once: a class's histogram read from a shard.
+    void add(const uint32_t* codes, uint32_t sensitive, int64_t count);
     NodeClasses finish();
 
 private:
@@ -50,6 +52,7 @@ private:
     ClassKeys keys_;
     bool histograms_;
     std::vector<uint64_t> rows_;   // (class << 32 | sensitive id) per row, sorted at the end
+    std::vector<std::pair<uint64_t, int64_t>> counted_;  // the same with a count, from add(…, count)
 };
 
 // The classes of a coarser node: maps[j][code] is the code at the target level

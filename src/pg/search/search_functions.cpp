@@ -22,6 +22,9 @@
 #include "common/row_stream.hpp"
 #include "search/search.hpp"
 #include "common/source_columns.hpp"
+#include "classes/class_query.hpp"
+#include "classes/class_histogram.hpp"
+#include "classes/hist_type.hpp"
 #include "common/value_text.hpp"
 
 extern "C" {
@@ -225,7 +228,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     uint64_t rows = 0;
     // Codes in order of first appearance; NULL (⊥) is a value of its own.
-    auto on_row = [&](const Datum* values, const bool* nulls) {
+    auto code_key = [&](const Datum* values, const bool* nulls) {
         for (std::size_t j = 0; j < width; ++j) {
             CodedColumn& d = coded[j];
             if (nulls[j]) {
@@ -246,34 +249,67 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
             }
             codes[j] = d.code_of[index];
         }
-        uint32_t s = 0;
-        if (sensitive) {
-            if (nulls[width]) {
-                if (sensitive_null == UINT32_MAX) {
-                    sensitive_null = static_cast<uint32_t>(sensitive_values.size());
-                    sensitive_values.emplace_back(std::nullopt);
-                }
-                s = sensitive_null;
-            } else {
-                Datum v = values[width];
-                std::string_view text = pg_call([&] { return value_text(&sensitive_text, v); });
-                bool added;
-                uint32_t index = sensitive_ids.find_or_add(text, &added);
-                if (added) {
-                    sensitive_id_of.push_back(static_cast<uint32_t>(sensitive_values.size()));
-                    sensitive_values.emplace_back(std::string(text));
-                }
-                s = sensitive_id_of[index];
+    };
+    auto sensitive_id = [&](std::optional<std::string_view> text) {
+        if (!text) {
+            if (sensitive_null == UINT32_MAX) {
+                sensitive_null = static_cast<uint32_t>(sensitive_values.size());
+                sensitive_values.emplace_back(std::nullopt);
             }
+            return sensitive_null;
         }
-        builder.add(codes.data(), s);
+        bool added;
+        uint32_t index = sensitive_ids.find_or_add(*text, &added);
+        if (added) {
+            sensitive_id_of.push_back(static_cast<uint32_t>(sensitive_values.size()));
+            sensitive_values.emplace_back(std::string(*text));
+        }
+        return sensitive_id_of[index];
+    };
+    auto next_row = [&] {
         if ((++rows & 4095) == 0) pg_call([&] {
                 MemoryContextReset(row_context);
                 CHECK_FOR_INTERRUPTS();
             });
     };
+    auto on_row = [&](const Datum* values, const bool* nulls) {
+        code_key(values, nulls);
+        uint32_t s = 0;
+        if (sensitive) {
+            std::optional<std::string_view> text;
+            if (!nulls[width]) {
+                Datum v = values[width];
+                text = pg_call([&] { return value_text(&sensitive_text, v); });
+            }
+            s = sensitive_id(text);
+        }
+        builder.add(codes.data(), s);
+        next_row();
+    };
+    // Over shards, each server sends its level-0 classes with their histograms
+    // (docs/scale-out.md); the lattice rolls up from them as from rows.
+    auto on_class = [&](const Datum* values, const bool* nulls) {
+        code_key(values, nulls);
+        HistogramView h(hist_bytes(values[width]));
+        if (!sensitive) {
+            builder.add(codes.data(), 0, h.size());
+        } else {
+            h.for_each([&](std::string_view v, int64_t count) { builder.add(codes.data(), sensitive_id(v), count); });
+            if (h.bottom() > 0) builder.add(codes.data(), sensitive_id(std::nullopt), h.bottom());
+        }
+        next_row();
+    };
+    std::vector<Shard> shards = source_shards(relid);
     Spi spi;
-    read_source_rows(source, source_rows(source), columns, on_row);
+    if (shards.empty()) {
+        read_source_rows(source, source_rows(source), columns, on_row);
+    } else {
+        std::vector<ClassColumn> level0;
+        for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
+        std::optional<SourceColumn> s;
+        if (sensitive) s = columns[width];
+        stream_rows(class_query(source, shards, level0, s), {}, on_class);
+    }
     spi.finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     auto scanned = std::chrono::steady_clock::now();
