@@ -136,6 +136,13 @@ def main():
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
 
+        # A release over shards is refused up front, before any rule is stored.
+        code, out, err = coordinator("SELECT privrisk.create_policy('sharded_release', 'adult')")
+        stored = coordinator("SELECT count(*) FROM privrisk.policy WHERE name = 'sharded_release'")[1]
+        check("create_policy refuses a source with foreign partitions",
+              code != 0 and 'has a foreign partition, adult_shard1; a release reads local tables only' in err
+              and stored == "0", err)
+
         # A shard with another definition of a hierarchy: an error naming both.
         on(PORT + 2, "SELECT privrisk.load_hierarchy('sex', E'Male;*\\nFemale;*\\nOther;*', replace => true)")
         code, out, err = coordinator("SELECT count(*) FROM " + CLASSES.replace("{t}", "adult"))
