@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "classes/class_query.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/memory.hpp"
@@ -150,12 +151,35 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
                     const std::function<void(uint64_t)>& on_tuples) {
     std::string tally = "privrisk.tuple_tally(";
     for (std::size_t j = 0; j < columns.size(); ++j) tally += (j ? ", " : "") + columns[j].quoted;
-    const std::string select = source_select(source, {tally + ")"});
+    tally += ")";
+    // Over shards (foreign partitions), each shard tallies its own rows (postgres_fdw ships the
+    // aggregate), concurrently; their tallies are added up here (docs/scale-out.md).
+    std::vector<Shard> shards = source_shards(source.relid);
+    std::string select;
+    for (const Shard& shard : shards)
+        select += (select.empty() ? "SELECT " : " UNION ALL SELECT ") + tally + " FROM " + shard.qualified;
+    if (shards.empty()) select = source_select(source, {tally});
     Spi spi;
-    spi.run(select.c_str(), {}, true);
+    uint64 parts = spi.run(select.c_str(), {}, true);
+    std::optional<std::string> merged;
+    if (shards.empty()) {
+        if (!spi.null(0, 1)) merged = spi.string(0, 1);
+    } else {
+        PgMemoryResource mr(CurrentMemoryContext);
+        TupleTally sum(&mr, columns.size());
+        bool any = false;
+        for (uint64 i = 0; i < parts; ++i)
+            if (!spi.null(i, 1)) {
+                std::string bytes = spi.string(i, 1);
+                if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
+                sum.merge_serialized(bytes);
+                any = true;
+            }
+        if (any) merged = sum.serialize();
+    }
     int64_t rows = 0, tuples = 0;
-    if (!spi.null(0, 1)) {
-        std::string bytes = spi.string(0, 1);
+    if (merged) {
+        const std::string& bytes = *merged;
         if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
         TupleTally::read(bytes, on_value, [&](const uint32_t* codes, int64_t times) {
             rows += times;
