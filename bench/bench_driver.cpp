@@ -418,6 +418,30 @@ void bench_identification(pqxx::connection& c, const Options& o) {
             op, baseline, 0.8);
 }
 
+// scripts/bench scale: the same census table on this server (census_local) and
+// hash-sharded by zip over three shard clusters (census_sharded, foreign partitions
+// census_sharded_shard1 …), both prepared by scripts/bench. The shards share this
+// machine's cores: the ratio measures the overhead of going through them, not a speed-up.
+void bench_scale(pqxx::connection& c, const Options& o) {
+    const std::string qi = "ARRAY['age', 'sex', 'race', 'zip']";
+    auto audit = [&](const std::string& t) { return "SELECT privrisk.audit('" + t + "', " + qi + ", 'occupation')"; };
+    std::string local = scalar(c, audit("census_local") + "::text"), sharded = scalar(c, audit("census_sharded") + "::text");
+    if (local != sharded) throw std::runtime_error("audit() differs between the sharded and the local table");
+    std::string rows = scalar(c, "SELECT count(*) FROM census_local");
+    std::string classes = scalar(c, "SELECT count(*) FROM privrisk.classes('census_sharded', " + qi + ")");
+    // What crosses the network: each shard's classes (its grouped query's rows, counted on the shard).
+    std::string moved = scalar(c,
+        "SELECT sum(n) FROM (SELECT (SELECT count(*) FROM (SELECT 1 FROM census_sharded_shard1 GROUP BY age, sex, race, zip) g) AS n "
+        "UNION ALL SELECT (SELECT count(*) FROM (SELECT 1 FROM census_sharded_shard2 GROUP BY age, sex, race, zip) g) "
+        "UNION ALL SELECT (SELECT count(*) FROM (SELECT 1 FROM census_sharded_shard3 GROUP BY age, sex, race, zip) g)) AS s");
+    const double ratio = std::stod(moved) / std::stod(classes);
+    std::printf("-- %s rows over 3 shards hash-partitioned by zip: %s classes, %s rows moved by audit()\n",
+                rows.c_str(), classes.c_str(), moved.c_str());
+    std::printf("%-62s %6.2fx  target <= 1.01x  %s\n", "rows moved / classes (audit over shards)", ratio,
+                ratio <= 1.01 ? "met" : "NOT MET");
+    compare(c, o, "audit() sharded (3 shards) vs the same table local", audit("census_sharded"), audit("census_local"), 1.2);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -436,7 +460,7 @@ int main(int argc, char** argv) {
         }
         else if (a == "--help") {
             std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
-                        "[generalize] [measures] [ck] [release] [search] [information] [dp] [identification]\n");
+                        "[generalize] [measures] [ck] [release] [search] [information] [dp] [identification] [scale]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -454,6 +478,8 @@ int main(int argc, char** argv) {
             {"identification", bench_identification}};
         for (auto& [name, fn] : all)
             if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) fn(c, o);
+        // Only when asked: it needs the shards scripts/bench scale starts.
+        if (std::find(only.begin(), only.end(), "scale") != only.end()) bench_scale(c, o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "benchmark failed: %s\n", e.what());
         return 1;
