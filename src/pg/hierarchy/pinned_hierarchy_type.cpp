@@ -85,13 +85,8 @@ PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_out) {
     return CStringGetDatum(pg_call([&] { return pnstrdup(text.data(), text.size()); }));
 }
 
-PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_send) {
-    std::string_view text = text_view(PG_GETARG_DATUM(0));
-    bytea* out = static_cast<bytea*>(pg_call([&] { return palloc(VARHDRSZ + text.size()); }));
-    SET_VARSIZE(out, VARHDRSZ + text.size());
-    std::memcpy(VARDATA(out), text.data(), text.size());
-    PG_RETURN_BYTEA_P(out);
-}
+// A bytea has a text's layout: the bytes are the stored text.
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_send) { return text_datum(text_view(PG_GETARG_DATUM(0))); }
 
 PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_recv) {
     StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));

@@ -42,38 +42,42 @@ GenMemo& gen_memo(FunctionCallInfo fcinfo) {
 
 }  // namespace
 
-// gen(value, hierarchy, level [, disclose]): the level-`level` ancestor as text;
-// with `disclose` TRUE the value itself (still checked against the hierarchy).
-PRIVRISK_FUNCTION(privrisk_gen) {
+namespace {
+
+// gen's arguments checked, its call-site memo and its hierarchy, found by
+// `lookup` (by name, or pinned).
+template <typename Lookup>
+Datum gen_result(FunctionCallInfo fcinfo, Lookup lookup) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "gen: hierarchy must not be NULL");
     if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "gen: level must not be NULL");
     GenMemo& memo = gen_memo(fcinfo);
-    const Hierarchy& h = hierarchy_for_call(fcinfo, PG_GETARG_TEXT_PP(1), &memo.hierarchy_memo);
+    const Hierarchy& h = lookup(memo);
     bool disclose = PG_NARGS() > 3 && !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
     Datum datum = PG_GETARG_DATUM(0);
     std::string value(pg_call([&] { return value_text(&memo.value_text, datum); }));
-    int level = PG_GETARG_INT32(2);
     std::string scratch;
-    Value g = h.generalize(value, level, scratch);  // checks value and level on every row, disclosed or not
+    Value g = h.generalize(value, PG_GETARG_INT32(2), scratch);  // checks value and level on every row, disclosed or not
     if (disclose) g = value;
     if (!g) PG_RETURN_NULL();
     return text_datum(*g);
+}
+
+}  // namespace
+
+// gen(value, hierarchy, level [, disclose]): the level-`level` ancestor as text;
+// with `disclose` TRUE the value itself (still checked against the hierarchy).
+PRIVRISK_FUNCTION(privrisk_gen) {
+    return gen_result(fcinfo, [&](GenMemo& memo) -> const Hierarchy& {
+        return hierarchy_for_call(fcinfo, PG_GETARG_TEXT_PP(1), &memo.hierarchy_memo);
+    });
 }
 
 // gen(value, pinned_hierarchy, level): the same through a hierarchy pinned by
 // its digest, so the result depends on the arguments only (IMMUTABLE:
 // postgres_fdw may run it on a shard, a partition key may use it).
 PRIVRISK_FUNCTION(privrisk_gen_pinned) {
-    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "gen: hierarchy must not be NULL");
-    if (PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "gen: level must not be NULL");
-    GenMemo& memo = gen_memo(fcinfo);
-    const Hierarchy& h = pinned_hierarchy_for_call(fcinfo, PG_GETARG_DATUM(1), &memo.hierarchy_memo);
-    Datum datum = PG_GETARG_DATUM(0);
-    std::string value(pg_call([&] { return value_text(&memo.value_text, datum); }));
-    std::string scratch;
-    Value g = h.generalize(value, PG_GETARG_INT32(2), scratch);
-    if (!g) PG_RETURN_NULL();
-    return text_datum(*g);
+    return gen_result(fcinfo, [&](GenMemo& memo) -> const Hierarchy& {
+        return pinned_hierarchy_for_call(fcinfo, PG_GETARG_DATUM(1), &memo.hierarchy_memo);
+    });
 }
