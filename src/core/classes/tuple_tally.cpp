@@ -3,41 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/byte_form.hpp"
 #include "common/error.hpp"
 #include "common/no_postgres.hpp"
 
 namespace privrisk {
-
-namespace {
-
-template <typename T>
-void put(std::string& out, T v) {
-    out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-// Bounds-checked reads of the byte form.
-struct Reader {
-    std::string_view in;
-    template <typename T>
-    T get() {
-        T v;
-        need(sizeof v);
-        std::memcpy(&v, in.data(), sizeof v);
-        in.remove_prefix(sizeof v);
-        return v;
-    }
-    std::string_view bytes(std::size_t n) {
-        need(n);
-        std::string_view s = in.substr(0, n);
-        in.remove_prefix(n);
-        return s;
-    }
-    void need(std::size_t n) const {
-        if (in.size() < n) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
-    }
-};
-
-}  // namespace
 
 TupleTally::TupleTally(std::pmr::memory_resource* mr, std::size_t width)
     : columns_(mr), rows_buffer_(mr), scratch_(mr), weighted_(mr), distinct_(mr), unpacked_(mr, width) {
@@ -127,27 +97,27 @@ void TupleTally::set_text(std::size_t j, std::string_view text) {
 
 std::string TupleTally::serialize() const {
     std::string out;
-    put<uint32_t>(out, static_cast<uint32_t>(width()));
+    put_bytes<uint32_t>(out, static_cast<uint32_t>(width()));
     for (const Column& c : columns_) {
-        put<uint32_t>(out, static_cast<uint32_t>(c.key_end.size()));
+        put_bytes<uint32_t>(out, static_cast<uint32_t>(c.key_end.size()));
         for (std::size_t v = 0; v < c.key_end.size(); ++v) {
             const std::size_t k0 = v ? c.key_end[v - 1] : 0, t0 = v ? c.text_end[v - 1] : 0;
-            put<uint32_t>(out, static_cast<uint32_t>(c.key_end[v] - k0));
+            put_bytes<uint32_t>(out, static_cast<uint32_t>(c.key_end[v] - k0));
             out.append(c.keys.data() + k0, c.key_end[v] - k0);
-            put<uint32_t>(out, static_cast<uint32_t>(c.text_end[v] - t0));
+            put_bytes<uint32_t>(out, static_cast<uint32_t>(c.text_end[v] - t0));
             out.append(c.texts.data() + t0, c.text_end[v] - t0);
         }
     }
-    put<uint64_t>(out, tuples());
+    put_bytes<uint64_t>(out, tuples());
     std::vector<uint32_t> codes(width());
     for (const Weighted& x : distinct_) {
         unpack(x.word, codes.data());
         out.append(reinterpret_cast<const char*>(codes.data()), width() * sizeof(uint32_t));
-        put<int64_t>(out, x.times);
+        put_bytes<int64_t>(out, x.times);
     }
     for (std::size_t i = 0; i < unpacked_.size(); ++i) {
         out.append(reinterpret_cast<const char*>(unpacked_.tuple(i)), width() * sizeof(uint32_t));
-        put<int64_t>(out, unpacked_.times(i));
+        put_bytes<int64_t>(out, unpacked_.times(i));
     }
     return out;
 }
@@ -155,7 +125,7 @@ std::string TupleTally::serialize() const {
 void TupleTally::read(std::string_view bytes, const ValueCallback& on_value,
                       const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                       const std::function<void(uint64_t)>& on_tuples) {
-    Reader r{bytes};
+    ByteReader r{bytes, "a tuple tally"};
     const uint32_t width = r.get<uint32_t>();
     // The bytes may come from anywhere: every count is sized against the bytes
     // left (a column needs 4, a value 8, a tuple 4 per column and 8) before use.
@@ -190,7 +160,7 @@ void TupleTally::read(std::string_view bytes, const ValueCallback& on_value,
 }
 
 void TupleTally::merge_serialized(std::string_view bytes) {
-    if (Reader{bytes}.get<uint32_t>() != width()) fail(ErrorKind::InvalidParameter, "a tuple tally of another width");
+    if (ByteReader{bytes, "a tuple tally"}.get<uint32_t>() != width()) fail(ErrorKind::InvalidParameter, "a tuple tally of another width");
     std::vector<std::vector<uint32_t>> ours(width(), std::vector<uint32_t>{0});  // their code -> our code
     std::vector<uint32_t> mapped(width());
     read(
