@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <random>
 
 #include "classes/class_histogram.hpp"
@@ -410,6 +411,96 @@ TEST(ClassAggregator, MatchesGroupingByHand) {
         EXPECT_EQ(*l_distinct(got), *l_distinct(want));
         EXPECT_EQ(std::isinf(*delta_disclosure(got)), std::isinf(*delta_disclosure(want)));
     }
+}
+
+// A parallel or sharded audit: parts aggregated apart, keyed by binary forms,
+// travel as byte forms and merge by text into the classes of one pass — the
+// same measures bit for bit, whatever the split.
+TEST(ClassAggregator, MergedTalliesGiveTheOnePassClasses) {
+    struct Upper : ClassAggregator::Texts {  // the "binary key" is the lower-case text
+        std::vector<std::string>* row;
+        std::string out;
+        std::string_view text(std::size_t i) override { return out = "V" + (*row)[i].substr(1); }
+    };
+    std::mt19937 rng(41);
+    for (int round = 0; round < 60; ++round) {
+        int qis = 1 + rng() % 4, rows = 1 + rng() % 4000, parts = 1 + rng() % 4;
+        ClassAggregator one(std::pmr::new_delete_resource(), qis);
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p)
+            part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis, 1 + rng() % 500));
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> key(qis), text(qis);
+            std::vector<Value> qi(qis), shown(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 6;
+                key[i] = "v" + std::to_string(v);
+                text[i] = "V" + std::to_string(v);
+                qi[i] = v == 5 ? Value() : Value(key[i]);
+                shown[i] = v == 5 ? Value() : Value(text[i]);
+            }
+            int s = rng() % 7;
+            std::string sv = "s" + std::to_string(s);
+            Value sensitive = s == 6 ? Value() : Value(sv);
+            one.add(shown.data(), sensitive);
+            Upper texts;
+            texts.row = &key;
+            part[rng() % parts]->add(qi.data(), sensitive, &texts);
+        }
+        ClassAggregator merged(std::pmr::new_delete_resource(), qis), direct(std::pmr::new_delete_resource(), qis);
+        for (auto& p : part) merged.merge_serialized(p->serialize());
+        for (auto& p : part) direct.merge(*p);  // in one process: no byte form
+        EXPECT_EQ(merged.rows(), uint64_t(rows));
+        EXPECT_EQ(direct.serialize(), merged.serialize());
+        // A merged tally travels again (a combine's result is serialized too).
+        ClassAggregator again(std::pmr::new_delete_resource(), qis);
+        again.merge_serialized(merged.serialize());
+        ContingencyTable want = one.finish(), got = again.finish();
+        EXPECT_EQ(got.classes(), want.classes());
+        EXPECT_EQ(got.rows(), want.rows());
+        EXPECT_EQ(*a_know(got), *a_know(want));
+        EXPECT_EQ(*information_gain(got), *information_gain(want));
+        EXPECT_EQ(*l_entropy(got), *l_entropy(want));
+        EXPECT_EQ(*t_equal(got), *t_equal(want));
+        EXPECT_EQ(*k_anonymity(got), *k_anonymity(want));
+    }
+}
+
+// A hand-made byte form is refused, never read past its end or trusted.
+TEST(ClassAggregator, RefusesMalformedTallies) {
+    ClassAggregator a(std::pmr::new_delete_resource(), 2);
+    std::string x = "x", y = "y";
+    Value row[2] = {Value(x), Value(y)};
+    a.add(row, Value(x));
+    std::string good = a.serialize();
+    auto refused = [](std::string bytes) {
+        ClassAggregator b(std::pmr::new_delete_resource(), 2);
+        try {
+            b.merge_serialized(bytes);
+        } catch (const Error&) {
+            return true;
+        }
+        return false;
+    };
+    EXPECT_FALSE(refused(good));
+    for (std::size_t n = 0; n < good.size(); ++n) EXPECT_TRUE(refused(good.substr(0, n))) << n;
+    EXPECT_TRUE(refused(good + "z"));
+    std::string wide = good;
+    wide[0] = 3;  // another width
+    EXPECT_TRUE(refused(wide));
+    std::string code = good;
+    code[good.size() - 4 - 4 - 8 - 8] = 9;  // the class's first code: no such value
+    EXPECT_TRUE(refused(code));
+    std::string count = good;
+    count[good.size() - 1] = char(0x80);  // a negative count
+    EXPECT_TRUE(refused(count));
+    // Keyed by binary forms, it cannot take tallies keyed by text.
+    struct Same : ClassAggregator::Texts {
+        std::string_view text(std::size_t) override { return "t"; }
+    } texts;
+    ClassAggregator binary(std::pmr::new_delete_resource(), 2);
+    binary.add(row, Value(), &texts);
+    EXPECT_THROW(binary.merge_serialized(good), Error);
 }
 
 // Canonical order: the same classes in any order give bit-identical measures.

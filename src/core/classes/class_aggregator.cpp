@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "common/byte_form.hpp"
 #include "common/error.hpp"
 #include "common/no_postgres.hpp"
 
@@ -15,11 +16,17 @@ ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quas
       qi_count_(quasi_identifiers),
       record_words_(quasi_identifiers + 1),
       codes_(mr),
+      texts_(mr),
+      text_ends_(mr),
       partitions_(mr),
       record_(quasi_identifiers + 1),
       buffer_rows_(buffer_rows ? buffer_rows : 1) {
     if (record_words_ > kBlockWords) fail(ErrorKind::ProgramLimit, "too many quasi-identifiers");
-    for (std::size_t i = 0; i < quasi_identifiers; ++i) codes_.emplace_back(mr);
+    for (std::size_t i = 0; i < quasi_identifiers; ++i) {
+        codes_.emplace_back(mr);
+        texts_.emplace_back();
+        text_ends_.emplace_back();
+    }
     for (std::size_t p = 0; p < kPartitions; ++p) partitions_.emplace_back(mr);
 }
 
@@ -35,17 +42,22 @@ uint64_t ClassAggregator::hash_codes(const uint32_t* codes, std::size_t k) {
     return h;
 }
 
-void ClassAggregator::add(const Value* qi, Value sensitive) {
-    // Code each value: code 0 is ⊥, a value gets its index + 1.
-    for (std::size_t i = 0; i < qi_count_; ++i) {
-        if (!qi[i]) {
-            record_[i] = 0;
-            continue;
-        }
-        uint32_t code = codes_[i].find_or_add(*qi[i]);
+// A value's code: 0 is ⊥, a value gets its index + 1. A new value's text is kept.
+uint32_t ClassAggregator::code(std::size_t column, std::string_view key, Texts* texts) {
+    bool added;
+    uint32_t code = codes_[column].find_or_add(key, &added);
+    if (added) {
         if (code >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "too many distinct quasi-identifier values");
-        record_[i] = code + 1;
+        std::string_view text = texts ? texts->text(column) : key;
+        texts_[column].insert(texts_[column].end(), text.begin(), text.end());
+        text_ends_[column].push_back(texts_[column].size());
     }
+    return code + 1;
+}
+
+void ClassAggregator::add(const Value* qi, Value sensitive, Texts* texts) {
+    if (texts) binary_keys_ = true;
+    for (std::size_t i = 0; i < qi_count_; ++i) record_[i] = qi[i] ? code(i, *qi[i], texts) : 0;
     record_[qi_count_] = table_.intern(sensitive);
     Partition& p = partitions_[hash_codes(record_.data(), qi_count_) >> (64 - kPartitionBits)];
     if (p.blocks.empty() || p.used + record_words_ > kBlockWords) {
@@ -60,7 +72,7 @@ void ClassAggregator::add(const Value* qi, Value sensitive) {
     if (++buffered_ == buffer_rows_) fold_all();
 }
 
-void ClassAggregator::add_class_row(Partition& p, const uint32_t* row) {
+void ClassAggregator::add_class_row(Partition& p, const uint32_t* row, int64_t count) {
     const std::size_t k = qi_count_;
     if (2 * (p.first.size() + 1) > p.slots.size()) {  // keep the load under one half
         std::size_t n = std::max<std::size_t>(64, 2 * p.slots.size());
@@ -89,11 +101,12 @@ void ClassAggregator::add_class_row(Partition& p, const uint32_t* row) {
     uint32_t value = row[k];
     for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next)
         if (p.cells[c].value == value) {
-            ++p.cells[c].count;
+            if (__builtin_add_overflow(p.cells[c].count, count, &p.cells[c].count))
+                fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
             return;
         }
     if (p.cells.size() >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "too many classes for audit()");
-    p.cells.push_back(Cell{value, p.first[id], 1});
+    p.cells.push_back(Cell{value, p.first[id], count});
     p.first[id] = static_cast<uint32_t>(p.cells.size() - 1);
 }
 
@@ -131,6 +144,118 @@ ContingencyTable ClassAggregator::finish() {
     }
     table_.canonicalize();
     return std::move(table_);
+}
+
+std::string ClassAggregator::serialize() {
+    fold_all();
+    std::string out;
+    put_bytes<uint32_t>(out, static_cast<uint32_t>(qi_count_));
+    for (std::size_t i = 0; i < qi_count_; ++i) {
+        put_bytes<uint32_t>(out, static_cast<uint32_t>(text_ends_[i].size()));
+        uint64_t start = 0;
+        for (uint64_t end : text_ends_[i]) {
+            put_bytes<uint32_t>(out, static_cast<uint32_t>(end - start));
+            out.append(texts_[i].data() + start, end - start);
+            start = end;
+        }
+    }
+    const auto& values = table_.values();  // the sensitive values, by id
+    put_bytes<uint32_t>(out, static_cast<uint32_t>(values.size()));
+    for (const auto& v : values) {
+        put_bytes<uint8_t>(out, v ? 1 : 0);
+        put_bytes<uint32_t>(out, v ? static_cast<uint32_t>(v->size()) : 0);
+        if (v) out += *v;
+    }
+    uint64_t classes = 0;
+    for (const Partition& p : partitions_) classes += p.first.size();
+    put_bytes<uint64_t>(out, classes);
+    for (const Partition& p : partitions_)
+        for (uint32_t id = 0; id < p.first.size(); ++id) {
+            for (std::size_t i = 0; i < qi_count_; ++i) put_bytes<uint32_t>(out, p.keys[std::size_t(id) * qi_count_ + i]);
+            uint32_t n = 0;
+            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) ++n;
+            put_bytes<uint32_t>(out, n);
+            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) {
+                put_bytes<uint32_t>(out, p.cells[c].value);
+                put_bytes<int64_t>(out, p.cells[c].count);
+            }
+        }
+    return out;
+}
+
+void ClassAggregator::merge_serialized(std::string_view bytes) {
+    if (binary_keys_) fail(ErrorKind::Internal, "a class tally merged into one keyed by binary values");
+    ByteReader r{bytes, "a class tally"};
+    if (r.get<uint32_t>() != qi_count_) fail(ErrorKind::InvalidParameter, "a class tally of another width");
+    // Each of its codes becomes one of ours once, by text; classes are then recoded by lookups.
+    std::vector<std::vector<uint32_t>> recode(qi_count_);
+    for (std::size_t i = 0; i < qi_count_; ++i) {
+        uint32_t n = r.get<uint32_t>();
+        r.need(std::size_t(n) * sizeof(uint32_t));  // each value takes at least its length: nothing sized by a lie
+        recode[i].reserve(std::size_t(n) + 1);
+        recode[i].push_back(0);
+        for (uint32_t v = 0; v < n; ++v) recode[i].push_back(code(i, r.bytes(r.get<uint32_t>()), nullptr));
+    }
+    uint32_t m = r.get<uint32_t>();
+    r.need(std::size_t(m) * 5);
+    std::vector<uint32_t> value_ids;
+    value_ids.reserve(m);
+    for (uint32_t v = 0; v < m; ++v) {
+        uint8_t present = r.get<uint8_t>();
+        std::string_view text = r.bytes(r.get<uint32_t>());
+        if (present > 1 || (!present && !text.empty())) fail(ErrorKind::InvalidParameter, "a class tally's sensitive value is malformed");
+        value_ids.push_back(table_.intern(present ? Value(text) : Value()));
+    }
+    uint64_t classes = r.get<uint64_t>();
+    std::vector<uint32_t> row(record_words_);
+    for (uint64_t k = 0; k < classes; ++k) {
+        for (std::size_t i = 0; i < qi_count_; ++i) {
+            uint32_t c = r.get<uint32_t>();
+            if (c >= recode[i].size()) fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
+            row[i] = recode[i][c];
+        }
+        uint32_t cells = r.get<uint32_t>();
+        if (cells == 0) fail(ErrorKind::InvalidParameter, "a class tally's class is empty");
+        Partition& p = partitions_[hash_codes(row.data(), qi_count_) >> (64 - kPartitionBits)];
+        for (uint32_t c = 0; c < cells; ++c) {
+            uint32_t v = r.get<uint32_t>();
+            int64_t count = r.get<int64_t>();
+            if (v >= m || count <= 0) fail(ErrorKind::InvalidParameter, "a class tally's count is malformed");
+            row[qi_count_] = value_ids[v];
+            add_class_row(p, row.data(), count);
+            if (__builtin_add_overflow(rows_, static_cast<uint64_t>(count), &rows_))
+                fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+        }
+    }
+    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
+}
+
+void ClassAggregator::merge(ClassAggregator& other) {
+    if (binary_keys_) fail(ErrorKind::Internal, "a class tally merged into one keyed by binary values");
+    if (other.qi_count_ != qi_count_) fail(ErrorKind::InvalidParameter, "a class tally of another width");
+    other.fold_all();
+    std::vector<std::vector<uint32_t>> recode(qi_count_);
+    for (std::size_t i = 0; i < qi_count_; ++i) {
+        recode[i].push_back(0);
+        uint64_t start = 0;
+        for (uint64_t end : other.text_ends_[i]) {
+            recode[i].push_back(code(i, std::string_view(other.texts_[i].data() + start, end - start), nullptr));
+            start = end;
+        }
+    }
+    std::vector<uint32_t> value_ids;
+    for (const auto& v : other.table_.values()) value_ids.push_back(table_.intern(v ? Value(*v) : Value()));
+    std::vector<uint32_t> row(record_words_);
+    for (const Partition& q : other.partitions_)
+        for (uint32_t id = 0; id < q.first.size(); ++id) {
+            for (std::size_t i = 0; i < qi_count_; ++i) row[i] = recode[i][q.keys[std::size_t(id) * qi_count_ + i]];
+            Partition& p = partitions_[hash_codes(row.data(), qi_count_) >> (64 - kPartitionBits)];
+            for (uint32_t c = q.first[id]; c != UINT32_MAX; c = q.cells[c].next) {
+                row[qi_count_] = value_ids[q.cells[c].value];
+                add_class_row(p, row.data(), q.cells[c].count);
+            }
+        }
+    rows_ += other.rows_;
 }
 
 }  // namespace privrisk

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory_resource>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,11 +28,34 @@ public:
     ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers,
                     std::size_t buffer_rows = std::size_t(1) << 20);
 
-    // qi[i] is the released value of quasi-identifier i (nullopt: ⊥).
-    void add(const Value* qi, Value sensitive);
+    // A tally that travels (a parallel worker's to the leader, a shard's to the
+    // coordinator) knows each quasi-identifier value by its text, since keys are
+    // the caller's binary forms: text(i) is the text of the value of column i
+    // that add() has just met for the first time.
+    struct Texts {
+        virtual std::string_view text(std::size_t column) = 0;
+
+    protected:
+        ~Texts() = default;
+    };
+
+    // qi[i] is the released value of quasi-identifier i (nullopt: ⊥). Without
+    // `texts`, a value's key is its text.
+    void add(const Value* qi, Value sensitive, Texts* texts = nullptr);
     uint64_t rows() const { return rows_; }
     // The release's contingency table, in canonical order; the aggregator is spent afterwards.
     ContingencyTable finish();
+
+    // The tally's byte form (docs/scale-out.md): each column's values by text,
+    // the sensitive values, every class's codes with its (value, count) cells.
+    // Integers in native byte order: it travels between servers of one
+    // architecture only.
+    std::string serialize();
+    // Adds a tally in byte form, checking every offset, code and count (a
+    // hand-made one is refused). Only into an aggregator keyed by texts.
+    void merge_serialized(std::string_view bytes);
+    // Adds another aggregator's classes, its values by text (a combine in one process).
+    void merge(ClassAggregator& other);
 
 private:
     static constexpr std::size_t kPartitionBits = 8;
@@ -55,13 +79,18 @@ private:
 
     void fold(Partition& p);  // the buffered rows into the partition's classes
     void fold_all();
-    void add_class_row(Partition& p, const uint32_t* row);
+    void add_class_row(Partition& p, const uint32_t* row, int64_t count = 1);
+    uint32_t code(std::size_t column, std::string_view key, Texts* texts);
     static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
 
     std::pmr::memory_resource* mr_;
     std::size_t qi_count_;
     std::size_t record_words_;  // k codes + the value id
     std::pmr::vector<FlatIndex> codes_;  // one per quasi-identifier
+    // Per quasi-identifier: the texts of its values (code − 1), end offsets.
+    std::pmr::vector<std::pmr::vector<char>> texts_;
+    std::pmr::vector<std::pmr::vector<uint64_t>> text_ends_;
+    bool binary_keys_ = false;  // some key was not its text: cannot merge tallies keyed by text
     std::pmr::vector<Partition> partitions_;
     std::vector<uint32_t> record_;  // scratch: the current row
     std::size_t buffer_rows_, buffered_ = 0;
