@@ -135,6 +135,13 @@ def main():
               f"moved {moved}, classes per shard {per_shard}, rows per shard {rows}")
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
+        # audit() sends each shard one class_tally (a row per shard, its classes inside).
+        plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) SELECT privrisk.class_tally(occupation, race, sex) FROM adult_shard1")[1]
+        check("class_tally is shipped to the shard",
+              "Remote SQL: SELECT privrisk.class_tally(occupation, race, sex) FROM public.adult" in plan, plan)
+        code, out, err = coordinator(f"SET client_min_messages = debug1; SELECT (privrisk.audit('adult', {QI}, 'occupation', "
+                                     f"{HIER}, {LEVELS})->>'rows')")
+        check("audit() over shards reads their class tallies", code == 0 and "(class tallies," in err, err)
 
         # A release over shards is refused up front, before any rule is stored.
         code, out, err = coordinator("SELECT privrisk.create_policy('sharded_release', 'adult')")

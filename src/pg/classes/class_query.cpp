@@ -86,21 +86,32 @@ std::string literal(const std::string& s) {
     return std::string(pg_call([&] { return quote_literal_cstr(text); }));
 }
 
-// The grouped query over one relation: its class keys and hist(). A
-// generalized column goes through gen() with the hierarchy pinned for
-// `server`, so a server with another definition of it errors, naming both.
-std::string grouped(const std::string& relation, const std::string& server, const std::vector<ClassColumn>& columns,
-                    const std::optional<SourceColumn>& sensitive, bool pinned) {
-    std::string select = "SELECT ", keys;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-        const ClassColumn& c = columns[i];
+}  // namespace
+
+std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,
+                                               bool pinned) {
+    std::vector<std::string> out;
+    for (const ClassColumn& c : columns) {
         std::string e = c.column.quoted;
         if (c.hierarchy) {
             std::string h = pinned ? literal(pinned_hierarchy_text(*c.hierarchy, server)) + "::privrisk.pinned_hierarchy"
                                    : literal(*c.hierarchy) + "::pg_catalog.text";
             e = "privrisk.gen(" + e + ", " + h + ", " + std::to_string(c.level) + ")";
         }
-        select += e + ", ";
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+namespace {
+
+// The grouped query over one relation: its class keys and hist().
+std::string grouped(const std::string& relation, const std::string& server, const std::vector<ClassColumn>& columns,
+                    const std::optional<SourceColumn>& sensitive, bool pinned) {
+    std::string select = "SELECT ", keys;
+    std::vector<std::string> expressions = class_key_expressions(columns, server, pinned);
+    for (std::size_t i = 0; i < expressions.size(); ++i) {
+        select += expressions[i] + ", ";
         keys += (i ? ", " : "") + std::to_string(i + 1);
     }
     select += sensitive ? "privrisk.hist(" + sensitive->quoted + ")" : std::string("privrisk.hist(*)");

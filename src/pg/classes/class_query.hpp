@@ -43,6 +43,12 @@ struct Shard {
 // the source or a leaf. Otherwise empty: the source is read as a whole.
 std::vector<Shard> source_shards(Oid relid);
 
+// The class key of each column as SQL: the column, or gen() of it. Pinned:
+// through the hierarchies pinned for `server` (a server with another
+// definition errors, naming both), so postgres_fdw may ship it.
+std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,
+                                               bool pinned);
+
 // SELECT k0, …, k(n-1), h — one row per class, h its privrisk.hist (of the
 // sensitive column, or hist(*) without one). Per shard when `shards` is not
 // empty, else one GROUP BY over the source.

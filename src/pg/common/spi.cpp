@@ -3,7 +3,9 @@
 #include "common/error.hpp"
 
 extern "C" {
+#include "access/xact.h"
 #include "utils/guc.h"
+#include "utils/resowner.h"
 }
 
 namespace privrisk::pg {
@@ -159,6 +161,34 @@ std::vector<long> Spi::int8_array(uint64 row, int col) const {
         out.push_back(DatumGetInt64(items[i]));
     }
     return out;
+}
+
+bool in_subtransaction(int sqlstate, const std::function<void()>& fn) {
+    MemoryContext outer = CurrentMemoryContext;
+    ResourceOwner owner = CurrentResourceOwner;
+    auto back = [&] {
+        MemoryContextSwitchTo(outer);
+        CurrentResourceOwner = owner;
+    };
+    pg_call([&] {
+        BeginInternalSubTransaction(nullptr);
+        MemoryContextSwitchTo(outer);
+    });
+    try {
+        fn();
+    } catch (const PgError& e) {
+        if (e.data()->sqlerrcode != sqlstate) throw;
+        pg_call([&] {
+            RollbackAndReleaseCurrentSubTransaction();
+            back();
+        });
+        return false;
+    }
+    pg_call([&] {
+        ReleaseCurrentSubTransaction();
+        back();
+    });
+    return true;
 }
 
 }  // namespace privrisk::pg

@@ -9,6 +9,7 @@
 // test/security/check_sql.py checks both rules mechanically.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,5 +69,11 @@ private:
     Datum value(uint64 row, int col) const;
     bool open_ = false;
 };
+
+// Runs fn() in a subtransaction. If it fails with `sqlstate` (an expected
+// failure with a fallback, such as a memory limit), the subtransaction is
+// rolled back, cleaning up what the error left, and the result is false; any
+// other error propagates and aborts the transaction.
+bool in_subtransaction(int sqlstate, const std::function<void()>& fn);
 
 }  // namespace privrisk::pg

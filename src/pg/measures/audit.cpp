@@ -29,7 +29,15 @@
 #include "common/source_columns.hpp"
 
 extern "C" {
+#include "access/relation.h"
+#include "optimizer/cost.h"
+#include "optimizer/paths.h"
+#include "storage/bufmgr.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+#include "catalog/pg_statistic.h"
 }
 
 using namespace privrisk;
@@ -48,6 +56,43 @@ void register_audit_settings() {
 }
 
 }  // namespace privrisk::pg
+
+namespace {
+
+// Whether parallel workers pay for the tallies' byte forms, when workers are
+// allowed: on a table of at least three times min_parallel_table_scan_size
+// (where the planner starts giving two workers) or a partitioned one, whose
+// classes are few against its rows. Each worker's partial tally holds most of
+// the classes and merging costs a pass over each, so past one class per 64 rows
+// (estimated from the columns' statistics, as if independent; none: no) the
+// serial scan is faster (docs/scale-out.md).
+bool parallel_tally_pays(Oid relid, const std::vector<AttrNumber>& class_columns) {
+    return pg_call([&] {
+        if (max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return false;
+        char kind = get_rel_relkind(relid);
+        if (kind != RELKIND_PARTITIONED_TABLE && kind != RELKIND_RELATION && kind != RELKIND_MATVIEW) return false;
+        Relation r = relation_open(relid, AccessShareLock);
+        double rows = r->rd_rel->reltuples;
+        BlockNumber blocks = kind == RELKIND_PARTITIONED_TABLE ? 0 : RelationGetNumberOfBlocks(r);
+        relation_close(r, AccessShareLock);
+        if (kind != RELKIND_PARTITIONED_TABLE && blocks < 3 * static_cast<BlockNumber>(min_parallel_table_scan_size))
+            return false;
+        if (rows <= 0) return false;
+        double classes = 1;
+        for (AttrNumber attnum : class_columns) {
+            HeapTuple t = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(relid), Int16GetDatum(attnum),
+                                          BoolGetDatum(kind == RELKIND_PARTITIONED_TABLE));
+            if (!HeapTupleIsValid(t)) return false;
+            double distinct = reinterpret_cast<Form_pg_statistic>(GETSTRUCT(t))->stadistinct;
+            ReleaseSysCache(t);
+            if (distinct == 0) return false;
+            classes *= distinct < 0 ? -distinct * rows : distinct;
+        }
+        return classes * 64 <= rows;
+    });
+}
+
+}  // namespace
 
 // audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
 //               risk_threshold, l_c, sensitive_hierarchy, kmax) -> jsonb
@@ -127,10 +172,43 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
         return level;
     });
-    bool spilled = false, sharded = !shards.empty();
+    bool spilled = false, sharded = !shards.empty(), tallied = false, tally_spilled = false;
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
-    if (!sharded) try {
+    // Over shards, or on a table large enough for parallel workers: class_tally
+    // tallies each shard's or worker's rows and they are merged here. A tally
+    // past privrisk.audit_memory_limit falls back to the spilling GROUP BY.
+    if (sharded || parallel_tally_pays(relid, std::vector<AttrNumber>(attnums.begin(), attnums.begin() + width))) {
+        std::string sensitive_text = sensitive ? expressions.back() : std::string("NULL::pg_catalog.text");
+        std::string select_tally;
+        auto tally_of = [&](const std::vector<std::string>& keys, const std::string& from) {
+            std::string e = "SELECT privrisk.class_tally(" + sensitive_text;
+            for (const std::string& k : keys) e += ", " + k;
+            return e + ") FROM " + from;
+        };
+        for (const Shard& shard : shards)
+            select_tally += (select_tally.empty() ? "" : " UNION ALL ") +
+                            tally_of(class_key_expressions(columns, shard.server, true), shard.qualified);
+        if (!sharded)
+            select_tally = tally_of(std::vector<std::string>(expressions.begin(), expressions.begin() + width),
+                                    source.qualified);
+        tallied = in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+            try {
+                ClassAggregator merged(&bounded, width);
+                stream_rows(select_tally, sharded ? std::vector<SpiArg>() : args, [&](const Datum* values, const bool* nulls) {
+                    if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
+                });
+                streamed = std::chrono::steady_clock::now();
+                table = merged.finish();
+                tallied = true;
+            } catch (const MemoryLimitExceeded&) {
+                tallied = false;
+            }
+        }) && tallied;
+        peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+        spilled = tally_spilled = !tallied;
+    }
+    if (!sharded && !tallied && !spilled) try {
         ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
@@ -155,12 +233,13 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         spilled = true;
     }
-    if (spilled || sharded) {
+    if (!tallied && (spilled || sharded)) {
         if (spilled)
             pg_call([&] {
                 MemoryContextReset(row_context);
-                ereport(NOTICE, (errmsg("audit: the classes need more than privrisk.audit_memory_limit; "
-                                        "grouping with a spilling GROUP BY instead")));
+                ereport(NOTICE, (errmsg("audit: %s more than privrisk.audit_memory_limit; "
+                                        "grouping with a spilling GROUP BY instead",
+                                        tally_spilled ? "a class tally needs" : "the classes need")));
             });
         std::string keys;
         for (std::size_t i = 0; i < width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
@@ -203,7 +282,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     long long rows = table.rows(), classes = table.classes();
     pg_call([&] {
         elog(DEBUG1, "audit: %lld rows into %lld classes: scan %.1f ms (%s, %zu kB), table %.1f ms, measures %.1f ms",
-             rows, classes, scan_ms, spilled ? "spilling GROUP BY" : "in-memory aggregation", peak / 1024, finish_ms,
+             rows, classes, scan_ms, spilled ? "spilling GROUP BY" : tallied ? "class tallies" : "in-memory aggregation", peak / 1024, finish_ms,
              measure_ms);
         MemoryContextDelete(memory);
     });
