@@ -149,23 +149,16 @@ namespace privrisk::pg {
 int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
                     const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                     const std::function<void(uint64_t)>& on_tuples) {
-    std::string list;
-    for (std::size_t j = 0; j < columns.size(); ++j) list += (j ? ", " : "") + columns[j].quoted;
-    return tally_table(source, columns.size(), [&](const std::string&) { return list; }, on_value, on_tuple, on_tuples);
-}
-
-int64_t tally_table(const SourceRelation& source, std::size_t width,
-                    const std::function<std::string(const std::string&)>& arguments,
-                    const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
-                    const std::function<void(uint64_t)>& on_tuples) {
+    std::string tally = "privrisk.tuple_tally(";
+    for (std::size_t j = 0; j < columns.size(); ++j) tally += (j ? ", " : "") + columns[j].quoted;
+    tally += ")";
     // Over shards (foreign partitions), each shard tallies its own rows (postgres_fdw ships the
     // aggregate), concurrently; their tallies are added up here (docs/scale-out.md).
     std::vector<Shard> shards = source_shards(source.relid);
     std::string select;
     for (const Shard& shard : shards)
-        select += (select.empty() ? "SELECT " : " UNION ALL SELECT ") + std::string("privrisk.tuple_tally(") +
-                  arguments(shard.server) + ") FROM " + shard.qualified;
-    if (shards.empty()) select = source_select(source, {"privrisk.tuple_tally(" + arguments("") + ")"});
+        select += (select.empty() ? "SELECT " : " UNION ALL SELECT ") + tally + " FROM " + shard.qualified;
+    if (shards.empty()) select = source_select(source, {tally});
     Spi spi;
     uint64 parts = spi.run(select.c_str(), {}, true);
     std::optional<std::string> merged;
@@ -173,12 +166,12 @@ int64_t tally_table(const SourceRelation& source, std::size_t width,
         if (!spi.null(0, 1)) merged = spi.string(0, 1);
     } else {
         PgMemoryResource mr(CurrentMemoryContext);
-        TupleTally sum(&mr, width);
+        TupleTally sum(&mr, columns.size());
         bool any = false;
         for (uint64 i = 0; i < parts; ++i)
             if (!spi.null(i, 1)) {
                 std::string bytes = spi.string(i, 1);
-                if (tally_width(bytes) != width) fail(ErrorKind::Internal, "a tuple tally of another width");
+                if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
                 sum.merge_serialized(bytes);
                 any = true;
             }
@@ -187,7 +180,7 @@ int64_t tally_table(const SourceRelation& source, std::size_t width,
     int64_t rows = 0, tuples = 0;
     if (merged) {
         const std::string& bytes = *merged;
-        if (tally_width(bytes) != width) fail(ErrorKind::Internal, "a tuple tally of another width");
+        if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
         TupleTally::read(bytes, on_value, [&](const uint32_t* codes, int64_t times) {
             rows += times;
             on_tuple(codes, times);

@@ -15,15 +15,7 @@ namespace privrisk::pg {
 
 // Reads `columns` of `source` and hands over the tally (TupleTally::read's
 // callbacks: values first, then tuples). Returns the number of rows read.
-// Over shards (foreign partitions), each shard tallies its own rows.
 int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                    const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
-                    const std::function<void(uint64_t)>& on_tuples = nullptr);
-
-// The same over `width` SQL expressions: arguments(server) gives them, comma
-// separated, for the rows of that server's shard ("" for this server).
-int64_t tally_table(const SourceRelation& source, std::size_t width,
-                    const std::function<std::string(const std::string&)>& arguments,
                     const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                     const std::function<void(uint64_t)>& on_tuples = nullptr);
 
