@@ -75,23 +75,10 @@ decltype(auto) bounded(F&& f) {
 }
 
 void init_readers(ClassTallyState* s, FunctionCallInfo fcinfo) {
-    const std::size_t width = s->keys.size();
-    MemoryContext context = s->mr.context();
-    pg_call([&] {
-        s->readers = static_cast<ClassKeyReader*>(MemoryContextAllocZero(context, width * sizeof(ClassKeyReader)));
-        s->texts = static_cast<ValueText*>(MemoryContextAllocZero(context, width * sizeof(ValueText)));
-        s->row_context = AllocSetContextCreate(context, "privrisk class tally rows", ALLOCSET_DEFAULT_SIZES);
-    });
-    for (std::size_t j = 0; j < width; ++j) {
-        Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, static_cast<int>(j) + 2); });
-        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(j + 2));
-        MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(context); });
-        s->readers[j] = ClassKeyReader::for_type(type);
-        pg_call([&] {
-            init_value_text(&s->texts[j], type, context);
-            MemoryContextSwitchTo(old);
-        });
-    }
+    ArgumentReaders r = argument_readers(fcinfo, 2, s->keys.size(), s->mr.context());
+    s->readers = r.keys;
+    s->texts = r.texts;
+    s->row_context = r.row_context;
 }
 
 // A new value's text, from the row's argument (only when the aggregator meets it first).

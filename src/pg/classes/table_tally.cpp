@@ -43,22 +43,10 @@ uint32_t tally_width(std::string_view bytes) {
 
 // Prepares a transition state's readers for the call's argument types.
 void init_readers(TallyState* s, FunctionCallInfo fcinfo, MemoryContext context) {
-    const std::size_t width = s->codes.size();
-    pg_call([&] {
-        s->readers = static_cast<ClassKeyReader*>(MemoryContextAllocZero(context, width * sizeof(ClassKeyReader)));
-        s->texts = static_cast<ValueText*>(MemoryContextAllocZero(context, width * sizeof(ValueText)));
-        s->row_context = AllocSetContextCreate(context, "privrisk tuple tally rows", ALLOCSET_DEFAULT_SIZES);
-    });
-    for (std::size_t j = 0; j < width; ++j) {
-        Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, static_cast<int>(j) + 1); });
-        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(j + 1));
-        MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(context); });
-        s->readers[j] = ClassKeyReader::for_type(type);
-        pg_call([&] {
-            init_value_text(&s->texts[j], type, context);
-            MemoryContextSwitchTo(old);
-        });
-    }
+    ArgumentReaders r = argument_readers(fcinfo, 1, s->codes.size(), context);
+    s->readers = r.keys;
+    s->texts = r.texts;
+    s->row_context = r.row_context;
 }
 
 TallyState* state_arg(FunctionCallInfo fcinfo, int arg) {

@@ -6,6 +6,7 @@
 
 #include "common/args.hpp"
 #include "common/error.hpp"
+#include "common/value_text.hpp"
 
 namespace privrisk::pg {
 
@@ -98,6 +99,27 @@ std::string_view ClassKeyReader::read(Datum d, char* scratch, MemoryContext row_
         return t;
     });
     return std::string_view(text, std::strlen(text));
+}
+
+ArgumentReaders argument_readers(FunctionCallInfo fcinfo, int first, std::size_t width, MemoryContext context) {
+    ArgumentReaders r;
+    pg_call([&] {
+        r.keys = static_cast<ClassKeyReader*>(MemoryContextAllocZero(context, width * sizeof(ClassKeyReader)));
+        r.texts = static_cast<ValueText*>(MemoryContextAllocZero(context, width * sizeof(ValueText)));
+        r.row_context = AllocSetContextCreate(context, "privrisk aggregate rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    for (std::size_t j = 0; j < width; ++j) {
+        const int arg = first + static_cast<int>(j);
+        Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, arg); });
+        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(arg));
+        MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(context); });
+        r.keys[j] = ClassKeyReader::for_type(type);
+        pg_call([&] {
+            init_value_text(&r.texts[j], type, context);
+            MemoryContextSwitchTo(old);
+        });
+    }
+    return r;
 }
 
 }  // namespace privrisk::pg

@@ -69,4 +69,16 @@ struct ClassKeyReader {
     std::string_view read(Datum d, char* scratch, MemoryContext row_context);
 };
 
+struct ValueText;
+
+// How an aggregate reads its key arguments `first` … `first + width − 1`: each
+// one's class key bytes and text, for the call's argument types, allocated in
+// `context` with a child context for each row's texts (to be reset often).
+struct ArgumentReaders {
+    ClassKeyReader* keys = nullptr;
+    ValueText* texts = nullptr;
+    MemoryContext row_context = nullptr;
+};
+ArgumentReaders argument_readers(FunctionCallInfo fcinfo, int first, std::size_t width, MemoryContext context);
+
 }  // namespace privrisk::pg
