@@ -149,7 +149,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     // security, are read straight from the heap: the query would only project them.
     bool plain = args.empty() && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
     bool direct = plain && readable_from_heap(relid);
-    // Over shards (foreign partitions), each server groups its own rows into classes.
+    // Over shards (foreign partitions), each server tallies its own rows into classes.
     std::vector<Shard> shards = source_shards(relid);
 
     // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
@@ -172,43 +172,40 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
         return level;
     });
-    bool spilled = false, sharded = !shards.empty(), tallied = false, tally_spilled = false;
-    auto started = std::chrono::steady_clock::now();
-    auto streamed = started;
     // Over shards, or on a table large enough for parallel workers: class_tally
     // tallies each shard's or worker's rows and they are merged here. A tally
     // past privrisk.audit_memory_limit falls back to the spilling GROUP BY.
-    if (sharded || parallel_tally_pays(relid, std::vector<AttrNumber>(attnums.begin(), attnums.begin() + width))) {
-        std::string sensitive_text = sensitive ? expressions.back() : std::string("NULL::pg_catalog.text");
+    const bool sharded = !shards.empty();
+    const bool tally = sharded || parallel_tally_pays(relid, std::vector<AttrNumber>(attnums.begin(), attnums.begin() + width));
+    bool spilled = false, tallied = false;
+    auto started = std::chrono::steady_clock::now();
+    auto streamed = started;
+    if (tally) {
+        const std::string sensitive_text = sensitive ? expressions.back() : std::string("NULL::pg_catalog.text");
         std::string select_tally;
-        auto tally_of = [&](const std::vector<std::string>& keys, const std::string& from) {
-            std::string e = "SELECT privrisk.class_tally(" + sensitive_text;
-            for (const std::string& k : keys) e += ", " + k;
-            return e + ") FROM " + from;
-        };
-        for (const Shard& shard : shards)
-            select_tally += (select_tally.empty() ? "" : " UNION ALL ") +
-                            tally_of(class_key_expressions(columns, shard.server, true), shard.qualified);
-        if (!sharded)
-            select_tally = tally_of(std::vector<std::string>(expressions.begin(), expressions.begin() + width),
-                                    source.qualified);
-        tallied = in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+        for (const Shard& part : sharded ? shards : std::vector<Shard>{{source.qualified, ""}}) {
+            select_tally += (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
+                            sensitive_text;
+            for (const std::string& k : class_key_expressions(columns, part.server, sharded)) select_tally += ", " + k;
+            select_tally += ") FROM " + part.qualified;
+        }
+        // On a failure the lambda does not finish and `tallied` stays false.
+        in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
             try {
                 ClassAggregator merged(&bounded, width);
-                stream_rows(select_tally, sharded ? std::vector<SpiArg>() : args, [&](const Datum* values, const bool* nulls) {
+                stream_rows(select_tally, {}, [&](const Datum* values, const bool* nulls) {
                     if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
                 });
                 streamed = std::chrono::steady_clock::now();
                 table = merged.finish();
                 tallied = true;
-            } catch (const MemoryLimitExceeded&) {
-                tallied = false;
+            } catch (const MemoryLimitExceeded&) {  // merging here, past the limit
             }
-        }) && tallied;
+        });
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
-        spilled = tally_spilled = !tallied;
+        spilled = !tallied;
     }
-    if (!sharded && !tallied && !spilled) try {
+    if (!tally) try {
         ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
@@ -233,14 +230,13 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         spilled = true;
     }
-    if (!tallied && (spilled || sharded)) {
-        if (spilled)
-            pg_call([&] {
-                MemoryContextReset(row_context);
-                ereport(NOTICE, (errmsg("audit: %s more than privrisk.audit_memory_limit; "
-                                        "grouping with a spilling GROUP BY instead",
-                                        tally_spilled ? "a class tally needs" : "the classes need")));
-            });
+    if (spilled) {
+        pg_call([&] {
+            MemoryContextReset(row_context);
+            ereport(NOTICE, (errmsg("audit: %s more than privrisk.audit_memory_limit; "
+                                    "grouping with a spilling GROUP BY instead",
+                                    tally ? "a class tally needs" : "the classes need")));
+        });
         std::string keys;
         for (std::size_t i = 0; i < width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
         std::string grouped = sharded ? class_query(source, shards, columns, sensitive_column)
