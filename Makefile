@@ -2,7 +2,7 @@
 # one shared library; CMakeLists.txt builds the unit tests and client programs.
 MODULE_big = privrisk
 MODULEDIR  = extension
-EXT_VERSION = 0.11
+EXT_VERSION = 0.12
 
 # The extension is described once, by the fragments in src/sql/<concept>/:
 # catalog.sql (tables, types, sequences: run once), catalog_rules.sql
@@ -19,11 +19,11 @@ REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)
 INSTALL_SQL = $(call fragments,catalog) $(REPLAYABLE) $(call fragments,catalog_rules) $(call fragments,comments)
 UPGRADES   = $(patsubst extension/upgrade/%.sql,extension/privrisk--%.sql,$(wildcard extension/upgrade/*.sql))
 
-# Scripts of released versions (0.1 … 0.10, as shipped), frozen in one archive:
-# installed so that older databases can update along the chain to 0.10 and on,
-# and CREATE EXTENSION … VERSION '0.10' still installs what 0.10 shipped.
-RELEASED   = privrisk--0.1.sql privrisk--0.10.sql \
-             $(foreach v,0.1--0.2 0.2--0.3 0.3--0.4 0.4--0.5 0.5--0.6 0.6--0.7 0.7--0.8 0.8--0.9 0.9--0.10,privrisk--$(v).sql)
+# Scripts of released versions (0.1 … 0.11, as shipped), frozen in one archive:
+# installed so that older databases can update along the chain to 0.11 and on,
+# and CREATE EXTENSION … VERSION '0.11' still installs what 0.11 shipped.
+RELEASED   = privrisk--0.1.sql privrisk--0.10.sql privrisk--0.11.sql \
+             $(foreach v,0.1--0.2 0.2--0.3 0.3--0.4 0.4--0.5 0.5--0.6 0.6--0.7 0.7--0.8 0.8--0.9 0.9--0.10 0.10--0.11,privrisk--$(v).sql)
 DATA       = extension/privrisk.control
 DATA_built = extension/privrisk--$(EXT_VERSION).sql $(UPGRADES) $(addprefix extension/released/,$(RELEASED))
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*/*.cpp)))
@@ -63,7 +63,7 @@ extension/privrisk--$(EXT_VERSION).sql: $(INSTALL_SQL)
 extension/privrisk--%--$(EXT_VERSION).sql: extension/upgrade/%--$(EXT_VERSION).sql $(REPLAYABLE) $(call fragments,comments)
 	{ $(SCRIPT_HEAD); for f in $^; do printf '\n-- %s\n' $$f; cat $$f; done; } > $@
 
-$(addprefix extension/released/,$(RELEASED)): extension/released-0.10.tar.gz
+$(addprefix extension/released/,$(RELEASED)): extension/released-0.11.tar.gz
 	mkdir -p extension/released && tar -xzf $< -C extension/released && touch $(addprefix extension/released/,$(RELEASED))
 
 $(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)

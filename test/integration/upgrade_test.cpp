@@ -6,6 +6,7 @@
 // script, so any object the delta or the fragments get wrong shows up here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "../common/read_file.hpp"
@@ -63,7 +64,9 @@ void add_catalog_data(pqxx::connection& c, const std::string& from) {
 
 void check_update_from(const std::string& from) {
     itest::Database fresh("privrisk_fresh");
-    itest::Database updated("privrisk_updated_" + std::string(from == "0.1" ? "01" : from == "0.8" ? "08" : "09"),
+    std::string digits = from;
+    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+    itest::Database updated("privrisk_updated_" + digits,
                             "", "VERSION '" + from + "'");
     pqxx::connection u{updated.conninfo()};
     add_catalog_data(u, from);
@@ -92,4 +95,5 @@ void check_update_from(const std::string& from) {
 TEST(Upgrade, From08GivesTheFreshInstall) { check_update_from("0.8"); }
 TEST(Upgrade, From09GivesTheFreshInstall) { check_update_from("0.9"); }
 TEST(Upgrade, From010GivesTheFreshInstall) { check_update_from("0.10"); }
+TEST(Upgrade, From011GivesTheFreshInstall) { check_update_from("0.11"); }
 TEST(Upgrade, From01AlongTheReleasedChainGivesTheFreshInstall) { check_update_from("0.1"); }
