@@ -60,3 +60,53 @@ TEST(DumpRestore, CatalogRowsAndSequencesSurvive) {
                         "AND e.extname = 'privrisk' WHERE c.relkind IN ('r', 'S') AND c.oid <> ALL (e.extconfig)"),
               0);
 }
+
+// Column labels and users' risk profiles go through pg_dump; the shipped
+// profiles are made by CREATE EXTENSION, not restored twice. The restore's
+// session loads the library when the dump's CREATE EXTENSION creates its
+// functions, so its SECURITY LABEL statements find the provider.
+TEST(DumpRestore, LabelsAndProfilesSurvive) {
+    itest::Database source("privrisk_dump_labels");
+    const std::string audit_sql = "SELECT privrisk.audit('people', levels => ARRAY[1])::text";
+    std::string audited;
+    {
+        pqxx::connection c{source.conninfo()};
+        itest::exec(c,
+                    "CREATE TABLE people AS SELECT i AS id, (100 + i % 7)::text AS zip, (i % 3)::text AS illness "
+                    "FROM generate_series(1, 60) i; "
+                    "SELECT privrisk.prefix_hierarchy('zip_h', 3); "
+                    "SECURITY LABEL FOR privrisk ON COLUMN people.id IS 'identifier'; "
+                    "SECURITY LABEL FOR privrisk ON COLUMN people.zip IS 'quasi_identifier(zip_h)'; "
+                    "SECURITY LABEL FOR privrisk ON COLUMN people.illness IS 'sensitive'; "
+                    "SELECT privrisk.create_profile('mine', '{\"k\": 3, \"l\": 2}', 'a user''s profile')");
+        pqxx::nontransaction tx{c};
+        audited = tx.exec(audit_sql)[0][0].as<std::string>();
+    }
+    itest::Database restored("privrisk_dump_labels_restored");
+    {
+        pqxx::connection c{restored.conninfo()};
+        itest::exec(c, "DROP EXTENSION privrisk");
+        itest::exec(c, "DROP SCHEMA privrisk");
+    }
+    std::string bin = pg_bindir();
+    ASSERT_FALSE(bin.empty());
+    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
+                      restored.name() + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    pqxx::connection c{restored.conninfo()};
+    pqxx::nontransaction tx{c};
+    EXPECT_EQ(tx.exec("SELECT string_agg(column_name || '=' || role || coalesce('(' || hierarchy || ')', ''), ' ') "
+                      "FROM privrisk.column_labels('people')")[0][0]
+                  .as<std::string>(),
+              "id=identifier zip=quasi_identifier(zip_h) illness=sensitive");
+    EXPECT_EQ(tx.exec("SELECT string_agg(name || ':' || thresholds::text || ':' || shipped, ' ' ORDER BY name) "
+                      "FROM privrisk.risk_profile")[0][0]
+                  .as<std::string>(),
+              "ck_safe_k10:{\"c\": 0.5, \"k\": 10, \"ck_k\": 3}:true mine:{\"k\": 3, \"l\": 2}:false "
+              "public_use_file:{\"k\": 5, \"l\": 2}:true");
+    EXPECT_EQ(tx.exec(audit_sql)[0][0].as<std::string>(), audited);  // audit('people') reads the restored labels
+    EXPECT_EQ(tx.exec("SELECT passed FROM privrisk.check('people', 'mine', levels => ARRAY[1]) "
+                      "WHERE measure = 'k_anonymity'")[0][0]
+                  .as<bool>(),
+              true);
+}

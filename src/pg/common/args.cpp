@@ -285,6 +285,10 @@ std::string jsonb_value_text(Datum jsonb) {
     return cut_json(pg_call([&] { return DatumGetCString(DirectFunctionCall1(jsonb_out, jsonb)); }));
 }
 
+std::string jsonb_text(Datum jsonb) {
+    return pg_call([&] { return DatumGetCString(DirectFunctionCall1(jsonb_out, jsonb)); });
+}
+
 bool for_each_json_value(Datum options, const std::function<void(const std::string&, const JsonbValue&)>& on_value) {
     Jsonb* jb = pg_call([&] { return DatumGetJsonbP(options); });
     if (!JB_ROOT_IS_OBJECT(jb)) return false;

@@ -77,6 +77,14 @@ bool for_each_json_value(Datum options, const std::function<void(const std::stri
 std::map<std::string, std::string> json_option_texts(Datum options);
 // The JSON text of a jsonb value, for messages: cut short and quoted like quote_value.
 std::string jsonb_value_text(Datum jsonb);
+// The whole JSON text of a jsonb value.
+std::string jsonb_text(Datum jsonb);
+
+// The keys of a JSON object in its own order, JSON nulls included.
+std::vector<std::string> json_keys(Datum options);
+// Keys `specs` does not name, as one error ("unknown <what> 'a', 'b'") with `hint`.
+void refuse_unknown(const std::vector<std::string>& keys, const std::vector<OptionSpec>& specs, const char* what,
+                    const char* hint);
 
 // Names of hierarchies and policies are keys users type: bounded and printable.
 void check_object_name(const char* kind, std::string_view name);

@@ -1,7 +1,8 @@
-// Module entry: the hierarchy cache's invalidation callback, the settings, and
-// the release scan's planner hook.
+// Module entry: the hierarchy cache's invalidation callback, the settings, the
+// release scan's planner hook and the column label provider.
 #include "measures/audit.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "labels/column_labels.hpp"
 #include "common/postgres.hpp"
 #include "release/release_scan.hpp"
 #include "search/search.hpp"
@@ -15,5 +16,6 @@ void _PG_init(void) {
     privrisk::pg::register_audit_settings();
     privrisk::pg::register_release_scan();
     privrisk::pg::register_search_settings();
+    privrisk::pg::register_label_provider();
 }
 }

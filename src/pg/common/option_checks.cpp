@@ -50,6 +50,10 @@ void check_dictionary_keys(Datum options, const char* what) {
             fail(ErrorKind::InvalidParameter, std::string(what) + " " + key + " describes a dictionary: give \"dictionary\" too");
 }
 
+}  // namespace
+
+namespace privrisk::pg {
+
 // The keys of a JSON object in its own order (jsonb_object_keys'), JSON nulls included.
 std::vector<std::string> json_keys(Datum options) {
     std::vector<std::string> keys;
@@ -58,7 +62,7 @@ std::vector<std::string> json_keys(Datum options) {
 }
 
 // A key as quote_literal writes it, for the list of unknown keys.
-std::string literal(const std::string& key) {
+static std::string literal(const std::string& key) {
     std::string out = key.find('\\') == std::string::npos ? "'" : "E'";
     for (char ch : key) {
         if (ch == '\'' || ch == '\\') out += ch;
@@ -82,6 +86,10 @@ void refuse_unknown(const std::vector<std::string>& keys, const std::vector<Opti
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", message.c_str()), errhint("%s", hint)));
     });
 }
+
+}  // namespace privrisk::pg
+
+namespace {
 
 // The checks between keys of search's constraints, after each key's own.
 void check_search_keys(Datum options, const std::vector<OptionSpec>& specs) {

@@ -43,6 +43,8 @@ extern "C" {
 #include "utils/regproc.h"
 #include "utils/typcache.h"
 #include "catalog/namespace.h"
+#include "catalog/objectaddress.h"
+#include "commands/seclabel.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"

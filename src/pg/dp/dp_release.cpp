@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "labels/column_labels.hpp"
 #include "common/args.hpp"
 #include "dp/dp_budget.hpp"
 #include "dp/dp_parameters.hpp"
@@ -460,11 +461,17 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
         Request req;
         req.relid = PG_GETARG_OID(0);
-        auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
+        // Omitted quasi-identifiers and hierarchies come from the column labels (docs/labels.md).
+        OptionalTexts qi_given, hierarchies_given;
+        if (!PG_ARGISNULL(1)) qi_given = text_array_arg_values(fcinfo, 1, "quasi_identifiers", true);
+        if (!PG_ARGISNULL(2)) hierarchies_given = text_array_arg_values(fcinfo, 2, "hierarchies", true);
+        RoleArguments roles =
+            labelled_role_arguments(req.relid, qi_given, hierarchies_given, std::string(), "dp_release");
+        std::vector<std::optional<std::string>> qi(roles.quasi_identifiers.begin(), roles.quasi_identifiers.end());
         if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
         if (qi.size() > kMaxReleaseColumns)
             fail(ErrorKind::ProgramLimit, "a release has at most " + std::to_string(kMaxReleaseColumns) + " quasi-identifiers");
-        auto hierarchy_names = text_array_arg_values(fcinfo, 2, "hierarchies", true);
+        auto hierarchy_names = roles.hierarchies.value_or(std::vector<std::optional<std::string>>{});
         if (hierarchy_names.size() != qi.size())
             fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
                                                   std::to_string(qi.size()) + "), got " +

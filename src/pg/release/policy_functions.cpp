@@ -10,30 +10,84 @@
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
+#include "labels/column_labels.hpp"
 #include "common/spi.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
 
+namespace {
+
+// Writes one rule of `policy` whose condition is bound (as the catalog's owner).
+void insert_rule(Spi& spi, const std::string& policy, const PolicyRule& rule, const BoundCondition& bound) {
+    const bool gen = rule.op == DisclosureOp::Gen;
+    spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
+            "condition_tree, condition_columns, hierarchy_version) "
+            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
+            {text_arg(policy), int4_arg(rule.number), text_arg(rule.column), text_arg(gen ? "gen" : "hide"),
+             text_arg(rule.condition), gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
+             gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
+             text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen}},
+            false);
+}
+
+}  // namespace
+
+// create_policy(name, source, unlabelled): privacy by default (docs/labels.md):
+// every column labelled identifier gets a rule that hides it in every row, and
+// with unlabelled => 'hide' so does every column without a label. Nothing is
+// generalized implicitly. The rules are ordinary rules, listed in policy_rule.
 PRIVRISK_FUNCTION(privrisk_create_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy name"));
     check_object_name("policy", name);
     if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "create_policy: source must not be NULL");
+    enum class Unlabelled { Publish, Hide };
+    Unlabelled unlabelled = PG_NARGS() > 2 ? choice_arg<Unlabelled>(fcinfo, 2, "create_policy: unlabelled", "publish",
+                                                                    {{"publish", Unlabelled::Publish},
+                                                                     {"hide", Unlabelled::Hide}})
+                                           : Unlabelled::Publish;
     Policy policy{name, PG_GETARG_OID(1), {}};
     require_source_owner(policy.source, "create a policy on it");
     Relation source = open_policy_source(policy);
     bool temporary = source->rd_rel->relpersistence == RELPERSISTENCE_TEMP;
+    std::vector<std::string> columns;
+    pg_call([&] {
+        TupleDesc desc = RelationGetDescr(source);
+        for (int i = 0; i < desc->natts; ++i)
+            if (!TupleDescAttr(desc, i)->attisdropped) columns.emplace_back(NameStr(TupleDescAttr(desc, i)->attname));
+    });
+    std::vector<LabelledColumn> labels = labelled_columns(policy.source);
+    std::vector<PolicyRule> rules;
+    std::vector<BoundCondition> bound;
+    for (const std::string& column : columns) {
+        auto label = std::find_if(labels.begin(), labels.end(), [&](const LabelledColumn& c) { return c.name == column; });
+        bool hide = label == labels.end() ? unlabelled == Unlabelled::Hide : label->label.role == ColumnRole::Identifier;
+        if (!hide) continue;
+        PolicyRule rule{static_cast<int>(rules.size()) + 1, column, DisclosureOp::Hide, "false", {}, {}, {}, {}, 0};
+        bound.push_back(bind_condition(source, rule.condition, "condition of the rule on column " + quote_value(column)));
+        rules.push_back(rule);
+    }
     pg_call([&] { table_close(source, AccessShareLock); });
     if (temporary)  // its catalog rows would outlive it (no event fires when a session ends)
         fail(ErrorKind::InvalidParameter, "create_policy: the source is a temporary table; a policy needs a permanent one");
-    AsCatalogOwner owner;
-    Spi spi;
-    if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, true) > 0)
-        fail(ErrorKind::DuplicateObject, "policy " + quote_value(name) + " already exists");
-    const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
-    spi.run("INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $2, $3)",
-            {text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user)}, false);
-    spi.finish();
+    {
+        AsCatalogOwner owner;
+        Spi spi;
+        if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, true) > 0)
+            fail(ErrorKind::DuplicateObject, "policy " + quote_value(name) + " already exists");
+        const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
+        spi.run("INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $2, $3)",
+                {text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user)}, false);
+        for (std::size_t i = 0; i < rules.size(); ++i) insert_rule(spi, name, rules[i], bound[i]);
+        spi.finish();
+    }
+    if (!rules.empty()) {
+        std::string hidden;
+        for (const PolicyRule& r : rules) hidden += (hidden.empty() ? "" : ", ") + quote_value(r.column);
+        std::string message = "create_policy: " + quote_value(name) + " hides " + hidden + " in every row (" +
+                              (unlabelled == Unlabelled::Hide ? "labelled identifier, or unlabelled" : "labelled identifier") + ")";
+        pg_call([&] { ereport(NOTICE, (errmsg("%s", message.c_str()))); });
+    }
     PG_RETURN_VOID();
 }
 
@@ -70,15 +124,7 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
 
     AsCatalogOwner owner;
     Spi spi;
-    const bool gen = rule.op == DisclosureOp::Gen;
-    spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
-            "condition_tree, condition_columns, hierarchy_version) "
-            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
-            {text_arg(name), int4_arg(rule.number), text_arg(rule.column), text_arg(op), text_arg(rule.condition),
-             gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
-             gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
-             text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen}},
-            false);
+    insert_rule(spi, name, rule, bound);
     spi.finish();
     PG_RETURN_INT32(rule.number);
 }
@@ -126,6 +172,16 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
     Policy policy = load_owned_policy(name);
     std::vector<ReleasedColumn> shape = release_shape(policy);
+    // A column labelled identifier or sensitive that no rule touches is published as it is: say so.
+    for (const LabelledColumn& c : labelled_columns(policy.source)) {
+        if (c.label.role != ColumnRole::Identifier && c.label.role != ColumnRole::Sensitive) continue;
+        if (std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) { return r.column == c.name; }))
+            continue;
+        std::string message = "create_release_view: column " + quote_value(c.name) + " is labelled " +
+                               role_name(c.label.role) + " and policy " + quote_value(name) +
+                               " publishes it as it is (no rule hides or generalizes it)";
+        pg_call([&] { ereport(WARNING, (errmsg("%s", message.c_str()))); });
+    }
     // The view's name as the caller wrote it, its schema resolved on the
     // caller's path (the statement itself runs under the pinned one), every
     // part quoted again; the policy goes in as a literal. Nothing is spliced.

@@ -73,12 +73,15 @@ CREATE OR REPLACE AGGREGATE privrisk.tuple_tally(VARIADIC "any") (
 
 CREATE OR REPLACE FUNCTION privrisk.classes_sql(source regclass, quasi_identifiers text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], sensitive text DEFAULT NULL::text) RETURNS text LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_classes_sql';
 
-CREATE OR REPLACE FUNCTION privrisk.classes(source regclass, quasi_identifiers text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], sensitive text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION privrisk.classes(source regclass, quasi_identifiers text[] DEFAULT NULL::text[], hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], sensitive text DEFAULT NULL::text)
     RETURNS TABLE(class text[], hist privrisk.hist)
     LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 BEGIN
+    -- What the call omits comes from the column labels (docs/labels.md).
+    SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
+      FROM privrisk.labelled_arguments(source, quasi_identifiers, hierarchies, sensitive, 'classes') AS a;
     -- The query names every object with its schema and quotes every name (classes_sql).
     RETURN QUERY EXECUTE privrisk.classes_sql(source, quasi_identifiers, hierarchies, levels, sensitive);
 END $$;

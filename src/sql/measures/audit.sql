@@ -1,11 +1,26 @@
-CREATE OR REPLACE FUNCTION privrisk.audit(source regclass, quasi_identifiers text[], sensitive text DEFAULT NULL::text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], options jsonb DEFAULT '{}'::jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION privrisk.audit(source regclass, quasi_identifiers text[] DEFAULT NULL::text[], sensitive text DEFAULT NULL::text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], options jsonb DEFAULT '{}'::jsonb, profile text DEFAULT NULL::text) RETURNS jsonb
     LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
     result jsonb;
     d record;
+    given jsonb;
 BEGIN
+    -- What the call omits comes from the column labels (docs/labels.md).
+    SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
+      FROM privrisk.labelled_arguments(source, quasi_identifiers, hierarchies, sensitive, 'audit') AS a;
+    IF profile IS NOT NULL THEN
+        -- The profile's qualifiers (risk_threshold, l_c, kmax, sensitive_hierarchy) join the options; a
+        -- different value given for one of them would measure something else than the profile bounds.
+        given := options;
+        options := COALESCE(options, '{}') OPERATOR(pg_catalog.||) privrisk.profile_options(profile, 'audit');
+        IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_each(given) AS g(key, value)
+                    WHERE options OPERATOR(pg_catalog.->) g.key OPERATOR(pg_catalog.<>) g.value) THEN
+            RAISE EXCEPTION 'audit: options % differ from what risk profile "%" needs (%)', given, profile,
+                privrisk.profile_options(profile, 'audit') USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+    END IF;
     d := privrisk.checked_options('audit', options, quasi_identifiers, hierarchies, levels, false);
     -- check_options has checked every value these casts read.
     result := privrisk.audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
@@ -31,6 +46,10 @@ BEGIN
     IF d.dictionary IS NOT NULL THEN
         result := result OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('dt_risk',
             privrisk.dictionary_risk(source, d.dictionary, d.mapping, d.leaf_weights, levels, d.family));
+    END IF;
+    IF profile IS NOT NULL THEN
+        result := result OPERATOR(pg_catalog.||)
+                  pg_catalog.jsonb_build_object('verdict', privrisk.profile_verdict(profile, result, source));
     END IF;
     RETURN result;
 END $$;

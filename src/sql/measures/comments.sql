@@ -1,10 +1,10 @@
-COMMENT ON PROCEDURE privrisk.record_audit(IN source regclass, IN quasi_identifiers text[], IN sensitive text, IN hierarchies text[], IN levels integer[], IN options jsonb) IS 'Runs audit() with the caller''s rights and appends the result to privrisk.audit_log (the only way to add a row)';
+COMMENT ON PROCEDURE privrisk.record_audit(IN source regclass, IN quasi_identifiers text[], IN sensitive text, IN hierarchies text[], IN levels integer[], IN options jsonb, IN profile text) IS 'Runs audit() with the caller''s rights and appends the result to privrisk.audit_log (the only way to add a row); omitted columns come from the column labels';
 
 COMMENT ON COLUMN privrisk.audit_log.session_role IS 'The session''s login role when the audit was recorded (audited_by is the current role)';
 COMMENT ON TABLE privrisk.audit_log IS 'audits recorded by record_audit(): who ran it (current and session role), when, on what, with which settings, and the report; a role reads its own rows';
 COMMENT ON SEQUENCE privrisk.audit_log_id_seq IS 'ids of privrisk.audit_log rows (dumped with the log)';
 
-COMMENT ON FUNCTION privrisk.audit(regclass,text[],text,text[],integer[],jsonb) IS 'one-scan risk report of a release: k-anonymity, re-identification risks, l-diversity, t-closeness, delta-disclosure, A_know/A_acc, (c,k) curve, utility (jsonb)';
+COMMENT ON FUNCTION privrisk.audit(regclass,text[],text,text[],integer[],jsonb,text) IS 'one-scan risk report of a release: k-anonymity, re-identification risks, l-diversity, t-closeness, delta-disclosure, A_know/A_acc, (c,k) curve, utility (jsonb); with a risk profile, its verdict; omitted columns come from the column labels';
 COMMENT ON FUNCTION privrisk.audit_classes(regclass,text[],text,text[],integer[],double precision,double precision,text,integer) IS 'internal: the C half of audit(): reads the source and computes every measure of its classes';
 COMMENT ON AGGREGATE privrisk.a_acc(privrisk.hist) IS 'Brickell-Shmatikov accuracy gain A_acc: (sum over classes of the most frequent sensitive count - the table''s) / rows; probability, 0-1';
 COMMENT ON AGGREGATE privrisk.a_know(privrisk.hist) IS 'Brickell-Shmatikov knowledge gain A_know: rows-weighted mean variational distance between each class''s and the table''s sensitive distribution; probability, 0-1';

@@ -36,7 +36,7 @@ CREATE OR REPLACE FUNCTION privrisk.l_diversity_transition(double precision, pri
 
 CREATE OR REPLACE FUNCTION privrisk.prosecutor_final(bigint) RETURNS double precision LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_prosecutor_final';
 
-CREATE OR REPLACE PROCEDURE privrisk.record_audit(IN source regclass, IN quasi_identifiers text[], IN sensitive text DEFAULT NULL::text, IN hierarchies text[] DEFAULT NULL::text[], IN levels integer[] DEFAULT NULL::integer[], IN options jsonb DEFAULT '{}'::jsonb)
+CREATE OR REPLACE PROCEDURE privrisk.record_audit(IN source regclass, IN quasi_identifiers text[] DEFAULT NULL::text[], IN sensitive text DEFAULT NULL::text, IN hierarchies text[] DEFAULT NULL::text[], IN levels integer[] DEFAULT NULL::integer[], IN options jsonb DEFAULT '{}'::jsonb, IN profile text DEFAULT NULL::text)
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_record_audit';
 

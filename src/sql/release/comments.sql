@@ -16,7 +16,7 @@ COMMENT ON VIEW privrisk.policies IS 'the policies on sources the reader owns: n
 
 COMMENT ON FUNCTION privrisk.create_release_view(text,text) IS 'creates a view of every column of a policy''s release, owned by the caller; returns the view';
 COMMENT ON FUNCTION privrisk.add_rule(text,text,text,text,text,integer) IS 'adds a disclosure rule to a policy: rows where the condition is true keep the column''s value, the others get NULL (hide) or the ancestor at the level (gen); returns the rule number';
-COMMENT ON FUNCTION privrisk.create_policy(text,regclass) IS 'creates a named disclosure policy on a table, partitioned table or materialized view the caller owns';
+COMMENT ON FUNCTION privrisk.create_policy(text,regclass,text) IS 'creates a named disclosure policy on a table, partitioned table or materialized view the caller owns; hides the columns labelled identifier (and with unlabelled => ''hide'' every unlabelled one) in every row';
 COMMENT ON FUNCTION privrisk.drop_policy(text) IS 'drops a policy, its rules and its release views'' registration';
 COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
 COMMENT ON FUNCTION privrisk.gen(text,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';

@@ -2,7 +2,7 @@ CREATE OR REPLACE FUNCTION privrisk.add_rule(policy text, "column" text, op text
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_add_rule';
 
-CREATE OR REPLACE FUNCTION privrisk.create_policy(name text, source regclass) RETURNS void
+CREATE OR REPLACE FUNCTION privrisk.create_policy(name text, source regclass, unlabelled text DEFAULT 'publish'::text) RETURNS void
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_create_policy';
 

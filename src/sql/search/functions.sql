@@ -27,7 +27,7 @@ BEGIN
     RETURN rules;
 END $$;
 
-CREATE OR REPLACE FUNCTION privrisk.lattice(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text DEFAULT NULL::text, constraints jsonb DEFAULT '{}'::jsonb, utility text DEFAULT 'loss'::text) RETURNS TABLE(node integer[], qualifies boolean, utility double precision, height integer, rows_suppressed bigint, measures jsonb)
+CREATE OR REPLACE FUNCTION privrisk.lattice(source regclass, quasi_identifiers text[] DEFAULT NULL::text[], hierarchies text[] DEFAULT NULL::text[], sensitive text DEFAULT NULL::text, constraints jsonb DEFAULT '{}'::jsonb, utility text DEFAULT 'loss'::text, profile text DEFAULT NULL::text) RETURNS TABLE(node integer[], qualifies boolean, utility double precision, height integer, rows_suppressed bigint, measures jsonb)
     LANGUAGE sql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
     BEGIN ATOMIC
@@ -37,12 +37,12 @@ CREATE OR REPLACE FUNCTION privrisk.lattice(source regclass, quasi_identifiers t
      ((n.value ->> 'height'::text))::integer AS int4,
      ((n.value ->> 'rows_suppressed'::text))::bigint AS int8,
      (n.value -> 'measures'::text)
-    FROM jsonb_array_elements((privrisk.run_search(lattice.source, lattice.quasi_identifiers, lattice.hierarchies, lattice.sensitive, lattice.constraints, lattice.utility, true) -> 'nodes'::text)) n(value);
+    FROM jsonb_array_elements((privrisk.run_search(lattice.source, lattice.quasi_identifiers, lattice.hierarchies, lattice.sensitive, lattice.constraints, lattice.utility, true, lattice.profile) -> 'nodes'::text)) n(value);
 END;
 
-CREATE OR REPLACE FUNCTION privrisk.search(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text DEFAULT NULL::text, constraints jsonb DEFAULT '{}'::jsonb, utility text DEFAULT 'loss'::text) RETURNS jsonb
+CREATE OR REPLACE FUNCTION privrisk.search(source regclass, quasi_identifiers text[] DEFAULT NULL::text[], hierarchies text[] DEFAULT NULL::text[], sensitive text DEFAULT NULL::text, constraints jsonb DEFAULT '{}'::jsonb, utility text DEFAULT 'loss'::text, profile text DEFAULT NULL::text) RETURNS jsonb
     LANGUAGE sql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
-    RETURN privrisk.run_search(source, quasi_identifiers, hierarchies, sensitive, constraints, utility, false);
+    RETURN privrisk.run_search(source, quasi_identifiers, hierarchies, sensitive, constraints, utility, false, profile);
 
 CREATE OR REPLACE FUNCTION privrisk.search_lattice(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text, constraints jsonb, utility text, every_node boolean) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_search_nodes';

@@ -1,0 +1,34 @@
+// Column labels in PostgreSQL: the label provider "privrisk" (SECURITY LABEL
+// FOR privrisk ON COLUMN …), and reading a relation's labels (docs/labels.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/postgres.hpp"
+#include "labels/role_arguments.hpp"
+
+namespace privrisk::pg {
+
+// Registers the provider; called once from _PG_init. SECURITY LABEL FOR
+// privrisk works in a session once the library is loaded
+// (session_preload_libraries, or any privrisk function called before).
+void register_label_provider();
+
+// The labelled columns of `relation`, in column order (dropped ones are gone
+// with their labels). The caller must be allowed to read some column of it.
+std::vector<LabelledColumn> labelled_columns(Oid relation);
+
+// The same without the permission check (the labels of a release view's
+// source, for a reader of the view who may not read the source).
+std::vector<LabelledColumn> labels_of(Oid relation);
+
+// resolve_role_arguments over the labels of `source` (checks the caller may
+// read a column of it first); a release view without labels of its own takes
+// its policy's source's, without their hierarchies.
+RoleArguments labelled_role_arguments(Oid source, const OptionalTexts& quasi_identifiers,
+                                      const OptionalTexts& hierarchies, const std::optional<std::string>& sensitive,
+                                      const std::string& function);
+
+}  // namespace privrisk::pg

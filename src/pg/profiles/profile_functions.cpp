@@ -1,0 +1,221 @@
+// Risk profiles (docs/profiles.md): create_profile, drop_profile, and the
+// internal profile_options / profile_verdict behind audit(…, profile),
+// search(…, profile) and check(). A profile is stored as its thresholds jsonb,
+// checked whole here before it is written, and parsed again where it is used.
+#include <limits>
+
+#include "ck/ck_safety.hpp"
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "common/json_text.hpp"
+#include "common/spi.hpp"
+#include "profiles/risk_profile.hpp"
+#include "release/policy_catalog.hpp"
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+const std::vector<OptionSpec>& profile_specs() {
+    static const std::vector<OptionSpec> specs = {
+        {OptionSpec::Integer, "k", 1, 9.3e18},
+        {OptionSpec::Number, "max_risk", 0, 1, true},
+        {OptionSpec::Number, "average_risk", 0, 1, true},
+        {OptionSpec::Number, "records_at_risk", 0, 1},
+        {OptionSpec::Number, "risk_threshold", 0, 1},
+        {OptionSpec::Number, "l", 1, 1e9},
+        {OptionSpec::String, "l_kind", 0, 0, false, 0, true, {"distinct", "entropy", "recursive"}},
+        {OptionSpec::Number, "l_c", 0, kInf, true},
+        {OptionSpec::Number, "t", 0, 1},
+        {OptionSpec::String, "t_kind", 0, 0, false, 0, true, {"equal", "ordered", "hierarchical"}},
+        {OptionSpec::String, "t_hierarchy", 0, 0, false, 0, true},
+        {OptionSpec::Number, "delta", 0, 1e9, true},
+        {OptionSpec::Number, "c", 0, 1, true},
+        {OptionSpec::Integer, "ck_k", 0, double(kMaxCkK)},
+        {OptionSpec::Number, "dt_risk", 0, kInf},
+        {OptionSpec::Number, "epsilon", 0, kInf, true},
+    };
+    return specs;
+}
+
+RiskProfile parse_thresholds(Datum thresholds) {
+    check_json_options(thresholds, "thresholds", "profile key", profile_specs());
+    refuse_unknown(json_keys(thresholds), profile_specs(), "profile key(s)",
+                   (std::string("known keys: ") + kProfileKeys).c_str());
+    return RiskProfile::from_texts(json_option_texts(thresholds));
+}
+
+struct StoredProfile {
+    std::string thresholds;  // jsonb text
+    std::string owner;
+};
+
+std::optional<StoredProfile> find_profile(Spi& spi, const std::string& name) {
+    if (spi.run("SELECT thresholds::pg_catalog.text, owner::pg_catalog.text FROM "
+                "privrisk.risk_profile "
+                "WHERE name OPERATOR(pg_catalog.=) $1",
+                {text_arg(name)}, true) == 0)
+        return std::nullopt;
+    return StoredProfile{spi.string(0, 1), spi.string(0, 2)};
+}
+
+StoredProfile load_profile(Spi& spi, const std::string& name) {
+    auto p = find_profile(spi, name);
+    if (!p) fail(ErrorKind::UndefinedObject, "risk profile " + quote_value(name) + " does not exist");
+    return *p;
+}
+
+void require_profile_owner(const std::string& name, const std::string& owner) {
+    const char* role = owner.c_str();
+    bool member = pg_call([&] {
+        Oid id = get_role_oid(role, true);
+        return OidIsValid(id) && has_privs_of_role(GetUserId(), id);
+    });
+    if (!member)
+        fail(ErrorKind::PermissionDenied, "risk profile " + quote_value(name) + " belongs to role " +
+                                              quote_value(owner) + ": only its members can change it");
+}
+
+}  // namespace
+
+// create_profile(name, thresholds jsonb, description text, replace boolean)
+PRIVRISK_FUNCTION(privrisk_create_profile) {
+    std::string name(text_arg_view(fcinfo, 0, "profile name"));
+    check_object_name("profile", name);
+    if (PG_ARGISNULL(1))
+        fail(ErrorKind::InvalidParameter, "create_profile: thresholds must be a JSON object, got NULL");
+    parse_thresholds(PG_GETARG_DATUM(1));
+    std::string thresholds = jsonb_text(PG_GETARG_DATUM(1));
+    std::optional<std::string> description;
+    if (!PG_ARGISNULL(2)) description = std::string(text_view(PG_GETARG_DATUM(2)));
+    bool replace = !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
+    Spi spi;
+    auto existing = find_profile(spi, name);
+    if (existing && !replace)
+        fail(ErrorKind::DuplicateObject,
+             "risk profile " + quote_value(name) + " already exists (replace => true replaces it)");
+    if (existing) require_profile_owner(name, existing->owner);
+    const char* user = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
+    {
+        AsCatalogOwner owner;
+        SpiArg d = description ? text_arg(*description) : SpiArg{TEXTOID, 0, true};
+        if (existing)
+            spi.run(
+                "UPDATE privrisk.risk_profile SET thresholds = $2::pg_catalog.jsonb, "
+                "description = $3, "
+                "created_at = pg_catalog.now() WHERE name OPERATOR(pg_catalog.=) $1",
+                {text_arg(name), text_arg(thresholds), d}, false);
+        else
+            spi.run(
+                "INSERT INTO privrisk.risk_profile(name, thresholds, "
+                "description, owner) "
+                "VALUES ($1, $2::pg_catalog.jsonb, $3, $4::pg_catalog.name)",
+                {text_arg(name), text_arg(thresholds), d, text_arg(user)}, false);
+    }
+    spi.finish();
+    PG_RETURN_VOID();
+}
+
+// drop_profile(name)
+PRIVRISK_FUNCTION(privrisk_drop_profile) {
+    std::string name(text_arg_view(fcinfo, 0, "profile name"));
+    Spi spi;
+    StoredProfile p = load_profile(spi, name);
+    require_profile_owner(name, p.owner);
+    {
+        AsCatalogOwner owner;
+        spi.run(
+            "DELETE FROM privrisk.risk_profile WHERE name "
+            "OPERATOR(pg_catalog.=) $1",
+            {text_arg(name)}, false);
+    }
+    spi.finish();
+    PG_RETURN_VOID();
+}
+
+// profile_options(profile, kind): what audit() must compute for the profile
+// ('audit': its options) or the search's constraints ('search').
+PRIVRISK_FUNCTION(privrisk_profile_options) {
+    std::string name(text_arg_view(fcinfo, 0, "profile"));
+    std::string_view kind = text_arg_view(fcinfo, 1, "kind");
+    Spi spi;
+    StoredProfile stored = load_profile(spi, name);
+    spi.finish();
+    Datum thresholds = jsonb_datum(stored.thresholds);
+    RiskProfile profile = parse_thresholds(thresholds);
+    std::string json = "{";
+    auto add = [&](const std::string& key, const std::string& value, bool quoted) {
+        json += (json.size() > 1 ? ", " : "") + json_string(key) + ": " + (quoted ? json_string(value) : value);
+    };
+    if (kind == "audit") {
+        for (const auto& [key, value] : profile.audit_options) add(key, value, key == "sensitive_hierarchy");
+    } else if (kind == "search") {
+        for (const auto& [key, value] : json_option_texts(thresholds)) {
+            if (key == "records_at_risk" || key == "risk_threshold" || key == "epsilon" || key == "dt_risk")
+                fail(ErrorKind::InvalidParameter, "search: risk profile " + quote_value(name) + " sets " + key +
+                                                      ", which is not a search constraint: the search takes k, "
+                                                      "max_risk, average_risk, l, t, delta and c with ck_k; "
+                                                      "check its result with privrisk.check");
+            add(key, value, key == "l_kind" || key == "t_kind" || key == "t_hierarchy");
+        }
+    } else {
+        fail(ErrorKind::InvalidParameter, "kind must be audit or search, got " + quote_value(kind));
+    }
+    return jsonb_datum(json + "}");
+}
+
+// profile_verdict(profile, audit jsonb, source regclass): each threshold of the
+// profile against audit()'s report of the release, and the verdict.
+PRIVRISK_FUNCTION(privrisk_profile_verdict) {
+    std::string name(text_arg_view(fcinfo, 0, "profile"));
+    if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+        fail(ErrorKind::InvalidParameter, "profile_verdict: audit and source must not be NULL");
+    std::string audit = jsonb_text(PG_GETARG_DATUM(1));
+    Oid source = PG_GETARG_OID(2);
+    Spi spi;
+    StoredProfile stored = load_profile(spi, name);
+    RiskProfile profile = parse_thresholds(jsonb_datum(stored.thresholds));
+    auto measure_of = [&](const Threshold& t, std::string* why) -> std::optional<double> {
+        if (t.measure == "epsilon") {
+            spi.run(
+                "SELECT pg_catalog.max(epsilon) FROM privrisk.budget_ledger "
+                "WHERE relation OPERATOR(pg_catalog.=) $1",
+                {oid_arg(REGCLASSOID, source)}, true);
+            if (spi.null(0, 1)) *why = "no DP release of this table is recorded";
+            return spi.null(0, 1) ? std::nullopt : std::optional<double>(spi.float8(0, 1));
+        }
+        std::vector<std::string> path{t.measure};
+        if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("kmax")};
+        if (t.measure == "dt_risk") path = {"dt_risk", "risk"};
+        spi.run(
+            "SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) "
+            "$3)::pg_catalog.text, "
+            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.#>>) "
+            "$2::pg_catalog.text[])::pg_catalog.float8",
+            {text_arg(audit), text_array_arg(path), text_arg(path.front())}, true);
+        if (!spi.null(0, 2)) return spi.float8(0, 2);
+        bool reported = spi.string(0, 1) == "true";
+        *why = !reported && t.measure == "dt_risk" ? "no dictionary: give the audit option dictionary"
+               : !reported                         ? "no sensitive column"
+                                                   : "no row is released";
+        return std::nullopt;
+    };
+    Verdict v = evaluate(profile, measure_of);
+    spi.finish();
+    std::string json = "{\"profile\": " + json_string(name) +
+                       ", \"publishable\": " + (v.publishable ? "true" : "false") +
+                       ", \"summary\": " + json_string(v.summary) + ", \"checks\": [";
+    for (std::size_t i = 0; i < v.checks.size(); ++i) {
+        const ThresholdCheck& c = v.checks[i];
+        json += std::string(i ? ", " : "") + "{\"key\": " + json_string(c.threshold->key) +
+                ", \"measure\": " + json_string(c.threshold->measure) + ", \"value\": " + json_number(c.value) +
+                ", \"comparison\": " + json_string(comparison_symbol(c.threshold->comparison)) +
+                ", \"threshold\": " + json_number(c.threshold->value) +
+                ", \"passed\": " + (c.passed ? "true" : "false") + ", \"margin\": " + json_number(c.margin) +
+                ", \"note\": " + (c.why.empty() ? std::string("null") : json_string(c.why)) + "}";
+    }
+    return jsonb_datum(json + "]}");
+}

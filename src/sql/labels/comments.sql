@@ -1,0 +1,2 @@
+COMMENT ON FUNCTION privrisk.column_labels(regclass) IS 'the columns of a table labelled with SECURITY LABEL FOR privrisk, in column order: role (identifier, quasi_identifier, sensitive, insensitive) and the quasi-identifier''s hierarchy';
+COMMENT ON FUNCTION privrisk.labelled_arguments(regclass, text[], text[], text, text) IS 'internal: the quasi-identifiers, hierarchies and sensitive column of a call, each taken from the column labels when omitted';
