@@ -35,7 +35,9 @@ def run_file(path, update):
     found = blocks(text)
     database = "privrisk_docs_" + re.sub(r"[^a-z0-9]+", "_", rel.lower())
     psql("postgres", ["-q", "-c", f"DROP DATABASE IF EXISTS {database}", "-c", f"CREATE DATABASE {database}"])
-    psql(database, ["-q", "-c", "CREATE EXTENSION privrisk"])
+    # As the README installs it: the label provider loaded in every session.
+    psql(database, ["-q", "-c", "CREATE EXTENSION privrisk", "-c",
+                    f"ALTER DATABASE {database} SET session_preload_libraries = 'privrisk'"])
     ran, failures, replacements = 0, [], []
     try:
         for i, (lang, body, _, _) in enumerate(found):
