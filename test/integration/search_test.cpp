@@ -93,10 +93,53 @@ TEST(Search, ProgressIsReported) {
     itest::exec(c, kLattice);
     int progress = 0;
     for (const auto& l : notices.lines)
-        if (l.find("search: ") != std::string::npos && l.find("of 1728 nodes evaluated") != std::string::npos) ++progress;
+        if (l.find("lattice: ") != std::string::npos && l.find(" of 1728 nodes considered (") != std::string::npos &&
+            l.find(" s, at most about ") != std::string::npos)
+            ++progress;
     EXPECT_GE(progress, 3);
     notices.lines.clear();
     itest::exec(c, "SET privrisk.search_progress_interval = 0");
     itest::exec(c, kLattice);
     EXPECT_TRUE(notices.lines.empty());
+}
+
+// Another session follows a running lattice in privrisk.progress: done grows, the
+// total is the lattice's, the time spent grows; the row is gone once it ends.
+TEST(Search, AnotherSessionSeesTheProgressAdvance) {
+    itest::Database db("privrisk_search_watch");
+    pqxx::connection setup{db.conninfo()};
+    make_people(setup);
+    pqxx::connection c{db.conninfo()}, watcher{db.conninfo()};
+    const int pid = itest::backend_pid(c);
+    auto running = std::async(std::launch::async, [&] { itest::exec(c, kLattice); });
+    std::vector<std::pair<long, double>> seen;  // (done, elapsed_s)
+    std::string operation, unit;
+    long total = 0;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (running.wait_for(std::chrono::milliseconds(150)) != std::future_status::ready &&
+           std::chrono::steady_clock::now() < deadline) {
+        pqxx::nontransaction tx{watcher};
+        auto r = tx.exec_params("SELECT operation, done, total, unit, elapsed_s FROM privrisk.progress WHERE pid = $1", pid);
+        if (r.empty()) continue;
+        operation = r[0][0].as<std::string>();
+        total = r[0][2].as<long>();
+        unit = r[0][3].as<std::string>();
+        long done = r[0][1].as<long>();
+        double elapsed = r[0][4].as<double>();
+        if (seen.empty() || seen.back() != std::make_pair(done, elapsed)) seen.emplace_back(done, elapsed);
+    }
+    running.get();
+    ASSERT_GE(seen.size(), 3u) << "the watcher saw the lattice's progress fewer than 3 times";
+    EXPECT_EQ(operation, "lattice");
+    EXPECT_EQ(unit, "nodes considered");
+    EXPECT_EQ(total, 1728);
+    for (std::size_t i = 1; i < seen.size(); ++i) {
+        EXPECT_GE(seen[i].first, seen[i - 1].first);
+        EXPECT_GT(seen[i].second, seen[i - 1].second);
+    }
+    EXPECT_GT(seen.back().first, seen.front().first) << "done did not advance";
+    std::printf("[ search   ] the watcher saw %zu steps, done %ld .. %ld of %ld\n", seen.size(), seen.front().first,
+                seen.back().first, total);
+    pqxx::nontransaction tx{watcher};
+    EXPECT_EQ(tx.exec_params("SELECT count(*) FROM privrisk.progress WHERE pid = $1", pid)[0][0].as<long>(), 0);
 }

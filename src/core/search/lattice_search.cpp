@@ -295,7 +295,9 @@ SearchResult GeneralizationLattice::search() {
     double best_cost = 0;
     for (std::size_t i = 0; i < order.size(); ++i) {
         int64_t v = order[i];
+        stats_.considered = static_cast<int64_t>(i) + 1;
         if (best >= 0 && key(v, bound_[v]) > key(best, best_cost)) {
+            stats_.considered = nodes_;  // the rest is bounded at once
             stats_.bounded += nodes_ - static_cast<int64_t>(i);
             break;
         }
@@ -337,7 +339,10 @@ std::vector<NodeReport> GeneralizationLattice::every_node() {
     stats_.monotone = constraints_.monotone();
     std::vector<NodeReport> all;
     all.reserve(nodes_);
-    for (int64_t v = 0; v < nodes_; ++v) all.push_back(report(v));
+    for (int64_t v = 0; v < nodes_; ++v) {
+        stats_.considered = v + 1;
+        all.push_back(report(v));
+    }
     return all;
 }
 

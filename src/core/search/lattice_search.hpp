@@ -83,6 +83,7 @@ struct NodeReport {
 
 struct SearchStats {
     int64_t nodes = 0;          // in the lattice
+    int64_t considered = 0;     // nodes the search has reached in its order (progress: all before are settled)
     int64_t evaluated = 0;      // nodes whose classes were built
     int64_t tagged = 0;         // classified by monotonicity without evaluation
     int64_t bounded = 0;        // never looked at: the utility bound ruled them out

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/activity_progress.hpp"
+#include "common/progress.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
@@ -354,16 +356,25 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         }
     }
 
-    // The search, cancellable, with a NOTICE now and then.
-    auto last_notice = std::chrono::steady_clock::now();
+    // The search, cancellable; its progress in pg_stat_activity every 100 ms for other
+    // sessions (privrisk.progress), and as a NOTICE to the caller now and then.
+    const char* operation = every ? "lattice" : "search";
+    ActivityProgress activity(operation);
+    auto last_notice = std::chrono::steady_clock::now(), last_shown = last_notice;
     auto interrupt = [&](const SearchStats& s) {
         pg_call([] { CHECK_FOR_INTERRUPTS(); });
-        if (search_progress_interval_ms <= 0) return;
         auto now = std::chrono::steady_clock::now();
-        if (now - last_notice < std::chrono::milliseconds(search_progress_interval_ms)) return;
+        bool notice = search_progress_interval_ms > 0 &&
+                      now - last_notice >= std::chrono::milliseconds(search_progress_interval_ms);
+        if (!notice && now - last_shown < std::chrono::milliseconds(100)) return;
+        Progress p{s.considered, s.nodes, std::chrono::duration<double>(now - started).count()};
+        std::string text = p.text("nodes considered", std::to_string(s.evaluated) + " evaluated");
+        activity.show(text);
+        last_shown = now;
+        if (!notice) return;
         last_notice = now;
-        long long evaluated = s.evaluated, nodes = s.nodes;
-        pg_call([&] { ereport(NOTICE, (errmsg("search: %lld of %lld nodes evaluated", evaluated, nodes))); });
+        const char* message = text.c_str();
+        pg_call([&] { ereport(NOTICE, (errmsg("%s: %s", operation, message))); });
     };
     GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt);
     constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
@@ -392,6 +403,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         json += ", \"found\": " + std::string(result.best ? "true" : "false");
         json += ", \"result\": " + (result.best ? report_json(*result.best, dims, q, metric, total_rows) : "null");
     }
+    activity.finish();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     double scan_ms = std::chrono::duration<double, std::milli>(scanned - started).count();
     json += ", \"search\": {\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +

@@ -6,3 +6,4 @@ COMMENT ON FUNCTION privrisk.check_options(kind text, options jsonb) IS 'interna
 
 COMMENT ON FUNCTION privrisk.guard_selftest(text,integer) IS 'internal: exercises the error guards of the C++/PostgreSQL boundary (tests only)';
 COMMENT ON FUNCTION privrisk.checked_options(text,jsonb,text[],text[],integer[],boolean) IS 'internal: the options of audit() or search() checked whole (types, ranges, unknown keys) and their dictionary resolved';
+COMMENT ON VIEW privrisk.progress IS 'running searches and lattices of the sessions the reader may see: operation, done of total (unit), seconds spent and an upper estimate of the seconds left';
