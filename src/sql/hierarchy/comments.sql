@@ -25,3 +25,6 @@ COMMENT ON FUNCTION privrisk.pinned_hierarchy_out(privrisk.pinned_hierarchy) IS 
 COMMENT ON FUNCTION privrisk.pinned_hierarchy_recv(internal) IS 'internal: I/O function of type privrisk.pinned_hierarchy';
 COMMENT ON FUNCTION privrisk.pinned_hierarchy_send(privrisk.pinned_hierarchy) IS 'internal: I/O function of type privrisk.pinned_hierarchy';
 COMMENT ON FUNCTION privrisk.pin_hierarchy(text) IS 'the hierarchy pinned as defined now (its name and the digest of its definition), for the IMMUTABLE gen()';
+COMMENT ON FUNCTION privrisk.hierarchy_coverage(regclass, text, text) IS 'the values of a column a hierarchy lacks (not a leaf of it), with their row counts and why; empty when it covers them all';
+COMMENT ON FUNCTION privrisk.hierarchy_tree(text) IS 'a tree hierarchy as rows in preorder: node, level, depth from the root, parent, leaves under it, and an indented preview';
+COMMENT ON FUNCTION privrisk.ordered_hierarchy(text, text[], integer[], boolean) IS 'builds a tree hierarchy from values in order and group sizes per level (as ARX''s order-based builder): level j groups consecutive values, labelled [first..last]; returns its height';

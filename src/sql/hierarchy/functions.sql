@@ -35,3 +35,91 @@ CREATE OR REPLACE FUNCTION privrisk.prefix_hierarchy(name text, max_len integer,
     AS 'MODULE_PATHNAME', 'privrisk_prefix_hierarchy';
 
 CREATE OR REPLACE FUNCTION privrisk.pin_hierarchy(hierarchy text) RETURNS privrisk.pinned_hierarchy LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pin_hierarchy';
+
+CREATE OR REPLACE FUNCTION privrisk.hierarchy_coverage(source regclass, "column" text, hierarchy text) RETURNS TABLE(value text, rows bigint, reason text)
+    LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_hierarchy_coverage';
+
+CREATE OR REPLACE FUNCTION privrisk.hierarchy_tree(hierarchy text) RETURNS TABLE(node text, level integer, depth integer, parent text, leaves bigint, preview text)
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    kind_of text;
+BEGIN
+    SELECT h.kind INTO kind_of FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'hierarchy "%" does not exist', hierarchy USING ERRCODE = 'undefined_object';
+    END IF;
+    IF kind_of OPERATOR(pg_catalog.<>) 'tree' THEN
+        RAISE EXCEPTION 'hierarchy_tree previews a tree hierarchy; "%" is of kind % (its levels are computed: try generalize)',
+            hierarchy, kind_of USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- Each node once, ⊥ (the root) first, then in preorder: by the first line of the file
+    -- under the node, a node before its children (a group's lines are consecutive).
+    RETURN QUERY
+        WITH nodes AS (
+            SELECT l.path[i] AS node, (i OPERATOR(pg_catalog.-) 1) AS level,
+                   COALESCE(l.path[i OPERATOR(pg_catalog.+) 1], h.root) AS parent, l.line
+            FROM privrisk.hierarchy h
+            JOIN privrisk.hierarchy_leaf l ON l.hierarchy OPERATOR(pg_catalog.=) h.name,
+                 pg_catalog.generate_subscripts(l.path, 1) AS i
+            WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy
+            UNION ALL
+            SELECT h.root, h.height, NULL, l.line
+            FROM privrisk.hierarchy h JOIN privrisk.hierarchy_leaf l ON l.hierarchy OPERATOR(pg_catalog.=) h.name
+            WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy)
+        SELECT n.node, n.level, d.height OPERATOR(pg_catalog.-) n.level, n.parent, pg_catalog.count(*),
+               pg_catalog.repeat('  ', d.height OPERATOR(pg_catalog.-) n.level) OPERATOR(pg_catalog.||) n.node
+        FROM nodes n, (SELECT h.height FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy) AS d
+        GROUP BY n.node, n.level, n.parent, d.height
+        ORDER BY pg_catalog.min(n.line), n.level DESC;
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.ordered_hierarchy(name text, "values" text[], group_sizes integer[], replace boolean DEFAULT false) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    n integer := pg_catalog.cardinality("values");
+    span bigint := 1;   -- leaves per group at the level being built
+    i integer;
+    j integer;
+    lines text[];
+    label text;
+BEGIN
+    IF "values" IS NULL OR n OPERATOR(pg_catalog.=) 0 THEN
+        RAISE EXCEPTION 'ordered_hierarchy: values must list at least one value, in order' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF pg_catalog.array_ndims("values") OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_position("values", NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'ordered_hierarchy: values must be a one-dimensional array without NULL' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF (SELECT pg_catalog.count(DISTINCT v) FROM pg_catalog.unnest("values") AS v) OPERATOR(pg_catalog.<>) n THEN
+        RAISE EXCEPTION 'ordered_hierarchy: value "%" is listed twice',
+            (SELECT v FROM pg_catalog.unnest("values") AS v GROUP BY v HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 ORDER BY v LIMIT 1)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF group_sizes IS NULL OR pg_catalog.array_ndims(group_sizes) OPERATOR(pg_catalog.<>) 1 THEN
+        RAISE EXCEPTION 'ordered_hierarchy: group_sizes must list one size per level (an empty array: only ⊥ above the values)'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR j IN 1 .. COALESCE(pg_catalog.array_length(group_sizes, 1), 0) LOOP
+        IF group_sizes[j] IS NULL OR group_sizes[j] OPERATOR(pg_catalog.<) 2 THEN
+            RAISE EXCEPTION 'ordered_hierarchy: group size % (level %) must be at least 2, got %', j, j,
+                COALESCE(group_sizes[j]::text, 'NULL') USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+    END LOOP;
+    -- One CSV line per value: the value, its group at each level ([first..last] of the values it
+    -- holds, in the given order), then ⊥. Fields quoted (RFC 4180), so any value is safe.
+    lines := ARRAY(SELECT pg_catalog.format('"%s"', pg_catalog.replace(v, '"', '""')) FROM pg_catalog.unnest("values") AS v);
+    FOR j IN 1 .. COALESCE(pg_catalog.array_length(group_sizes, 1), 0) LOOP
+        span := span OPERATOR(pg_catalog.*) group_sizes[j];
+        FOR i IN 1 .. n LOOP
+            label := pg_catalog.format('[%s..%s]',
+                "values"[((i OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) span) OPERATOR(pg_catalog.*) span OPERATOR(pg_catalog.+) 1],
+                "values"[LEAST(((i OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) span OPERATOR(pg_catalog.+) 1) OPERATOR(pg_catalog.*) span, n)]);
+            lines[i] := lines[i] OPERATOR(pg_catalog.||) ';' OPERATOR(pg_catalog.||) pg_catalog.format('"%s"', pg_catalog.replace(label, '"', '""'));
+        END LOOP;
+    END LOOP;
+    RETURN privrisk.load_hierarchy(name, pg_catalog.array_to_string(
+        ARRAY(SELECT l OPERATOR(pg_catalog.||) ';"*"' FROM pg_catalog.unnest(lines) AS l), E'\n'), ';', replace);
+END $$;
