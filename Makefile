@@ -11,7 +11,7 @@ EXT_VERSION = 0.12
 # comments.sql; src/sql/privileges.sql revokes by rule. The install script joins them in concept order (a concept only
 # uses those before it); an upgrade script is a hand-written delta from
 # extension/upgrade/ followed by every replayable fragment and the comments.
-CONCEPTS   = common labels hierarchy classes measures ck information dtrisk profiles search dp release
+CONCEPTS   = common labels hierarchy classes measures ck information dtrisk profiles search dp release report
 fragments  = $(foreach c,$(CONCEPTS),$(wildcard src/sql/$(c)/$(1).sql))
 bodies     = $(filter-out $(addprefix src/sql/$(1)/,catalog.sql catalog_rules.sql functions.sql views.sql comments.sql),$(sort $(wildcard src/sql/$(1)/*.sql)))
 REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)/functions.sql)) $(call fragments,views) \
@@ -25,7 +25,9 @@ UPGRADES   = $(patsubst extension/upgrade/%.sql,extension/privrisk--%.sql,$(wild
 RELEASED   = privrisk--0.1.sql privrisk--0.10.sql privrisk--0.11.sql \
              $(foreach v,0.1--0.2 0.2--0.3 0.3--0.4 0.4--0.5 0.5--0.6 0.6--0.7 0.7--0.8 0.8--0.9 0.9--0.10 0.10--0.11,privrisk--$(v).sql)
 DATA       = extension/privrisk.control
-DATA_built = extension/privrisk--$(EXT_VERSION).sql $(UPGRADES) $(addprefix extension/released/,$(RELEASED))
+# What privrisk.report() inlines into its page (docs/report.md), installed beside the scripts.
+REPORT_ASSETS = $(addprefix extension/privrisk-report-,template.html charts.js vega.min.js vega-lite.min.js)
+DATA_built = extension/privrisk--$(EXT_VERSION).sql $(UPGRADES) $(addprefix extension/released/,$(RELEASED)) $(REPORT_ASSETS)
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*/*.cpp)))
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
@@ -62,6 +64,13 @@ extension/privrisk--$(EXT_VERSION).sql: $(INSTALL_SQL)
 
 extension/privrisk--%--$(EXT_VERSION).sql: extension/upgrade/%--$(EXT_VERSION).sql $(REPLAYABLE) $(call fragments,comments)
 	{ $(SCRIPT_HEAD); for f in $^; do printf '\n-- %s\n' $$f; cat $$f; done; } > $@
+
+extension/privrisk-report-%: src/report/%
+	cp $< $@
+extension/privrisk-report-vega.min.js: third_party/vega/vega-5.22.1.min.js
+	cp $< $@
+extension/privrisk-report-vega-lite.min.js: third_party/vega/vega-lite-5.6.0.min.js
+	cp $< $@
 
 $(addprefix extension/released/,$(RELEASED)): extension/released-0.11.tar.gz
 	mkdir -p extension/released && tar -xzf $< -C extension/released && touch $(addprefix extension/released/,$(RELEASED))

@@ -5,7 +5,7 @@
 PRIVRISK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_BIN=/usr/lib/postgresql/15/bin
 PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
-          cmake g++ make pkg-config python3)
+          cmake g++ make pkg-config python3 chromium)
 
 say() { printf '\n== %s\n' "$*"; }
 
