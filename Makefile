@@ -62,8 +62,11 @@ SCRIPT_HEAD = printf '%s\n' '\echo Use "CREATE EXTENSION privrisk" to load this 
 extension/privrisk--$(EXT_VERSION).sql: $(INSTALL_SQL)
 	{ $(SCRIPT_HEAD); for f in $^; do printf '\n-- %s\n' $$f; cat $$f; done; } > $@
 
-extension/privrisk--%--$(EXT_VERSION).sql: extension/upgrade/%--$(EXT_VERSION).sql $(REPLAYABLE) $(call fragments,comments)
-	{ $(SCRIPT_HEAD); for f in $^; do printf '\n-- %s\n' $$f; cat $$f; done; } > $@
+# A delta's line "-- include: FILE" stands for that run-once fragment (a catalog a version adds).
+extension/privrisk--%--$(EXT_VERSION).sql: extension/upgrade/%--$(EXT_VERSION).sql $(REPLAYABLE) $(call fragments,comments) \
+		$(call fragments,catalog)
+	{ $(SCRIPT_HEAD); for f in $(filter-out $(call fragments,catalog),$^); do printf '\n-- %s\n' $$f; \
+	  awk '/^-- include: / { while ((getline line < $$3) > 0) print line; next } { print }' $$f; done; } > $@
 
 extension/privrisk-report-%: src/report/%
 	cp $< $@

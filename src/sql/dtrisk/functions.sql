@@ -93,21 +93,13 @@ CREATE OR REPLACE FUNCTION privrisk.harmonic_weights(hierarchy text, leaf_weight
     LANGUAGE plpgsql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-DECLARE
-    kind_of text;
 BEGIN
     IF hierarchy IS NULL OR leaf_weight IS NULL OR leaf_weight < 0 OR leaf_weight = 'NaN' THEN
         RAISE EXCEPTION 'leaf_weight must be a non-negative number, got %', coalesce(leaf_weight::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    SELECT h.kind INTO kind_of FROM privrisk.hierarchy h WHERE h.name = hierarchy;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'hierarchy "%" does not exist', hierarchy USING ERRCODE = 'undefined_object';
-    END IF;
-    IF kind_of <> 'tree' THEN
-        RAISE EXCEPTION 'harmonic_weights lists the nodes of a tree hierarchy; "%" is of kind % (use harmonic_weight per node)',
-            hierarchy, kind_of USING ERRCODE = 'invalid_parameter_value';
-    END IF;
+    PERFORM privrisk.require_tree_hierarchy(hierarchy, 'harmonic_weights lists the nodes of a tree hierarchy',
+                                            'use harmonic_weight per node');
     RETURN QUERY
         SELECT p.path[i], i - 1, count(*), leaf_weight / count(*)
         FROM privrisk.hierarchy_leaf p, generate_subscripts(p.path, 1) AS i

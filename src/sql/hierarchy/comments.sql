@@ -28,3 +28,4 @@ COMMENT ON FUNCTION privrisk.pin_hierarchy(text) IS 'the hierarchy pinned as def
 COMMENT ON FUNCTION privrisk.hierarchy_coverage(regclass, text, text) IS 'the values of a column a hierarchy lacks (not a leaf of it), with their row counts and why; empty when it covers them all';
 COMMENT ON FUNCTION privrisk.hierarchy_tree(text) IS 'a tree hierarchy as rows in preorder: node, level, depth from the root, parent, leaves under it, and an indented preview';
 COMMENT ON FUNCTION privrisk.ordered_hierarchy(text, text[], integer[], boolean) IS 'builds a tree hierarchy from values in order and group sizes per level (as ARX''s order-based builder): level j groups consecutive values, labelled [first..last]; returns its height';
+COMMENT ON FUNCTION privrisk.require_tree_hierarchy(text, text, text) IS 'internal: an error unless the hierarchy exists and is a tree (purpose and alternative name the caller''s)';

@@ -39,21 +39,30 @@ CREATE OR REPLACE FUNCTION privrisk.pin_hierarchy(hierarchy text) RETURNS privri
 CREATE OR REPLACE FUNCTION privrisk.hierarchy_coverage(source regclass, "column" text, hierarchy text) RETURNS TABLE(value text, rows bigint, reason text)
     LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_hierarchy_coverage';
 
-CREATE OR REPLACE FUNCTION privrisk.hierarchy_tree(hierarchy text) RETURNS TABLE(node text, level integer, depth integer, parent text, leaves bigint, preview text)
+CREATE OR REPLACE FUNCTION privrisk.require_tree_hierarchy(hierarchy text, purpose text, otherwise text) RETURNS void
     LANGUAGE plpgsql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
     kind_of text;
 BEGIN
-    SELECT h.kind INTO kind_of FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy;
+    SELECT h.kind INTO kind_of FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) require_tree_hierarchy.hierarchy;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'hierarchy "%" does not exist', hierarchy USING ERRCODE = 'undefined_object';
     END IF;
     IF kind_of OPERATOR(pg_catalog.<>) 'tree' THEN
-        RAISE EXCEPTION 'hierarchy_tree previews a tree hierarchy; "%" is of kind % (its levels are computed: try generalize)',
-            hierarchy, kind_of USING ERRCODE = 'invalid_parameter_value';
+        RAISE EXCEPTION '%; "%" is of kind % (%)', purpose, hierarchy, kind_of, otherwise
+            USING ERRCODE = 'invalid_parameter_value';
     END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.hierarchy_tree(hierarchy text) RETURNS TABLE(node text, level integer, depth integer, parent text, leaves bigint, preview text)
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM privrisk.require_tree_hierarchy(hierarchy, 'hierarchy_tree previews a tree hierarchy',
+                                            'its levels are computed: try generalize');
     -- Each node once, ⊥ (the root) first, then in preorder: by the first line of the file
     -- under the node, a node before its children (a group's lines are consecutive).
     RETURN QUERY
