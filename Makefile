@@ -33,6 +33,11 @@ PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK  = -lstdc++ -lsodium
 
+# The report client, installed with the extension into PostgreSQL's bindir (CMake builds the
+# same program for the tests, in build/).
+SCRIPTS_built = src/report/privrisk-report
+EXTRA_CLEAN   = src/report/privrisk-report
+
 # pg_regress suites live in test/regress/{sql,expected}; results go to build/regress.
 REGRESS      = $(patsubst test/regress/sql/%.sql,%,$(sort $(wildcard test/regress/sql/*.sql)))
 REGRESS_OPTS = --load-extension=privrisk --inputdir=test/regress --outputdir=build/regress
@@ -74,6 +79,9 @@ extension/privrisk-report-vega.min.js: third_party/vega/vega-5.22.1.min.js
 	cp $< $@
 extension/privrisk-report-vega-lite.min.js: third_party/vega/vega-lite-5.6.0.min.js
 	cp $< $@
+
+src/report/privrisk-report: src/report/privrisk_report.cpp
+	$(CXX) -std=c++17 -O2 -Wall $< -o $@ $(shell pkg-config --cflags --libs libpqxx libpq)
 
 $(addprefix extension/released/,$(RELEASED)): extension/released-0.11.tar.gz
 	mkdir -p extension/released && tar -xzf $< -C extension/released && touch $(addprefix extension/released/,$(RELEASED))

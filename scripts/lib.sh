@@ -72,8 +72,8 @@ build_extension_sanitized() {
     say "building and installing the sanitized extension"
     mkdir -p "$dir"
     find "$dir" -type f ! -name '*.o' ! -name '*.so' -delete
-    (cd "$PRIVRISK_ROOT" && find Makefile src extension -type f ! -name '*.o' ! -name '*.so' ! -name '*.bc' \
-        ! -path 'extension/privrisk--*.sql' ! -path 'extension/released/*' -print0 |
+    (cd "$PRIVRISK_ROOT" && find Makefile src extension third_party -type f ! -name '*.o' ! -name '*.so' ! -name '*.bc' \
+        ! -path 'extension/privrisk--*.sql' ! -path 'extension/privrisk-report-*' ! -path 'extension/released/*' -print0 |
         xargs -0 cp -a --parents -t "$dir")  # built scripts are built again there
     make -C "$dir" -s -j"$(nproc)" SANITIZE=1 >/dev/null
     use_private_server
