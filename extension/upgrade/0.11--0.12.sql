@@ -12,5 +12,10 @@ DROP FUNCTION privrisk.audit(regclass, text[], text, text[], integer[], jsonb);
 DROP PROCEDURE privrisk.record_audit(regclass, text[], text, text[], integer[], jsonb);
 DROP FUNCTION privrisk.create_policy(text, regclass);
 
+-- Privacy by default: what a policy's releases do with columns without a label.
+ALTER TABLE privrisk.policy ADD COLUMN unlabelled text DEFAULT 'publish'::text NOT NULL;
+ALTER TABLE privrisk.policy ADD CONSTRAINT policy_unlabelled_check
+    CHECK ((unlabelled = ANY (ARRAY['publish'::text, 'hide'::text])));
+
 -- Risk profiles: their catalog, as a fresh install makes it.
 -- include: src/sql/profiles/catalog.sql

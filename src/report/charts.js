@@ -109,7 +109,8 @@
             return {
               title: { text: release === "source" ? "source" : "release", fontSize: 11, fontWeight: "normal" },
               width: width / 2 - 40, height: 150,
-              transform: [{ filter: "datum.column === " + JSON.stringify(column) + " && datum.release === '" + release + "'" }],
+              // field predicates, not an expression: a column's name is data, never parsed as code
+              transform: [{ filter: { and: [{ field: "column", equal: column }, { field: "release", equal: release }] } }],
               mark: { type: "bar", color: release === "source" ? "#9ecae9" : "#4c78a8" },
               encoding: {
                 x: { field: "value", type: "nominal", title: null, sort: "-y", axis: { labelAngle: -40, labelLimit: 100 } },

@@ -25,3 +25,9 @@ BEGIN
         EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
     END LOOP;
 END $$;
+
+-- A risk profile is what verdicts cite: naming one is a right a steward is
+-- granted (GRANT EXECUTE ON FUNCTION privrisk.create_profile(text, jsonb, text,
+-- boolean), privrisk.drop_profile(text) TO steward), not every role's.
+REVOKE ALL ON FUNCTION privrisk.create_profile(text, jsonb, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION privrisk.drop_profile(text) FROM PUBLIC;

@@ -94,7 +94,7 @@ TEST(Search, ProgressIsReported) {
     int progress = 0;
     for (const auto& l : notices.lines)
         if (l.find("lattice: ") != std::string::npos && l.find(" of 1728 nodes considered (") != std::string::npos &&
-            l.find(" s, at most about ") != std::string::npos)
+            l.find(" s, about ") != std::string::npos)  // lattice() evaluates every node: a plain estimate
             ++progress;
     EXPECT_GE(progress, 3);
     notices.lines.clear();

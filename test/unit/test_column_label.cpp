@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
@@ -98,3 +99,4 @@ TEST(RoleArguments, NothingToTakeIsAnErrorThatSaysWhatToDo) {
     OptionalTexts with_null = std::vector<std::optional<std::string>>{std::nullopt};
     EXPECT_THROW(resolve_role_arguments(patients(), with_null, std::nullopt, std::nullopt, "audit", "t"), Error);
 }
+

@@ -20,7 +20,7 @@ std::string Progress::text(const char* unit, const std::string& detail) const {
     std::snprintf(buf, sizeof buf, ", %.1f s", elapsed_s);
     out += buf;
     if (auto left = remaining_s()) {
-        std::snprintf(buf, sizeof buf, ", at most about %.0f s left", std::ceil(*left));
+        std::snprintf(buf, sizeof buf, ", %sabout %.0f s left", upper_estimate ? "at most " : "", std::ceil(*left));
         out += buf;
     }
     return out;

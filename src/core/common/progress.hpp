@@ -12,6 +12,7 @@ struct Progress {
     int64_t done = 0;
     int64_t total = 0;
     double elapsed_s = 0;
+    bool upper_estimate = false;  // the time left is an upper estimate ("at most about")
     // done/total extrapolated at the rate so far; none before anything is done.
     // An upper estimate for the search: later nodes are coarser and cheaper, and
     // the utility bound may end it early.

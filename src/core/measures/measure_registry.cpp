@@ -63,12 +63,16 @@ const MeasureInfo& measure_info(MeasureId id) {
     fail(ErrorKind::Internal, "a measure without an entry in the registry");
 }
 
+bool is_number(std::string_view value) {
+    double x;
+    return std::from_chars(value.data(), value.data() + value.size(), x).ptr == value.data() + value.size();
+}
+
 bool values_are_numbers(const ContingencyTable& table) {
     bool numeric = false;
     for (const auto& v : table.values()) {
         if (!v) continue;
-        double x;
-        numeric = std::from_chars(v->data(), v->data() + v->size(), x).ptr == v->data() + v->size();
+        numeric = is_number(*v);
         if (!numeric) break;
     }
     return numeric;

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -51,5 +52,6 @@ const MeasureInfo& measure_info(MeasureId id);
 
 // Every value is a number (⊥ aside): the values have the order t_ordered needs.
 bool values_are_numbers(const ContingencyTable& table);
+bool is_number(std::string_view value);
 
 }  // namespace privrisk

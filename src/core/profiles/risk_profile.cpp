@@ -16,6 +16,14 @@ const char* const kProfileKeys =
 namespace {
 
 bool met(Comparison c, double value, double bound) {
+    if (std::isnan(value)) return false;
+    if (std::isinf(value)) {  // strictly_below treats infinite gaps as ties: compare plainly
+        switch (c) {
+            case Comparison::AtLeast: return value >= bound;
+            case Comparison::AtMost: return value <= bound;
+            case Comparison::Below: return value < bound;
+        }
+    }
     switch (c) {
         case Comparison::AtLeast: return !strictly_below(value, bound);
         case Comparison::AtMost: return !strictly_below(bound, value);
@@ -62,7 +70,9 @@ RiskProfile RiskProfile::from_texts(const std::map<std::string, std::string>& te
         p.audit_options["risk_threshold"] = has("risk_threshold") ? texts.at("risk_threshold") : "0.2";
     std::string l_kind = has("l_kind") ? texts.at("l_kind") : "distinct";
     add("l", "l_" + l_kind, Comparison::AtLeast);
-    if (has("l_c")) p.audit_options["l_c"] = texts.at("l_c");
+    // Every qualifier of a threshold is fixed by the profile (its default when not given), so a
+    // caller's option cannot change what the threshold bounds.
+    if (has("l") && l_kind == "recursive") p.audit_options["l_c"] = has("l_c") ? texts.at("l_c") : "3";
     std::string t_kind = has("t_kind") ? texts.at("t_kind") : "equal";
     if (t_kind == "hierarchical" && has("t") && !has("t_hierarchy"))
         fail(ErrorKind::InvalidParameter,

@@ -2,9 +2,12 @@
 // column_labels(source) and the internal labelled_arguments(…).
 #include "labels/column_labels.hpp"
 
+#include <algorithm>
+
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/spi.hpp"
+#include "release/policy_catalog.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
@@ -16,9 +19,10 @@ constexpr const char* kProvider = "privrisk";
 void check_label(const ObjectAddress* object, const char* label) {
     if (object->classId != RelationRelationId || object->objectSubId == 0)
         fail(ErrorKind::InvalidParameter,
-             "privrisk labels columns only: SECURITY LABEL FOR privrisk ON COLUMN "
-             "table.column IS " +
+             "privrisk labels columns only: SECURITY LABEL FOR privrisk ON COLUMN table.column IS " +
                  std::string(kColumnLabelForms));
+    if (object->objectSubId < 0)
+        fail(ErrorKind::InvalidParameter, "privrisk labels a table's own columns, not system columns");
     if (label) ColumnLabel::parse(label);  // NULL removes the label
 }
 
@@ -41,6 +45,16 @@ void require_some_column_readable(Oid relation) {
     }
 }
 
+int relation_natts(Oid relation) {
+    return pg_call([&] {
+        HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
+        if (!HeapTupleIsValid(tuple)) elog(ERROR, "cache lookup failed for relation %u", relation);
+        int n = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relnatts;
+        ReleaseSysCache(tuple);
+        return n;
+    });
+}
+
 }  // namespace
 
 namespace privrisk::pg {
@@ -56,8 +70,10 @@ std::vector<LabelledColumn> labelled_columns(Oid relation) {
 
 namespace {
 
-// The source of the policy whose release view `relation` is, if it is one.
+// The source of the policy whose release view `relation` is, if it is one. Read
+// as the catalog's owner: a reader of the view may not read the policy's rows.
 std::optional<Oid> release_view_source(Oid relation) {
+    AsCatalogOwner owner;
     Spi spi;
     std::optional<Oid> source;
     if (spi.run("SELECT p.source::pg_catalog.oid::pg_catalog.int8 FROM "
@@ -75,13 +91,7 @@ std::optional<Oid> release_view_source(Oid relation) {
 namespace privrisk::pg {
 
 std::vector<LabelledColumn> labels_of(Oid relation) {
-    int natts = pg_call([&] {
-        HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
-        if (!HeapTupleIsValid(tuple)) elog(ERROR, "cache lookup failed for relation %u", relation);
-        int n = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relnatts;
-        ReleaseSysCache(tuple);
-        return n;
-    });
+    int natts = relation_natts(relation);
     std::vector<LabelledColumn> out;
     for (AttrNumber a = 1; a <= natts; ++a) {
         ObjectAddress column;
@@ -98,6 +108,26 @@ std::vector<LabelledColumn> labels_of(Oid relation) {
         }
     }
     return out;
+}
+
+std::vector<std::string> hidden_by_default(Oid relation, bool unlabelled) {
+    std::vector<LabelledColumn> labels = labels_of(relation);
+    std::vector<std::string> hidden;
+    int natts = relation_natts(relation);
+    for (AttrNumber a = 1; a <= natts; ++a) {
+        const char* name = pg_call([&] {
+            HeapTuple t = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relation), Int16GetDatum(a));
+            if (!HeapTupleIsValid(t)) return static_cast<const char*>(nullptr);
+            Form_pg_attribute att = reinterpret_cast<Form_pg_attribute>(GETSTRUCT(t));
+            const char* n = att->attisdropped ? nullptr : pstrdup(NameStr(att->attname));
+            ReleaseSysCache(t);
+            return n;
+        });
+        if (!name) continue;
+        auto label = std::find_if(labels.begin(), labels.end(), [&](const LabelledColumn& c) { return c.name == name; });
+        if (label == labels.end() ? unlabelled : label->label.role == ColumnRole::Identifier) hidden.emplace_back(name);
+    }
+    return hidden;
 }
 
 RoleArguments labelled_role_arguments(Oid source, const OptionalTexts& quasi_identifiers,

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "common/activity_progress.hpp"
+#include "common/progress.hpp"
 #include "common/args.hpp"
 #include "measures/audit.hpp"
 #include "measures/measure_registry.hpp"
@@ -205,11 +207,20 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         spilled = !tallied;
     }
+    // Other sessions follow the serial scan in privrisk.progress: rows read of the planner's estimate.
+    ActivityProgress activity("audit");
     if (!tally) try {
         ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
         uint64_t rows = 0;
+        const double estimate = pg_call([&] {
+            HeapTuple t = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+            double n = HeapTupleIsValid(t) ? reinterpret_cast<Form_pg_class>(GETSTRUCT(t))->reltuples : -1;
+            if (HeapTupleIsValid(t)) ReleaseSysCache(t);
+            return n;
+        });
+        auto scan_started = std::chrono::steady_clock::now(), last_shown = scan_started;
         auto on_row = [&](const Datum* values, const bool* nulls) {
             for (std::size_t i = 0; i < width; ++i)
                 key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
@@ -218,6 +229,15 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
             if ((++rows & 4095) == 0) {
                 pg_call([&] { MemoryContextReset(row_context); });
                 peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+                auto now = std::chrono::steady_clock::now();
+                if (now - last_shown >= std::chrono::milliseconds(100)) {
+                    last_shown = now;
+                    int64_t done = static_cast<int64_t>(rows);
+                    // Past the estimate (or without one), the total is what was read so far.
+                    int64_t total = std::max<int64_t>(done, static_cast<int64_t>(estimate));
+                    activity.show(Progress{done, total, std::chrono::duration<double>(now - scan_started).count()}
+                                      .text("rows read", ""));
+                }
             }
         };
         if (direct)
@@ -225,8 +245,10 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         else
             stream_rows(select, args, on_row);
         streamed = std::chrono::steady_clock::now();
+        activity.finish();
         table = aggregator.finish();
     } catch (const MemoryLimitExceeded&) {
+        activity.finish();
         peak = std::max(peak, MemoryContextMemAllocated(memory, true));
         spilled = true;
     }

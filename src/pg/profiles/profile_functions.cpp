@@ -2,6 +2,7 @@
 // internal profile_options / profile_verdict behind audit(…, profile),
 // search(…, profile) and check(). A profile is stored as its thresholds jsonb,
 // checked whole here before it is written, and parsed again where it is used.
+#include <cctype>
 #include <limits>
 
 #include "ck/ck_safety.hpp"
@@ -18,6 +19,19 @@ using namespace privrisk::pg;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+constexpr std::size_t kMaxDescriptionBytes = 2000;
+
+// A profile's name is what a verdict cites: letters, digits, '_', '-' and '.', so
+// that no two names look alike (no spaces, no invisible or look-alike characters).
+void check_profile_name(const std::string& name) {
+    check_object_name("profile", name);
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) && c != '_' &&
+            c != '-' && c != '.')
+            fail(ErrorKind::InvalidParameter, "profile name " + quote_value(name) +
+                                                  " may hold ASCII letters, digits, '_', '-' and '.' only");
+}
 
 const std::vector<OptionSpec>& profile_specs() {
     static const std::vector<OptionSpec> specs = {
@@ -84,13 +98,17 @@ void require_profile_owner(const std::string& name, const std::string& owner) {
 // create_profile(name, thresholds jsonb, description text, replace boolean)
 PRIVRISK_FUNCTION(privrisk_create_profile) {
     std::string name(text_arg_view(fcinfo, 0, "profile name"));
-    check_object_name("profile", name);
+    check_profile_name(name);
     if (PG_ARGISNULL(1))
         fail(ErrorKind::InvalidParameter, "create_profile: thresholds must be a JSON object, got NULL");
     parse_thresholds(PG_GETARG_DATUM(1));
     std::string thresholds = jsonb_text(PG_GETARG_DATUM(1));
     std::optional<std::string> description;
     if (!PG_ARGISNULL(2)) description = std::string(text_view(PG_GETARG_DATUM(2)));
+    if (description && description->size() > kMaxDescriptionBytes)
+        fail(ErrorKind::ProgramLimit, "create_profile: a description has at most " +
+                                          std::to_string(kMaxDescriptionBytes) + " bytes, got " +
+                                          std::to_string(description->size()));
     bool replace = !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
     Spi spi;
     auto existing = find_profile(spi, name);
@@ -161,6 +179,12 @@ PRIVRISK_FUNCTION(privrisk_profile_options) {
                                                       "check its result with privrisk.check");
             add(key, value, key == "l_kind" || key == "t_kind" || key == "t_hierarchy");
         }
+        // The qualifiers' defaults, fixed here so that a caller's constraint cannot change them.
+        auto texts = json_option_texts(thresholds);
+        if (texts.count("l") && !texts.count("l_kind")) add("l_kind", "distinct", true);
+        if (texts.count("l") && texts.count("l_kind") && texts.at("l_kind") == "recursive" && !texts.count("l_c"))
+            add("l_c", "3", false);
+        if (texts.count("t") && !texts.count("t_kind")) add("t_kind", "equal", true);
     } else {
         fail(ErrorKind::InvalidParameter, "kind must be audit or search, got " + quote_value(kind));
     }
@@ -198,14 +222,19 @@ PRIVRISK_FUNCTION(privrisk_profile_verdict) {
             {text_arg(audit), text_array_arg(path), text_arg(path.front())}, true);
         if (!spi.null(0, 2)) return spi.float8(0, 2);
         bool reported = spi.string(0, 1) == "true";
-        *why = !reported && t.measure == "dt_risk" ? "no dictionary: give the audit option dictionary"
-               : !reported                         ? "no sensitive column"
-                                                   : "no row is released";
+        spi.run("SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'l_distinct')::pg_catalog.text", {text_arg(audit)}, true);
+        bool sensitive = spi.string(0, 1) == "true";
+        *why = reported                     ? "no row is released"
+               : t.measure == "dt_risk"     ? "no dictionary: give the audit option dictionary"
+               : !sensitive                 ? "no sensitive column"
+               : t.measure == "t_ordered"   ? "t_ordered needs numeric sensitive values"
+               : t.measure == "t_hierarchical" ? "no hierarchy of the sensitive values"
+                                               : "audit() does not report it for this release";
         return std::nullopt;
     };
     Verdict v = evaluate(profile, measure_of);
     spi.finish();
-    std::string json = "{\"profile\": " + json_string(name) +
+    std::string json = "{\"profile\": " + json_string(name) + ", \"profile_owner\": " + json_string(stored.owner) +
                        ", \"publishable\": " + (v.publishable ? "true" : "false") +
                        ", \"summary\": " + json_string(v.summary) + ", \"checks\": [";
     for (std::size_t i = 0; i < v.checks.size(); ++i) {

@@ -1,3 +1,6 @@
+#include <algorithm>
+
+#include "labels/column_labels.hpp"
 #include "release/policy_catalog.hpp"
 
 #include "release/policy_access.hpp"
@@ -40,12 +43,16 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
     policy.name = std::string(name);
     AsCatalogOwner owner;
     Spi spi;
-    if (spi.run("SELECT source::pg_catalog.oid::pg_catalog.int8 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1",
+    // unlabelled read through the row's jsonb: NULL in a catalog not yet updated from 0.11.
+    if (spi.run("SELECT source::pg_catalog.oid::pg_catalog.int8, "
+                "pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.->>) 'unlabelled' FROM privrisk.policy p "
+                "WHERE name OPERATOR(pg_catalog.=) $1",
                 {text_arg(name)}, !latest) == 0) {
         spi.finish();
         return std::nullopt;
     }
     policy.source = static_cast<Oid>(spi.int8(0, 1));
+    policy.unlabelled_hidden = !spi.null(0, 2) && spi.string(0, 2) == "hide";
     uint64 n = spi.run("SELECT rule, column_name::pg_catalog.text, operator, condition, hierarchy, level, "
                        "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version "
                        "FROM privrisk.policy_rule WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
@@ -95,7 +102,20 @@ Policy load_readable_policy(std::string_view name) {
              "policy " + quote_value(name) +
                  " does not exist or you may not read its release (that needs SELECT on its source or on one of its "
                  "release views)");
+    add_default_rules(*policy);
     return std::move(*policy);
+}
+
+void add_default_rules(Policy& policy) {
+    int number = 0;
+    for (const PolicyRule& r : policy.rules) number = std::max(number, r.number);
+    static const std::string never = [] {  // the bound form of the condition 'false'
+        return std::string(pg_call([] { return nodeToString(makeBoolConst(false, false)); }));
+    }();
+    for (const std::string& column : hidden_by_default(policy.source, policy.unlabelled_hidden)) {
+        PolicyRule r{++number, column, DisclosureOp::Hide, "false", never, {}, {}, 0, 0};
+        policy.rules.push_back(std::move(r));
+    }
 }
 
 std::vector<Oid> release_views_of(std::string_view policy) {

@@ -28,6 +28,7 @@ struct Policy {
     std::string name;
     Oid source;
     std::vector<PolicyRule> rules;  // in rule order
+    bool unlabelled_hidden = false;  // create_policy(…, unlabelled => 'hide')
 };
 
 // The policy `name` with its rules, read as the catalog's owner (the caller may
@@ -44,8 +45,15 @@ std::optional<Policy> find_policy(std::string_view name, bool latest = false);
 Policy load_owned_policy(std::string_view name);
 
 // The policy `name` for a reader of its release: missing and not readable give
-// the same error (checked before anything else of the policy is used).
+// the same error (checked before anything else of the policy is used). Its rules
+// end with the ones privacy by default adds (add_default_rules).
 Policy load_readable_policy(std::string_view name);
+
+// Privacy by default (docs/labels.md), as the source's labels are now: a rule
+// that hides each column labelled identifier in every row, and with
+// unlabelled_hidden each column without a label. Read at every release, so a
+// label set or a column added after the policy is covered at once.
+void add_default_rules(Policy& policy);
 
 // The release views recorded for `policy`.
 std::vector<Oid> release_views_of(std::string_view policy);

@@ -34,9 +34,9 @@ void insert_rule(Spi& spi, const std::string& policy, const PolicyRule& rule, co
 }  // namespace
 
 // create_policy(name, source, unlabelled): privacy by default (docs/labels.md):
-// every column labelled identifier gets a rule that hides it in every row, and
-// with unlabelled => 'hide' so does every column without a label. Nothing is
-// generalized implicitly. The rules are ordinary rules, listed in policy_rule.
+// every release of the policy hides the columns labelled identifier, and with
+// unlabelled => 'hide' every column without a label, as the labels are when the
+// release is read (add_default_rules). Nothing is generalized implicitly.
 PRIVRISK_FUNCTION(privrisk_create_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy name"));
     check_object_name("policy", name);
@@ -46,46 +46,34 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
                                                                     {{"publish", Unlabelled::Publish},
                                                                      {"hide", Unlabelled::Hide}})
                                            : Unlabelled::Publish;
-    Policy policy{name, PG_GETARG_OID(1), {}};
+    Policy policy{name, PG_GETARG_OID(1), {}, unlabelled == Unlabelled::Hide};
     require_source_owner(policy.source, "create a policy on it");
     Relation source = open_policy_source(policy);
     bool temporary = source->rd_rel->relpersistence == RELPERSISTENCE_TEMP;
-    std::vector<std::string> columns;
-    pg_call([&] {
-        TupleDesc desc = RelationGetDescr(source);
-        for (int i = 0; i < desc->natts; ++i)
-            if (!TupleDescAttr(desc, i)->attisdropped) columns.emplace_back(NameStr(TupleDescAttr(desc, i)->attname));
-    });
-    std::vector<LabelledColumn> labels = labelled_columns(policy.source);
-    std::vector<PolicyRule> rules;
-    std::vector<BoundCondition> bound;
-    for (const std::string& column : columns) {
-        auto label = std::find_if(labels.begin(), labels.end(), [&](const LabelledColumn& c) { return c.name == column; });
-        bool hide = label == labels.end() ? unlabelled == Unlabelled::Hide : label->label.role == ColumnRole::Identifier;
-        if (!hide) continue;
-        PolicyRule rule{static_cast<int>(rules.size()) + 1, column, DisclosureOp::Hide, "false", {}, {}, {}, {}, 0};
-        bound.push_back(bind_condition(source, rule.condition, "condition of the rule on column " + quote_value(column)));
-        rules.push_back(rule);
-    }
     pg_call([&] { table_close(source, AccessShareLock); });
     if (temporary)  // its catalog rows would outlive it (no event fires when a session ends)
         fail(ErrorKind::InvalidParameter, "create_policy: the source is a temporary table; a policy needs a permanent one");
-    {
-        AsCatalogOwner owner;
-        Spi spi;
-        if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, true) > 0)
-            fail(ErrorKind::DuplicateObject, "policy " + quote_value(name) + " already exists");
-        const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
+    std::vector<std::string> hidden = hidden_by_default(policy.source, policy.unlabelled_hidden);
+    AsCatalogOwner owner;
+    Spi spi;
+    if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, true) > 0)
+        fail(ErrorKind::DuplicateObject, "policy " + quote_value(name) + " already exists");
+    const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
+    if (PG_NARGS() > 2)
+        spi.run("INSERT INTO privrisk.policy(name, source, created_by, unlabelled) VALUES ($1, $2, $3, $4)",
+                {text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user),
+                 text_arg(policy.unlabelled_hidden ? "hide" : "publish")},
+                false);
+    else  // a database not yet updated from 0.11: its catalog has no unlabelled column
         spi.run("INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $2, $3)",
                 {text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user)}, false);
-        for (std::size_t i = 0; i < rules.size(); ++i) insert_rule(spi, name, rules[i], bound[i]);
-        spi.finish();
-    }
-    if (!rules.empty()) {
-        std::string hidden;
-        for (const PolicyRule& r : rules) hidden += (hidden.empty() ? "" : ", ") + quote_value(r.column);
-        std::string message = "create_policy: " + quote_value(name) + " hides " + hidden + " in every row (" +
-                              (unlabelled == Unlabelled::Hide ? "labelled identifier, or unlabelled" : "labelled identifier") + ")";
+    spi.finish();
+    if (!hidden.empty()) {
+        std::string columns;
+        for (const std::string& c : hidden) columns += (columns.empty() ? "" : ", ") + quote_value(c);
+        std::string message = "create_policy: " + quote_value(name) + " hides " + columns + " in every row (" +
+                              (policy.unlabelled_hidden ? "labelled identifier, or unlabelled" : "labelled identifier") +
+                              "; as the labels are when a release is read)";
         pg_call([&] { ereport(NOTICE, (errmsg("%s", message.c_str()))); });
     }
     PG_RETURN_VOID();
@@ -172,15 +160,28 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
     Policy policy = load_owned_policy(name);
     std::vector<ReleasedColumn> shape = release_shape(policy);
-    // A column labelled identifier or sensitive that no rule touches is published as it is: say so.
-    for (const LabelledColumn& c : labelled_columns(policy.source)) {
-        if (c.label.role != ColumnRole::Identifier && c.label.role != ColumnRole::Sensitive) continue;
-        if (std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) { return r.column == c.name; }))
-            continue;
-        std::string message = "create_release_view: column " + quote_value(c.name) + " is labelled " +
-                               role_name(c.label.role) + " and policy " + quote_value(name) +
-                               " publishes it as it is (no rule hides or generalizes it)";
+    // What the view publishes as it is that its labels say should not be: a sensitive column no
+    // rule touches; on a labelled table, unlabelled columns the policy publishes.
+    std::vector<LabelledColumn> labels = labelled_columns(policy.source);
+    auto ruled = [&](const std::string& column) {
+        return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) { return r.column == column; });
+    };
+    for (const LabelledColumn& c : labels) {
+        if (c.label.role != ColumnRole::Sensitive || ruled(c.name)) continue;
+        std::string message = "create_release_view: column " + quote_value(c.name) + " is labelled sensitive and policy " +
+                              quote_value(name) + " publishes it as it is (no rule hides or generalizes it)";
         pg_call([&] { ereport(WARNING, (errmsg("%s", message.c_str()))); });
+    }
+    if (!labels.empty() && !policy.unlabelled_hidden) {
+        std::string unlabelled;
+        for (const std::string& c : hidden_by_default(policy.source, true))
+            if (!ruled(c) && std::none_of(labels.begin(), labels.end(), [&](const LabelledColumn& l) { return l.name == c; }))
+                unlabelled += (unlabelled.empty() ? "" : ", ") + quote_value(c);
+        if (!unlabelled.empty()) {
+            std::string message = "create_release_view: columns without a label are published as they are: " +
+                                  unlabelled + "; label them, or create the policy with unlabelled => 'hide'";
+            pg_call([&] { ereport(WARNING, (errmsg("%s", message.c_str()))); });
+        }
     }
     // The view's name as the caller wrote it, its schema resolved on the
     // caller's path (the statement itself runs under the pinned one), every

@@ -74,6 +74,7 @@ SourceSize source_size(const std::string& name) {
     // Nothing of a policy the caller may not read shapes the plan (the scan
     // reports it when it starts, the same way for missing and unreadable).
     if (!p || !may_read_release(*p)) return size;
+    add_default_rules(*p);
     Oid source = p->source;
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
     pg_call([&] {

@@ -315,6 +315,19 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     spi.finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     auto scanned = std::chrono::steady_clock::now();
+    // t_ordered orders the sensitive values as numbers; audit() reports it only when they all
+    // are (measure_registry): the search measures what audit() would, or says why it cannot.
+    if (q.t && q.t_kind == TCloseness::Ordered) {
+        bool any = false;
+        for (const auto& v : sensitive_values) {
+            if (!v) continue;
+            any = true;
+            if (!is_number(*v))
+                fail(ErrorKind::InvalidParameter, "t_kind ordered needs numeric sensitive values; " +
+                                                      quote_value(*v) + " is not a number (use t_kind equal)");
+        }
+        if (!any) fail(ErrorKind::InvalidParameter, "t_kind ordered needs numeric sensitive values; there are none");
+    }
 
     // Each distinct value generalized once per level; ids dense per level, ⊥ (the height) is id 0.
     if (hierarchy_generation() != generation)
@@ -367,7 +380,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         bool notice = search_progress_interval_ms > 0 &&
                       now - last_notice >= std::chrono::milliseconds(search_progress_interval_ms);
         if (!notice && now - last_shown < std::chrono::milliseconds(100)) return;
-        Progress p{s.considered, s.nodes, std::chrono::duration<double>(now - started).count()};
+        Progress p{s.considered, s.nodes, std::chrono::duration<double>(now - started).count(), !every};
         std::string text = p.text("nodes considered", std::to_string(s.evaluated) + " evaluated");
         activity.show(text);
         last_shown = now;

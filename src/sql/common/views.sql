@@ -1,4 +1,4 @@
--- A running search's or lattice's progress as its backend shows it in
+-- A running search's, lattice's or audit's progress as its backend shows it in
 -- pg_stat_activity (docs/progress.md). security_invoker: PostgreSQL's own rule
 -- decides whose queries the reader sees (its own roles', or all with pg_read_all_stats).
 CREATE OR REPLACE VIEW privrisk.progress WITH (security_invoker = true) AS
@@ -13,5 +13,7 @@ CREATE OR REPLACE VIEW privrisk.progress WITH (security_invoker = true) AS
     (m.m[6])::double precision AS remaining_s,
     a.query_start
    FROM pg_catalog.pg_stat_activity a,
-    LATERAL pg_catalog.regexp_match(a.query, '^/\* privrisk (\w+): (\d+) of (\d+) ([a-z ]+?)(?: \([^)]*\))?, ([0-9.]+) s(?:, at most about ([0-9]+) s left)? \*/'::text) m(m)
+    LATERAL pg_catalog.regexp_match(a.query, '^/\* privrisk (\w+): (\d+) of (\d+) ([a-z ]+?)(?: \([^)]*\))?, ([0-9.]+) s(?:, (?:at most )?about ([0-9]+) s left)? \*/'::text) m(m)
   WHERE (m.m IS NOT NULL);
+
+GRANT SELECT ON TABLE privrisk.progress TO PUBLIC;

@@ -43,13 +43,12 @@ CREATE OR REPLACE FUNCTION privrisk.value_counts_serialize(internal) RETURNS byt
 
 CREATE OR REPLACE FUNCTION privrisk.value_counts_transition(internal, anyelement) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_transition';
 
-CREATE OR REPLACE FUNCTION privrisk.workload_utility(source regclass, quasi_identifiers text[], sensitive text, target text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], classifier text DEFAULT 'naive_bayes'::text) RETURNS jsonb
+CREATE OR REPLACE FUNCTION privrisk.workload_utility(source regclass, quasi_identifiers text[] DEFAULT NULL::text[], sensitive text DEFAULT NULL::text, target text DEFAULT NULL::text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], classifier text DEFAULT 'naive_bayes'::text) RETURNS jsonb
     LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    columns text[] := ARRAY(SELECT DISTINCT c FROM unnest(quasi_identifiers || sensitive || target) AS c
-                            WHERE c IS NOT NULL ORDER BY c);
+    columns text[];
     features text[];
     feature_hierarchies text[];
     feature_levels int[];
@@ -58,6 +57,11 @@ BEGIN
     IF target IS NULL THEN
         RAISE EXCEPTION 'workload_utility needs a target column' USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    -- What the call omits comes from the column labels (docs/labels.md).
+    SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
+      FROM privrisk.labelled_arguments(source, quasi_identifiers, hierarchies, sensitive, 'workload_utility') AS a;
+    columns := ARRAY(SELECT DISTINCT c FROM unnest(quasi_identifiers || sensitive || target) AS c
+                     WHERE c IS NOT NULL ORDER BY c);
     SELECT array_agg(q ORDER BY i), array_agg(hierarchies[i] ORDER BY i), array_agg(coalesce(levels[i], 0) ORDER BY i)
     INTO features, feature_hierarchies, feature_levels
     FROM unnest(quasi_identifiers) WITH ORDINALITY AS u(q, i) WHERE q IS DISTINCT FROM target;

@@ -12,9 +12,17 @@ CREATE OR REPLACE FUNCTION privrisk.profile_verdict(profile text, audit jsonb, s
 
 CREATE OR REPLACE FUNCTION privrisk."check"(source regclass, profile text, quasi_identifiers text[] DEFAULT NULL::text[], sensitive text DEFAULT NULL::text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], options jsonb DEFAULT '{}'::jsonb)
     RETURNS TABLE(measure text, value double precision, comparison text, threshold double precision, passed boolean, margin double precision, note text)
-    LANGUAGE sql STABLE PARALLEL RESTRICTED
+    LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
-    BEGIN ATOMIC
- SELECT c.measure, c.value, c.comparison, c.threshold, c.passed, c.margin, c.note
-   FROM jsonb_to_recordset(((privrisk.audit("check".source, "check".quasi_identifiers, "check".sensitive, "check".hierarchies, "check".levels, "check".options, "check".profile) -> 'verdict'::text) -> 'checks'::text)) c(measure text, value double precision, comparison text, threshold double precision, passed boolean, margin double precision, note text);
-END;
+    AS $$
+BEGIN
+    IF profile IS NULL THEN
+        RAISE EXCEPTION 'check: profile must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+        SELECT c.measure, c.value, c.comparison, c.threshold, c.passed, c.margin, c.note
+          FROM jsonb_to_recordset(privrisk.audit(source, quasi_identifiers, sensitive, hierarchies, levels, options, profile)
+                                  -> 'verdict' -> 'checks')
+               AS c(measure text, value double precision, comparison text, threshold double precision, passed boolean,
+                    margin double precision, note text);
+END $$;

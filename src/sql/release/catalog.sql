@@ -3,7 +3,9 @@ CREATE TABLE privrisk.policy (
     source regclass NOT NULL,
     created_by name NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT policy_name_check CHECK (((name <> ''::text) AND (octet_length(name) <= 200)))
+    unlabelled text DEFAULT 'publish'::text NOT NULL,
+    CONSTRAINT policy_name_check CHECK (((name <> ''::text) AND (octet_length(name) <= 200))),
+    CONSTRAINT policy_unlabelled_check CHECK ((unlabelled = ANY (ARRAY['publish'::text, 'hide'::text])))
 );
 
 CREATE TABLE privrisk.policy_rule (

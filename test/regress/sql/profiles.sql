@@ -19,12 +19,24 @@ SELECT privrisk.create_profile('strict', '{"k": 10, "records_at_risk": 0.05, "ri
 SELECT privrisk.create_profile('strict', '{"k": 11}');
 SELECT privrisk.create_profile('strict', '{"k": 10, "records_at_risk": 0.05, "risk_threshold": 0.1, "epsilon": 1}',
                                'k 10, at most 5% of rows at risk above 0.1', replace => true);
--- Only the owner's members change a profile.
+-- Naming a profile is a right a steward is granted; only the owner's members change one.
 CREATE ROLE prof_other;
+CREATE ROLE prof_nobody;
+GRANT EXECUTE ON FUNCTION privrisk.create_profile(text, jsonb, text, boolean), privrisk.drop_profile(text) TO prof_other;
+SET ROLE prof_nobody;
+SELECT privrisk.create_profile('hipaa', '{"k": 1}');
+RESET ROLE;
 SET ROLE prof_other;
 SELECT privrisk.drop_profile('strict');
 SELECT privrisk.create_profile('strict', '{"k": 2}', replace => true);
 SELECT privrisk.drop_profile('public_use_file');
+-- Names that could pass for another: spaces, invisible and non-ASCII characters.
+SELECT privrisk.create_profile('public_use_file ', '{"k": 1}');
+SELECT privrisk.create_profile('public_use_file' || chr(8203), '{"k": 1}');
+SELECT privrisk.create_profile('mine', '{"k": 1}', repeat('x', 2001));
+SELECT privrisk.create_profile('mine', '{"k": 1}');
+SELECT name, owner FROM privrisk.risk_profile WHERE name = 'mine';
+SELECT privrisk.drop_profile('mine');
 RESET ROLE;
 
 -- Adult (UCI, 45,222 rows): quasi-identifiers age, marital status, race, sex; sensitive occupation.
@@ -74,6 +86,17 @@ SELECT round(((privrisk.audit('adult', levels => ARRAY[3, 1, 1, 1], options => '
 SELECT privrisk.search('adult', profile => 'strict');
 SELECT privrisk.search('adult', constraints => '{"k": 3}', profile => 'public_use_file');
 SELECT privrisk.audit('adult', options => '{"risk_threshold": 0.5}', profile => 'strict');
+-- A qualifier the profile leaves at its default is fixed too: a caller cannot weaken recursive l.
+SELECT privrisk.create_profile('rec', '{"l": 3, "l_kind": "recursive"}');
+SELECT privrisk.check('adult', 'rec', options => '{"l_c": 1000}');
+SELECT privrisk.search('adult', constraints => '{"l_c": 1000}', profile => 'rec');
+SELECT privrisk.drop_profile('rec');
+-- t_ordered orders numbers: the search refuses text sensitive values, as audit() does not report it.
+SELECT privrisk.create_profile('ordered', '{"t": 0.5, "t_kind": "ordered"}');
+SELECT privrisk.search('adult', profile => 'ordered');
+SELECT measure, passed, note FROM privrisk.check('adult', 'ordered');
+SELECT privrisk.drop_profile('ordered');
+SELECT * FROM privrisk.check('adult', NULL);
 -- Measures a release does not have fail, saying why.
 SELECT measure, value, passed, note FROM privrisk.check('adult', 'strict', levels => ARRAY[4, 2, 1, 1]);
 CREATE TABLE prof_plain AS SELECT age, sex FROM adult WHERE id <= 100;
@@ -87,5 +110,6 @@ ROLLBACK;
 
 SELECT privrisk.drop_profile('strict');
 DROP TABLE prof_found, prof_node, prof_plain;
-DROP ROLE prof_other;
+REVOKE EXECUTE ON FUNCTION privrisk.create_profile(text, jsonb, text, boolean), privrisk.drop_profile(text) FROM prof_other;
+DROP ROLE prof_other, prof_nobody;
 SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['prof_age', 'prof_marital', 'prof_race', 'prof_sex']) AS h;
