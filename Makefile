@@ -41,6 +41,9 @@ EXTRA_CLEAN   = src/report/privrisk-report
 # pg_regress suites live in test/regress/{sql,expected}; results go to build/regress.
 REGRESS      = $(patsubst test/regress/sql/%.sql,%,$(sort $(wildcard test/regress/sql/*.sql)))
 REGRESS_OPTS = --load-extension=privrisk --inputdir=test/regress --outputdir=build/regress
+# Isolation specs (PostgreSQL's isolation tester): concurrent sessions, in test/isolation/{specs,expected}.
+ISOLATION      = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
+ISOLATION_OPTS = --load-extension=privrisk --inputdir=test/isolation --outputdir=build/isolation
 
 # make SANITIZE=1 (scripts/test --sanitize): AddressSanitizer and UBSan, and any
 # undefined behaviour stops the backend so that no report can scroll by unseen.
@@ -53,6 +56,7 @@ SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -f
 PG_CXXFLAGS  += $(SANITIZE_FLAGS)
 SHLIB_LINK   += $(SANITIZE_FLAGS)
 REGRESS_OPTS += --outputdir=build/sanitize/regress
+ISOLATION_OPTS += --outputdir=build/sanitize/isolation
 endif
 
 # No LLVM bitcode: clang is not needed to build or install.
