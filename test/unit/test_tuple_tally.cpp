@@ -184,3 +184,24 @@ TEST(TupleTally, CountsEveryRowOfALargeSmallDomainTable) {
         });
     EXPECT_EQ(got, expected);
 }
+
+// Found by scripts/fuzz (fuzz_states): counts whose sum passes a bigint made the
+// merge overflow (undefined behaviour); a hostile shard could send them.
+TEST(TupleTally, RefusesCountsPastABigintInsteadOfOverflowing) {
+    TupleTally huge(std::pmr::new_delete_resource(), 1);
+    bool added;
+    uint32_t code = huge.code(0, "a", &added);
+    huge.set_text(0, "a");
+    huge.add(&code, INT64_MAX - 1);
+    const std::string bytes = huge.serialize();
+    TupleTally merged(std::pmr::new_delete_resource(), 1);
+    merged.merge_serialized(bytes);
+    EXPECT_EQ(merged.rows(), INT64_MAX - 1);
+    try {
+        merged.merge_serialized(bytes);
+        ADD_FAILURE() << "merged past a bigint";
+    } catch (const privrisk::Error& e) {
+        EXPECT_EQ(e.kind(), privrisk::ErrorKind::ProgramLimit);
+    }
+    EXPECT_EQ(merged.rows(), INT64_MAX - 1);
+}

@@ -171,6 +171,11 @@ void TupleTally::merge_serialized(std::string_view bytes) {
             if (added) set_text(j, text);
         },
         [&](const uint32_t* codes, int64_t times) {
+            // Every count is at most the rows in all: bounding those bounds each tuple's sum too
+            // (a hand-made or hostile shard's tally overflowed it: found by scripts/fuzz).
+            int64_t total;
+            if (__builtin_add_overflow(rows_, times, &total))
+                fail(ErrorKind::ProgramLimit, "a tuple tally would count more rows than a bigint holds");
             for (std::size_t j = 0; j < width(); ++j) mapped[j] = ours[j][codes[j]];
             add(mapped.data(), times);
         });
