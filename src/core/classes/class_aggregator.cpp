@@ -222,9 +222,14 @@ void ClassAggregator::merge_serialized(std::string_view bytes) {
             int64_t count = r.get<int64_t>();
             if (v >= m || count <= 0) fail(ErrorKind::InvalidParameter, "a class tally's count is malformed");
             row[qi_count_] = value_ids[v];
-            add_class_row(p, row.data(), count);
-            if (__builtin_add_overflow(rows_, static_cast<uint64_t>(count), &rows_))
+            // Checked before adding: a cell's count is at most the rows in all, so bounding
+            // those keeps every cell within a bigint too.
+            uint64_t total;
+            if (__builtin_add_overflow(rows_, static_cast<uint64_t>(count), &total) ||
+                total > static_cast<uint64_t>(INT64_MAX))
                 fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+            rows_ = total;
+            add_class_row(p, row.data(), count);
         }
     }
     if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
