@@ -53,6 +53,11 @@ public:
     double entropy_x() const;      // pairs: H(X)
     double entropy_y() const;      // pairs: H(Y)
     int64_t rows() const { return rows_; }
+    // The bytes the tables hold (their capacities), for a memory bound.
+    std::size_t memory_bytes() const {
+        return (values_.capacity() + ys_.capacity()) * sizeof(Slot) +
+               (x_ids_.capacity() + y_ids_.capacity()) * sizeof(Fingerprint) + joint_.capacity() * sizeof(JointSlot);
+    }
 
 private:
     // Open addressing: fingerprint -> count (single values) or -> id (a pair's sides).

@@ -3,6 +3,7 @@
 #include "measures/audit.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "labels/column_labels.hpp"
+#include "common/memory_limit.hpp"
 #include "common/postgres.hpp"
 #include "release/release_scan.hpp"
 #include "search/search.hpp"
@@ -17,5 +18,6 @@ void _PG_init(void) {
     privrisk::pg::register_release_scan();
     privrisk::pg::register_search_settings();
     privrisk::pg::register_label_provider();
+    privrisk::pg::register_memory_limit();
 }
 }

@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "information/information.hpp"
 #include "common/memory.hpp"
+#include "common/memory_limit.hpp"
 #include "information/value_counts.hpp"
 #include "common/value_text.hpp"
 
@@ -168,12 +169,19 @@ const ValueCounts* final_counts(FunctionCallInfo fcinfo) {
     return c.rows() ? &c : nullptr;
 }
 
+// One entry per distinct value (or pair): bounded by privrisk.memory_limit, checked as the tables grow.
+void check_counts_memory(const ValueCounts& counts) {
+    check_memory_limit(counts.memory_bytes(), "entropy: the distinct values (or pairs) counted",
+                       "raise privrisk.memory_limit, or measure fewer distinct values (a coarser generalization)");
+}
+
 }  // namespace
 
 // entropy(x): NULL is ⊥, a value of its own.
 PRIVRISK_FUNCTION(privrisk_value_counts_transition) {
     CountsState* s = counts_state(fcinfo, false);
     s->counts.add(fingerprint_arg(fcinfo, 1));
+    if ((s->counts.rows() & 4095) == 0) check_counts_memory(s->counts);
     PG_RETURN_POINTER(s);
 }
 
@@ -181,6 +189,7 @@ PRIVRISK_FUNCTION(privrisk_pair_counts_transition) {
     CountsState* s = counts_state(fcinfo, true);
     Fingerprint x = fingerprint_arg(fcinfo, 1), y = fingerprint_arg(fcinfo, 2);
     s->counts.add(x, y);
+    if ((s->counts.rows() & 4095) == 0) check_counts_memory(s->counts);
     PG_RETURN_POINTER(s);
 }
 
@@ -192,6 +201,7 @@ PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
     ValueCounts& into = s->materialized();
     if (!other->raw.empty()) into.add_serialized(other->raw);
     into.merge(other->counts);
+    check_counts_memory(into);
     PG_RETURN_POINTER(s);
 }
 
