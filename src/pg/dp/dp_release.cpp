@@ -471,7 +471,11 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
         if (qi.size() > kMaxReleaseColumns)
             fail(ErrorKind::ProgramLimit, "a release has at most " + std::to_string(kMaxReleaseColumns) + " quasi-identifiers");
-        auto hierarchy_names = roles.hierarchies.value_or(std::vector<std::optional<std::string>>{});
+        if (!roles.hierarchies)
+            fail(ErrorKind::InvalidParameter,
+                 "dp_release: no hierarchies: pass hierarchies (NULL for a column released as it is), or name "
+                 "each quasi-identifier's in its label ('quasi_identifier(<hierarchy>)')");
+        auto hierarchy_names = *roles.hierarchies;
         if (hierarchy_names.size() != qi.size())
             fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
                                                   std::to_string(qi.size()) + "), got " +

@@ -11,6 +11,10 @@ BEGIN
     -- What the call omits comes from the column labels (docs/labels.md).
     SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
       FROM privrisk.labelled_arguments(source, quasi_identifiers, hierarchies, sensitive, caller) AS a;
+    IF hierarchies IS NULL THEN
+        RAISE EXCEPTION '%: no hierarchies: pass hierarchies (NULL for a column released as it is), or name each quasi-identifier''s in its label (''quasi_identifier(<hierarchy>)'')', caller
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     IF profile IS NOT NULL THEN
         -- The profile's thresholds are constraints; one given with another value is a contradiction.
         wanted := privrisk.profile_options(profile, 'search');

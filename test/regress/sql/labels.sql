@@ -70,6 +70,9 @@ SECURITY LABEL FOR privrisk ON COLUMN lab_bare.diagnosis IS 'sensitive';
 SECURITY LABEL FOR privrisk ON COLUMN lab_bare.region IS 'sensitive';
 SELECT privrisk.audit('lab_bare');
 SELECT (privrisk.audit('lab_bare', sensitive => 'region')->>'l_distinct')::int AS l_region;
+-- Labels that name no hierarchy: the search and a DP release say what to pass.
+SELECT privrisk.search('lab_bare', sensitive => 'region', constraints => '{"k": 2}');
+SELECT * FROM privrisk.dp_release('lab_bare', epsilon => 1, delta => 1e-5, levels => ARRAY[0]) AS r(zip text);
 -- A dropped column's label goes with it.
 ALTER TABLE lab_bare DROP COLUMN region;
 SELECT * FROM privrisk.column_labels('lab_bare');
