@@ -2,12 +2,19 @@
 // column_labels(source) and the internal labelled_arguments(…).
 #include "labels/column_labels.hpp"
 
-#include <algorithm>
+#include <map>
+#include <string_view>
 
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/spi.hpp"
 #include "release/policy_catalog.hpp"
+
+extern "C" {
+#include "access/genam.h"
+#include "catalog/pg_seclabel.h"
+#include "utils/fmgroids.h"
+}
 
 using namespace privrisk;
 using namespace privrisk::pg;
@@ -45,14 +52,29 @@ void require_some_column_readable(Oid relation) {
     }
 }
 
-int relation_natts(Oid relation) {
-    return pg_call([&] {
-        HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
-        if (!HeapTupleIsValid(tuple)) elog(ERROR, "cache lookup failed for relation %u", relation);
-        int n = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relnatts;
-        ReleaseSysCache(tuple);
-        return n;
+// This provider's label of each column of `relation` by attribute number, in one
+// index scan of pg_seclabel (GetSecurityLabel would scan once per column).
+std::map<AttrNumber, std::string> column_label_texts(Oid relation) {
+    std::map<AttrNumber, std::string> labels;
+    pg_call([&] {
+        ScanKeyData keys[2];
+        ScanKeyInit(&keys[0], Anum_pg_seclabel_objoid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relation));
+        ScanKeyInit(&keys[1], Anum_pg_seclabel_classoid, BTEqualStrategyNumber, F_OIDEQ,
+                    ObjectIdGetDatum(RelationRelationId));
+        Relation catalog = table_open(SecLabelRelationId, AccessShareLock);
+        SysScanDesc scan = systable_beginscan(catalog, SecLabelObjectIndexId, true, nullptr, 2, keys);
+        for (HeapTuple tuple; HeapTupleIsValid(tuple = systable_getnext(scan));) {
+            auto* row = reinterpret_cast<FormData_pg_seclabel*>(GETSTRUCT(tuple));  // fixed fields only
+            bool null;
+            Datum provider = heap_getattr(tuple, Anum_pg_seclabel_provider, RelationGetDescr(catalog), &null);
+            if (row->objsubid <= 0 || null || std::string_view(text_view(provider)) != kProvider) continue;
+            Datum label = heap_getattr(tuple, Anum_pg_seclabel_label, RelationGetDescr(catalog), &null);
+            if (!null) labels.emplace(static_cast<AttrNumber>(row->objsubid), std::string(text_view(label)));
+        }
+        systable_endscan(scan);
+        table_close(catalog, AccessShareLock);
     });
+    return labels;
 }
 
 }  // namespace
@@ -90,30 +112,16 @@ std::optional<Oid> release_view_source(Oid relation) {
 
 namespace privrisk::pg {
 
-std::vector<LabelledColumn> labels_of(Oid relation) {
-    int natts = relation_natts(relation);
-    std::vector<LabelledColumn> out;
-    for (AttrNumber a = 1; a <= natts; ++a) {
-        ObjectAddress column;
-        ObjectAddressSubSet(column, RelationRelationId, relation, a);
-        const char* label = pg_call([&] { return GetSecurityLabel(&column, kProvider); });
-        if (!label) continue;  // none, or a dropped column's (gone with it)
-        const char* name = pg_call([&] { return get_attname(relation, a, true); });
-        if (!name) continue;
-        try {
-            out.push_back(LabelledColumn{name, ColumnLabel::parse(label)});
-        } catch (const Error& e) {  // written behind the provider's back
-                                    // (pg_seclabel edited by hand)
-            fail(e.kind(), "column " + quote_value(name) + ": " + e.what());
-        }
-    }
-    return out;
-}
-
-std::vector<std::string> hidden_by_default(Oid relation, bool unlabelled) {
-    std::vector<LabelledColumn> labels = labels_of(relation);
-    std::vector<std::string> hidden;
-    int natts = relation_natts(relation);
+std::vector<TableColumn> table_columns(Oid relation) {
+    std::map<AttrNumber, std::string> texts = column_label_texts(relation);
+    int natts = pg_call([&] {
+        HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
+        if (!HeapTupleIsValid(tuple)) elog(ERROR, "cache lookup failed for relation %u", relation);
+        int n = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relnatts;
+        ReleaseSysCache(tuple);
+        return n;
+    });
+    std::vector<TableColumn> columns;
     for (AttrNumber a = 1; a <= natts; ++a) {
         const char* name = pg_call([&] {
             HeapTuple t = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relation), Int16GetDatum(a));
@@ -123,10 +131,30 @@ std::vector<std::string> hidden_by_default(Oid relation, bool unlabelled) {
             ReleaseSysCache(t);
             return n;
         });
-        if (!name) continue;
-        auto label = std::find_if(labels.begin(), labels.end(), [&](const LabelledColumn& c) { return c.name == name; });
-        if (label == labels.end() ? unlabelled : label->label.role == ColumnRole::Identifier) hidden.emplace_back(name);
+        if (!name) continue;  // dropped: its label went with it
+        TableColumn column{name, std::nullopt};
+        auto text = texts.find(a);
+        if (text != texts.end()) try {
+                column.label = ColumnLabel::parse(text->second);
+            } catch (const Error& e) {  // written behind the provider's back (pg_seclabel edited by hand)
+                fail(e.kind(), "column " + quote_value(name) + ": " + e.what());
+            }
+        columns.push_back(std::move(column));
     }
+    return columns;
+}
+
+std::vector<LabelledColumn> labels_of(Oid relation) {
+    std::vector<LabelledColumn> out;
+    for (TableColumn& c : table_columns(relation))
+        if (c.label) out.push_back(LabelledColumn{std::move(c.name), std::move(*c.label)});
+    return out;
+}
+
+std::vector<std::string> hidden_by_default(Oid relation, bool unlabelled) {
+    std::vector<std::string> hidden;
+    for (TableColumn& c : table_columns(relation))
+        if (c.label ? c.label->role == ColumnRole::Identifier : unlabelled) hidden.push_back(std::move(c.name));
     return hidden;
 }
 

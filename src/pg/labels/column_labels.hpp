@@ -16,6 +16,15 @@ namespace privrisk::pg {
 // (session_preload_libraries, or any privrisk function called before).
 void register_label_provider();
 
+// Every column of `relation` (dropped ones aside, their labels went with them)
+// with its label, if it has one, in column order: one scan of pg_seclabel.
+// No permission check (labels are catalog data, as column names are).
+struct TableColumn {
+    std::string name;
+    std::optional<ColumnLabel> label;
+};
+std::vector<TableColumn> table_columns(Oid relation);
+
 // The labelled columns of `relation`, in column order (dropped ones are gone
 // with their labels). The caller must be allowed to read some column of it.
 std::vector<LabelledColumn> labelled_columns(Oid relation);

@@ -162,21 +162,21 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::vector<ReleasedColumn> shape = release_shape(policy);
     // What the view publishes as it is that its labels say should not be: a sensitive column no
     // rule touches; on a labelled table, unlabelled columns the policy publishes.
-    std::vector<LabelledColumn> labels = labelled_columns(policy.source);
+    std::vector<TableColumn> columns = table_columns(policy.source);  // the caller owns it
     auto ruled = [&](const std::string& column) {
         return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) { return r.column == column; });
     };
-    for (const LabelledColumn& c : labels) {
-        if (c.label.role != ColumnRole::Sensitive || ruled(c.name)) continue;
+    const bool labelled = std::any_of(columns.begin(), columns.end(), [](const TableColumn& c) { return c.label; });
+    for (const TableColumn& c : columns) {
+        if (!c.label || c.label->role != ColumnRole::Sensitive || ruled(c.name)) continue;
         std::string message = "create_release_view: column " + quote_value(c.name) + " is labelled sensitive and policy " +
                               quote_value(name) + " publishes it as it is (no rule hides or generalizes it)";
         pg_call([&] { ereport(WARNING, (errmsg("%s", message.c_str()))); });
     }
-    if (!labels.empty() && !policy.unlabelled_hidden) {
+    if (labelled && !policy.unlabelled_hidden) {
         std::string unlabelled;
-        for (const std::string& c : hidden_by_default(policy.source, true))
-            if (!ruled(c) && std::none_of(labels.begin(), labels.end(), [&](const LabelledColumn& l) { return l.name == c; }))
-                unlabelled += (unlabelled.empty() ? "" : ", ") + quote_value(c);
+        for (const TableColumn& c : columns)
+            if (!c.label && !ruled(c.name)) unlabelled += (unlabelled.empty() ? "" : ", ") + quote_value(c.name);
         if (!unlabelled.empty()) {
             std::string message = "create_release_view: columns without a label are published as they are: " +
                                   unlabelled + "; label them, or create the policy with unlabelled => 'hide'";
