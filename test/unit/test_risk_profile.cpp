@@ -59,3 +59,13 @@ TEST(RiskProfile, QualifiersAreFixedByTheProfile) {
     EXPECT_THROW(RiskProfile::from_texts({{"c", "0.5"}}), Error);
     EXPECT_THROW(RiskProfile::from_texts({}), Error);
 }
+
+TEST(RiskProfile, SearchConstraintsFixEveryQualifier) {
+    RiskProfile p = RiskProfile::from_texts({{"k", "5"}, {"l", "3"}, {"l_kind", "recursive"}, {"t", "0.2"}});
+    EXPECT_EQ(p.search_constraints, (std::map<std::string, std::string>{
+                                        {"k", "5"}, {"l", "3"}, {"l_kind", "recursive"}, {"l_c", "3"}, {"t", "0.2"}, {"t_kind", "equal"}}));
+    EXPECT_EQ(p.not_for_search, "");
+    RiskProfile q = RiskProfile::from_texts({{"k", "10"}, {"records_at_risk", "0.05"}, {"epsilon", "1"}});
+    EXPECT_EQ(q.not_for_search, "epsilon");  // the first in key order
+    EXPECT_EQ(q.search_constraints, (std::map<std::string, std::string>{{"k", "10"}}));
+}

@@ -87,6 +87,16 @@ RiskProfile RiskProfile::from_texts(const std::map<std::string, std::string>& te
     add("epsilon", "epsilon", Comparison::AtMost);
     if (p.thresholds.empty())
         fail(ErrorKind::InvalidParameter, std::string("a profile sets at least one threshold: ") + kProfileKeys);
+    for (const auto& [key, value] : texts) {
+        if (key == "records_at_risk" || key == "risk_threshold" || key == "epsilon" || key == "dt_risk") {
+            if (p.not_for_search.empty()) p.not_for_search = key;
+        } else {
+            p.search_constraints[key] = value;
+        }
+    }
+    if (has("l")) p.search_constraints["l_kind"] = l_kind;
+    if (has("l") && l_kind == "recursive") p.search_constraints["l_c"] = p.audit_options.at("l_c");
+    if (has("t")) p.search_constraints["t_kind"] = t_kind;
     return p;
 }
 

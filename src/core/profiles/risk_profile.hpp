@@ -30,6 +30,11 @@ struct RiskProfile {
     // What audit() must be told to compute the measures (its option keys), from
     // the qualifiers: risk_threshold, l_c, sensitive_hierarchy, kmax.
     std::map<std::string, std::string> audit_options;
+    // The search's constraints (its keys), every qualifier fixed: the profile's
+    // own, or its default. `not_for_search`: a key the search cannot take as a
+    // constraint (records_at_risk, risk_threshold, epsilon, dt_risk), if any.
+    std::map<std::string, std::string> search_constraints;
+    std::string not_for_search;
 
     // From a profile's keys and their values as text (already range-checked by
     // the caller against profile_option_specs). Qualifiers without their

@@ -162,29 +162,22 @@ PRIVRISK_FUNCTION(privrisk_profile_options) {
     Spi spi;
     StoredProfile stored = load_profile(spi, name);
     spi.finish();
-    Datum thresholds = jsonb_datum(stored.thresholds);
-    RiskProfile profile = parse_thresholds(thresholds);
+    RiskProfile profile = parse_thresholds(jsonb_datum(stored.thresholds));
     std::string json = "{";
-    auto add = [&](const std::string& key, const std::string& value, bool quoted) {
-        json += (json.size() > 1 ? ", " : "") + json_string(key) + ": " + (quoted ? json_string(value) : value);
+    auto add = [&](const std::string& key, const std::string& value) {  // the kinds and hierarchies are strings
+        const bool text = key == "l_kind" || key == "t_kind" || key == "t_hierarchy" || key == "sensitive_hierarchy";
+        json += (json.size() > 1 ? ", " : "") + json_string(key) + ": " + (text ? json_string(value) : value);
     };
     if (kind == "audit") {
-        for (const auto& [key, value] : profile.audit_options) add(key, value, key == "sensitive_hierarchy");
+        for (const auto& [key, value] : profile.audit_options) add(key, value);
     } else if (kind == "search") {
-        for (const auto& [key, value] : json_option_texts(thresholds)) {
-            if (key == "records_at_risk" || key == "risk_threshold" || key == "epsilon" || key == "dt_risk")
-                fail(ErrorKind::InvalidParameter, "search: risk profile " + quote_value(name) + " sets " + key +
-                                                      ", which is not a search constraint: the search takes k, "
-                                                      "max_risk, average_risk, l, t, delta and c with ck_k; "
-                                                      "check its result with privrisk.check");
-            add(key, value, key == "l_kind" || key == "t_kind" || key == "t_hierarchy");
-        }
-        // The qualifiers' defaults, fixed here so that a caller's constraint cannot change them.
-        auto texts = json_option_texts(thresholds);
-        if (texts.count("l") && !texts.count("l_kind")) add("l_kind", "distinct", true);
-        if (texts.count("l") && texts.count("l_kind") && texts.at("l_kind") == "recursive" && !texts.count("l_c"))
-            add("l_c", "3", false);
-        if (texts.count("t") && !texts.count("t_kind")) add("t_kind", "equal", true);
+        if (!profile.not_for_search.empty())
+            fail(ErrorKind::InvalidParameter, "search: risk profile " + quote_value(name) + " sets " +
+                                                  profile.not_for_search +
+                                                  ", which is not a search constraint: the search takes k, "
+                                                  "max_risk, average_risk, l, t, delta and c with ck_k; "
+                                                  "check its result with privrisk.check");
+        for (const auto& [key, value] : profile.search_constraints) add(key, value);
     } else {
         fail(ErrorKind::InvalidParameter, "kind must be audit or search, got " + quote_value(kind));
     }
