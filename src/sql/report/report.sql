@@ -16,6 +16,7 @@ DECLARE
     lattice_rows jsonb;
     lattice_note text;
     ck jsonb := '[]';
+    class_sizes jsonb;
     ck_note text;
     distributions jsonb := '[]';
     verdicts text;
@@ -59,17 +60,23 @@ BEGIN
             after -> 'verdict') || verdicts;
     END IF;
 
-    -- (c,k) curves of the release, implications and negated atoms, k = 0..10.
-    IF sensitive IS NOT NULL THEN
-        SELECT COALESCE(jsonb_agg(jsonb_build_object('k', c.k - 1, 'disclosure', c.d, 'facts', c.facts)
-                                  ORDER BY c.facts, c.k), '[]')
-          INTO ck
-          FROM (SELECT privrisk.ck_disclosure_curve(x.hist, 10) AS imp, privrisk.neg_disclosure_curve(x.hist, 10) AS neg
-                  FROM privrisk.classes(source, quasi_identifiers, hier, chosen, sensitive) AS x) AS curves,
-               LATERAL (SELECT k, d, 'implications' AS facts FROM unnest(curves.imp) WITH ORDINALITY AS i(d, k)
-                        UNION ALL
-                        SELECT k, d, 'negated atoms' FROM unnest(curves.neg) WITH ORDINALITY AS n(d, k)) AS c;
-    ELSE
+    -- The release's classes, read once: how many have each size, and (with a sensitive column) the
+    -- (c,k) curves for implications and negated atoms, k = 0..10.
+    WITH classes AS MATERIALIZED (
+        SELECT x.hist FROM privrisk.classes(source, quasi_identifiers, hier, chosen, sensitive) AS x)
+    SELECT (SELECT COALESCE(jsonb_agg(jsonb_build_object('size', s.size, 'classes', s.classes) ORDER BY s.size), '[]')
+              FROM (SELECT privrisk.hist_size(c.hist) AS size, count(*) AS classes FROM classes c GROUP BY 1) AS s),
+           CASE WHEN sensitive IS NOT NULL THEN (
+               SELECT COALESCE(jsonb_agg(jsonb_build_object('k', c.k - 1, 'disclosure', c.d, 'facts', c.facts)
+                                         ORDER BY c.facts, c.k), '[]')
+                 FROM (SELECT privrisk.ck_disclosure_curve(x.hist, 10) AS imp,
+                              privrisk.neg_disclosure_curve(x.hist, 10) AS neg FROM classes x) AS curves,
+                      LATERAL (SELECT k, d, 'implications' AS facts FROM unnest(curves.imp) WITH ORDINALITY AS i(d, k)
+                               UNION ALL
+                               SELECT k, d, 'negated atoms' FROM unnest(curves.neg) WITH ORDINALITY AS n(d, k)) AS c)
+           ELSE '[]' END
+      INTO class_sizes, ck;
+    IF sensitive IS NULL THEN
         ck_note := 'No sensitive column: no (c,k) disclosure.';
     END IF;
 
@@ -122,10 +129,7 @@ BEGIN
     data := jsonb_build_object(
         'source', source::text, 'profile', profile, 'quasi_identifiers', to_jsonb(quasi_identifiers),
         'levels', to_jsonb(chosen), 'sensitive', sensitive,
-        'class_sizes', COALESCE((
-            SELECT jsonb_agg(jsonb_build_object('size', s.size, 'classes', s.classes) ORDER BY s.size)
-              FROM (SELECT privrisk.hist_size(x.hist) AS size, count(*) AS classes
-                      FROM privrisk.classes(source, quasi_identifiers, hier, chosen, sensitive) AS x GROUP BY 1) AS s), '[]'),
+        'class_sizes', class_sizes,
         -- A row of a class of size s is at risk 1/s: the share of rows above a threshold 1/s is
         -- the share of rows in classes smaller than s.
         'records_at_risk', COALESCE((
@@ -133,8 +137,7 @@ BEGIN
                                                 'share', COALESCE(s.smaller, 0)::float8 / s.total) ORDER BY s.size DESC)
               FROM (SELECT size, sum(size * classes) OVER (ORDER BY size ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS smaller,
                            sum(size * classes) OVER () AS total
-                      FROM (SELECT privrisk.hist_size(x.hist) AS size, count(*) AS classes
-                              FROM privrisk.classes(source, quasi_identifiers, hier, chosen, sensitive) AS x GROUP BY 1) AS c) AS s), '[]'),
+                      FROM jsonb_to_recordset(class_sizes) AS c(size bigint, classes bigint)) AS s), '[]'),
         'risk_threshold', (SELECT COALESCE((p.thresholds ->> 'risk_threshold')::float8,
                                            CASE WHEN p.thresholds ? 'records_at_risk' THEN 0.2 END,
                                            (p.thresholds ->> 'max_risk')::float8)
