@@ -100,11 +100,15 @@ Instance random_instance(std::mt19937_64& rng) {
     return in;
 }
 
-GeneralizationLattice build(const Instance& in) {
+NodeClasses base_of(const Instance& in) {
     bool histograms = in.q.needs_histograms() || !in.values.empty();
     BaseClassBuilder b(in.dims.size(), histograms);
     for (std::size_t r = 0; r < in.rows.size(); ++r) b.add(in.rows[r].data(), in.sensitive[r]);
-    return GeneralizationLattice(in.dims, b.finish(), in.values, in.q, in.metric);
+    return b.finish();
+}
+
+GeneralizationLattice build(const Instance& in, MemoryBound memory = {}) {
+    return GeneralizationLattice(in.dims, base_of(in), in.values, in.q, in.metric, {}, memory);
 }
 
 // The reference: one node, from the rows.
@@ -437,6 +441,52 @@ TEST(LatticeSearch, BadInput) {
     EXPECT_NE(privrisk_test::error_of([&] { GeneralizationLattice(many, b3.finish(), {}, in.q, in.metric); })
                   .find("more than 4194304 nodes"),
               std::string::npos);
+}
+
+// A memory bound that leaves the cache of rolled-up classes little room changes the
+// work (more classes rolled up, from farther below), never the result; a bound the
+// level-0 classes or lattice()'s reports cannot fit in is an error naming the setting.
+TEST(LatticeSearch, MemoryBoundShrinksTheCacheNotTheResult) {
+    std::mt19937_64 rng(20261126);
+    int64_t rolled_free = 0, rolled_bounded = 0;
+    int searched = 0, refused = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        Instance in = random_instance(rng);
+        const std::size_t base = base_of(in).bytes();
+        int64_t nodes = 1;
+        for (const auto& d : in.dims) nodes *= d.height() + 1;
+        // The fixed part, one node's classes (never more than the base's) thrice while it is evaluated,
+        // and the reports: the cache gets at most the base's size instead of twice it and 64 MB.
+        const std::size_t tight = 4 * base + std::size_t(nodes) * (9 + GeneralizationLattice::kReportBytes);
+        MemoryBound bound{tight, "privrisk.memory_limit"};
+        SearchResult free = build(in).search();
+        SearchResult bounded = build(in, bound).search();
+        ASSERT_EQ(free.best.has_value(), bounded.best.has_value()) << "trial " << trial;
+        if (free.best) {
+            EXPECT_EQ(free.best->levels, bounded.best->levels) << "trial " << trial;
+            EXPECT_EQ(free.best->utility, bounded.best->utility) << "trial " << trial;
+            EXPECT_EQ(free.best->suppressed, bounded.best->suppressed) << "trial " << trial;
+        }
+        EXPECT_EQ(free.stats.evaluated, bounded.stats.evaluated) << "trial " << trial;
+        EXPECT_GE(bounded.stats.rolled_up, free.stats.rolled_up) << "trial " << trial;
+        rolled_free += free.stats.rolled_up;
+        rolled_bounded += bounded.stats.rolled_up;
+        ++searched;
+        // lattice() holds every node's report twice: refused up front when they do not fit beside the rest.
+        if (base + std::size_t(nodes) * (9 + 2 * GeneralizationLattice::kReportBytes) > tight) {
+            std::string e = privrisk_test::error_of([&] { build(in, bound).every_node(); });
+            EXPECT_NE(e.find("more than privrisk.memory_limit"), std::string::npos) << e;
+            ++refused;
+        }
+        // Below the level-0 classes themselves: refused when the lattice is made.
+        if (base > 0) {
+            std::string e = privrisk_test::error_of([&] { build(in, MemoryBound{base - 1, "privrisk.memory_limit"}); });
+            EXPECT_NE(e.find("search: the level-0 classes"), std::string::npos) << e;
+        }
+    }
+    EXPECT_EQ(searched, 600);
+    EXPECT_GT(refused, 300);
+    EXPECT_GT(rolled_bounded, rolled_free);  // the bound did shrink the cache somewhere
 }
 
 // Roll-ups with keys packed into a word and with keys compared code by code give the same classes.

@@ -28,12 +28,13 @@ constexpr std::size_t kCacheEntries = 256;
 GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimensions, NodeClasses base,
                                              std::vector<std::optional<std::string>> sensitive,
                                              Constraints constraints, UtilityMetric metric,
-                                             std::function<void(const SearchStats&)> interrupt)
+                                             std::function<void(const SearchStats&)> interrupt, MemoryBound memory)
     : dims_(std::move(dimensions)),
       sensitive_(std::move(sensitive)),
       constraints_(constraints),
       metric_(metric),
-      interrupt_(std::move(interrupt)) {
+      interrupt_(std::move(interrupt)),
+      memory_(std::move(memory)) {
     const std::size_t m = dims_.size();
     if (m == 0 || base.width != m) fail(ErrorKind::InvalidParameter, "the lattice needs one dimension per quasi-identifier");
     if (constraints_.needs_histograms() && !base.has_histograms())
@@ -125,6 +126,7 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
     }
     if (total_bits > 64) bits_.clear();
 
+    check_memory(std::size_t(nodes_) * (sizeof(double) + sizeof(int8_t)));
     bound_.resize(nodes_);
     status_.assign(nodes_, 0);
     const double n = double(rows_);
@@ -193,15 +195,35 @@ std::shared_ptr<const NodeClasses> GeneralizationLattice::classes_of(int64_t nod
     auto interrupt = [](void* self) { static_cast<GeneralizationLattice*>(self)->tick(); };
     auto rolled = std::make_shared<const NodeClasses>(
         roll_up(*source, maps, static_cast<uint32_t>(sensitive_.size()), bits_, interrupt, this));
-    // Keep recent nodes' classes for their generalizations, within a memory bound.
+    // Keep recent nodes' classes for their generalizations, within a memory bound:
+    // by default twice the level-0 classes and 64 MB, less when the memory bound
+    // leaves less (the search then rolls up from farther below: slower, not larger).
+    // The node's classes, and while it is evaluated its per-class measures and (with a
+    // sensitive column) up to two contingency tables as large as the classes again.
+    const std::size_t evaluation = base_->has_histograms() ? 3 : 2;
+    check_memory(rolled->bytes() * evaluation);
     cache_.push_back(Cached{node, target, rolled});
     cache_bytes_ += rolled->bytes();
-    const std::size_t budget = 2 * base_->bytes() + (std::size_t(64) << 20);
+    // The cache gets what is left once the next evaluation has room (at most the base's size, thrice).
+    const std::size_t held = held_bytes() + base_->bytes() * evaluation;
+    const std::size_t left = memory_.left() > held ? memory_.left() - held : 0;
+    const std::size_t budget = std::min(2 * base_->bytes() + (std::size_t(64) << 20), left);
     while (!cache_.empty() && (cache_.size() > kCacheEntries || cache_bytes_ > budget)) {
         cache_bytes_ -= cache_.front().classes->bytes();
         cache_.erase(cache_.begin());
     }
     return rolled;
+}
+
+std::size_t GeneralizationLattice::held_bytes() const {
+    return base_->bytes() + bound_.capacity() * sizeof(double) + status_.capacity() +
+           reports_.size() * kReportBytes;
+}
+
+void GeneralizationLattice::check_memory(std::size_t more) const {
+    memory_.check(held_bytes() + more, "search: the level-0 classes (" + std::to_string(base_->classes()) +
+                                           "), the lattice's " + std::to_string(nodes_) + " nodes and one node's classes",
+                  "raise it, or search fewer quasi-identifiers (fewer classes and nodes)");
 }
 
 double GeneralizationLattice::suppression_bound(int64_t node) const {
@@ -337,6 +359,8 @@ std::vector<NodeReport> GeneralizationLattice::every_node() {
     stats_ = SearchStats{};
     stats_.nodes = nodes_;
     stats_.monotone = constraints_.monotone();
+    // Every node's report, held twice (here and in reports_).
+    check_memory(std::size_t(nodes_) * 2 * kReportBytes);
     std::vector<NodeReport> all;
     all.reserve(nodes_);
     for (int64_t v = 0; v < nodes_; ++v) {

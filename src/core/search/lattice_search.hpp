@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/memory_bound.hpp"
 #include "hierarchy/hierarchy.hpp"
 #include "search/node_classes.hpp"
 
@@ -100,9 +101,12 @@ class GeneralizationLattice {
 public:
     // `sensitive` names the sensitive values by id (⊥ as nullopt); empty when there is no sensitive column.
     // `interrupt` is called often (after each node, and inside long roll-ups); it may throw to cancel.
+    // `memory` bounds what the lattice holds (docs/memory.md): the level-0 classes, the per-node
+    // bounds and reports must fit, and the cache of rolled-up classes shrinks to what is left.
     GeneralizationLattice(std::vector<LatticeDimension> dimensions, NodeClasses base,
                           std::vector<std::optional<std::string>> sensitive, Constraints constraints,
-                          UtilityMetric metric, std::function<void(const SearchStats&)> interrupt = {});
+                          UtilityMetric metric, std::function<void(const SearchStats&)> interrupt = {},
+                          MemoryBound memory = {});
 
     int64_t nodes() const { return nodes_; }
     int64_t rows() const { return rows_; }
@@ -110,6 +114,10 @@ public:
     SearchResult search();
     std::vector<NodeReport> every_node();
     const SearchStats& stats() const { return stats_; }  // of the last search() or every_node()
+    // What it holds now, besides the cache of rolled-up classes (which gives way to the rest).
+    std::size_t held_bytes() const;
+    // What one node's report takes, held by the lattice (an estimate, on the high side).
+    static constexpr std::size_t kReportBytes = 320;
 
     // A lower bound of the metric at a node that qualifies, computed without its classes.
     double utility_bound(int64_t node) const { return bound_[node]; }
@@ -159,6 +167,8 @@ private:
     std::vector<Suppression> suppressions_;
     double suppression_bound(int64_t node) const;
     std::size_t cache_bytes_ = 0;
+    MemoryBound memory_;
+    void check_memory(std::size_t more) const;
 };
 
 }  // namespace privrisk

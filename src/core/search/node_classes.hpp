@@ -31,6 +31,7 @@ class ClassKeys {
 public:
     explicit ClassKeys(std::size_t expected = 0);
     uint32_t find_or_add(NodeClasses& c, const uint32_t* key);
+    std::size_t bytes() const { return slots_.capacity() * sizeof(uint64_t); }
 
 private:
     void rehash(const NodeClasses& c);
@@ -46,6 +47,11 @@ public:
     // `count` rows at once: a class's histogram read from a shard.
     void add(const uint32_t* codes, uint32_t sensitive, int64_t count);
     NodeClasses finish();
+    // What it holds now; finish() needs about as much again for the sorted histograms.
+    std::size_t bytes() const {
+        return classes_.bytes() + keys_.bytes() + rows_.capacity() * sizeof(uint64_t) +
+               counted_.capacity() * sizeof(std::pair<uint64_t, int64_t>);
+    }
 
 private:
     NodeClasses classes_;

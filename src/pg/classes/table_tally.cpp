@@ -15,8 +15,9 @@ using namespace privrisk::pg;
 namespace {
 
 // The aggregate's state, in its memory context (never destroyed: everything
-// it holds comes from that context). A worker's state arrives serialized and
-// stays raw until combined (one pass over its tuples instead of two).
+// it holds comes from that context), bounded by privrisk.memory_limit. A
+// worker's state arrives serialized and stays raw until combined (one pass
+// over its tuples instead of two).
 struct TallyState {
     PgMemoryResource mr;
     TupleTally tally;
@@ -27,7 +28,7 @@ struct TallyState {
     std::pmr::vector<uint32_t> codes;
     std::pmr::vector<std::array<char, sizeof(Datum)>> scratch;
     TallyState(MemoryContext context, std::size_t width)
-        : mr(context), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {}
+        : mr(context, memory_bound().bytes), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {}
 };
 
 // Each column needs at least its 4-byte value count, so a width the bytes cannot hold is refused
@@ -49,23 +50,19 @@ void init_readers(TallyState* s, FunctionCallInfo fcinfo, MemoryContext context)
     s->row_context = r.row_context;
 }
 
+template <typename F>
+decltype(auto) bounded(F&& f) {
+    return within_memory_limit("tuple_tally: the distinct tuples (identification's released table or dictionary)",
+                               "raise privrisk.memory_limit, or identify over fewer or coarser columns", f);
+}
+
 TallyState* state_arg(FunctionCallInfo fcinfo, int arg) {
     aggregate_context(fcinfo);  // an internal pointer: only an aggregate has one
     return PG_ARGISNULL(arg) ? nullptr : reinterpret_cast<TallyState*>(PG_GETARG_POINTER(arg));
 }
 
-}  // namespace
-
-// tuple_tally(VARIADIC "any"): one row's values.
-PRIVRISK_FUNCTION(privrisk_tuple_tally_transition) {
-    MemoryContext context = aggregate_context(fcinfo);
-    TallyState* s = state_arg(fcinfo, 0);
-    if (!s) {
-        const std::size_t width = static_cast<std::size_t>(PG_NARGS() - 1);
-        if (width == 0) fail(ErrorKind::InvalidParameter, "tuple_tally needs at least one column");
-        s = construct_in<TallyState>(context, context, width);
-    }
-    if (!s->readers) init_readers(s, fcinfo, context);
+// One row's values into the tally.
+void add_row(TallyState* s, FunctionCallInfo fcinfo) {
     const std::size_t width = s->codes.size();
     for (std::size_t j = 0; j < width; ++j) {
         const int arg = static_cast<int>(j) + 1;
@@ -85,6 +82,21 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_transition) {
     }
     s->tally.add(s->codes.data());
     if ((s->tally.rows() & 4095) == 0) pg_call([&] { MemoryContextReset(s->row_context); });
+}
+
+}  // namespace
+
+// tuple_tally(VARIADIC "any"): one row's values.
+PRIVRISK_FUNCTION(privrisk_tuple_tally_transition) {
+    MemoryContext context = aggregate_context(fcinfo);
+    TallyState* s = state_arg(fcinfo, 0);
+    if (!s) {
+        const std::size_t width = static_cast<std::size_t>(PG_NARGS() - 1);
+        if (width == 0) fail(ErrorKind::InvalidParameter, "tuple_tally needs at least one column");
+        s = construct_in<TallyState>(context, context, width);
+    }
+    if (!s->readers) init_readers(s, fcinfo, context);
+    bounded([&] { add_row(s, fcinfo); });
     PG_RETURN_POINTER(s);
 }
 
@@ -99,17 +111,19 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_combine) {
         MemoryContext context = aggregate_context(fcinfo);
         s = construct_in<TallyState>(context, context, other->codes.size());
     }
-    if (!other->raw.empty())
-        s->tally.merge_serialized(other->raw);
-    else
-        s->tally.merge_serialized(other->tally.serialize());
+    bounded([&] {
+        if (!other->raw.empty())
+            s->tally.merge_serialized(other->raw);
+        else
+            s->tally.merge_serialized(other->tally.serialize());
+    });
     PG_RETURN_POINTER(s);
 }
 
 // The byte form of a state (a worker's, or the final one). Over 1 GB it cannot be a
 // bytea: the table has too many distinct tuples to be read this way.
 static Datum tally_bytes(const TallyState* s) {
-    std::string bytes = s->raw.empty() ? s->tally.serialize() : std::string(s->raw);
+    std::string bytes = bounded([&] { return s->raw.empty() ? s->tally.serialize() : std::string(s->raw); });
     if (bytes.size() > MaxAllocSize - VARHDRSZ)
         fail(ErrorKind::ProgramLimit, "a table with " + std::to_string(s->tally.tuples()) +
                                           " distinct tuples is too large to identify against in one pass (over 1 GB)");

@@ -10,11 +10,15 @@
 
 #include "common/error.hpp"
 #include "common/guard.hpp"
+#include "common/memory_limit.hpp"
 
 namespace privrisk::pg {
 
-// Thrown by a PgMemoryResource with a limit instead of crossing it.
-struct MemoryLimitExceeded {};
+// Thrown by a PgMemoryResource with a limit instead of crossing it; `need`: what
+// the context would have held with the allocation.
+struct MemoryLimitExceeded {
+    std::size_t need = 0;
+};
 
 class PgMemoryResource final : public std::pmr::memory_resource {
 public:
@@ -28,7 +32,10 @@ private:
         // for alignof(max_align_t)) over-allocates and keeps the chunk start just below.
         std::size_t extra = alignment > MAXIMUM_ALIGNOF ? alignment : 0;
         if (bytes >= MaxAllocHugeSize - extra) throw std::bad_alloc();
-        if (limit_ && MemoryContextMemAllocated(context_, true) + bytes + extra > limit_) throw MemoryLimitExceeded{};
+        if (limit_) {
+            std::size_t need = MemoryContextMemAllocated(context_, true) + bytes + extra;
+            if (need > limit_) throw MemoryLimitExceeded{need};
+        }
         void* p = MemoryContextAllocExtended(context_, (bytes ? bytes : 1) + extra, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
         if (!p) throw std::bad_alloc();
         if (!extra) return p;
@@ -48,6 +55,18 @@ private:
     MemoryContext context_;
     Size limit_;
 };
+
+// Runs f, whose containers allocate from a PgMemoryResource limited by
+// privrisk.memory_limit: crossing it is that limit's ERROR (54000).
+template <typename F>
+decltype(auto) within_memory_limit(const char* what, const char* hint, F&& f) {
+    try {
+        return f();
+    } catch (const MemoryLimitExceeded& e) {
+        check_memory_limit(e.need, what, hint);
+        throw;  // not reached: the need passed the limit
+    }
+}
 
 // Placement-constructs a T in `context`; it is never destroyed, so T must own
 // nothing outside that context (its memory goes away with the context).

@@ -6,6 +6,7 @@
 // Per-row code (release_next and below) holds no C++ object with a destructor:
 // the PostgreSQL calls in it may raise an ERROR and jump over its frames. What
 // can throw (filling the generalization cache) runs behind guarded().
+#include "common/memory_limit.hpp"
 #include "release/value_cache.hpp"
 
 namespace privrisk::pg {
@@ -195,6 +196,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk release cache", ALLOCSET_DEFAULT_SIZES);
     });
     s->cache_memory = construct_in<PgMemoryResource>(s->cache_context, s->cache_context);
+    s->cache_limit = memory_bound().bytes;
     s->hierarchy_generation = hierarchy_generation();
 
     // Conditions, each compiled once however many rules share its bound tree;
@@ -397,6 +399,14 @@ void explain_release(CustomScanState* node, List*, ExplainState* es) {
     // Conditions of the columns read, and how many of them run natively.
     ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);
     ExplainPropertyInteger("Conditions Native", nullptr, s->native_count, es);
+    if (es->analyze) {  // the value cache: what it holds, and the values it had no room for
+        long values = 0;
+        for (int c = 0; c < s->output_count; ++c) values += s->outputs[c].cached;
+        ExplainPropertyInteger("Value Cache Entries", nullptr, values, es);
+        ExplainPropertyInteger("Value Cache Memory", "kB",
+                               static_cast<int64>(MemoryContextMemAllocated(s->cache_context, true) / 1024), es);
+        ExplainPropertyInteger("Value Cache Misses Uncached", nullptr, s->cache_refused, es);
+    }
 }
 
 const CustomExecMethods exec_methods = {

@@ -133,6 +133,8 @@ struct ReleaseScanState {
     bool in_rules;                    // a rule is being applied (its errors are sanitized)
     MemoryContext cache_context;
     PgMemoryResource* cache_memory;
+    Size cache_limit;     // privrisk.memory_limit when the scan began: past it, nothing more is cached
+    long cache_refused;   // values generalized uncached because the cache was full
     uint64_t hierarchy_generation;
 };
 

@@ -51,7 +51,10 @@ void generalize_miss(MissRequest* r) {
         fail(ErrorKind::InvalidParameter, "a value of column " + quote_value(out->name) + " is not in hierarchy " +
                                               quote_value(out->hierarchy));
     }
-    if (out->cached >= kCacheEntries) {
+    // Full (by entries per column, or by privrisk.memory_limit for the whole scan):
+    // the value is released from the per-row memory, and generalized again when seen again.
+    if (out->cached >= kCacheEntries || MemoryContextMemAllocated(s->cache_context, true) >= s->cache_limit) {
+        ++s->cache_refused;
         r->result = make_text(CurrentMemoryContext, g);
         return;
     }

@@ -17,6 +17,7 @@
 #include "common/flat_index.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "common/json_text.hpp"
+#include "common/memory_limit.hpp"
 #include "measures/measure_registry.hpp"
 #include "ck/ck_safety.hpp"
 #include "measures/measures.hpp"
@@ -52,7 +53,15 @@ void register_search_settings() {
 
 namespace {
 
-
+// What one distinct value of a quasi-identifier costs, besides its text: its index
+// slot, code and string while the rows are read, then its ancestors, its entry in
+// the lattice's per-level groups and the maps that number each level (an estimate,
+// on the high side, measured in test/regress/sql/memory_limits.sql).
+constexpr std::size_t kCodedValueBytes = 256;
+// One node's entry in lattice()'s jsonb: its text (about 300 bytes for 5 quasi-identifiers) and,
+// the most of it, PostgreSQL's parse of that text into jsonb (measured: 8.3 kB per node in all
+// for 5 quasi-identifiers, in test/regress/sql/memory_limits.sql).
+constexpr std::size_t kReportJsonBytes(std::size_t width) { return 6000 + 400 * width; }
 
 // One quasi-identifier while the rows stream in: its distinct values as codes.
 struct CodedColumn {
@@ -226,6 +235,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     uint32_t sensitive_null = UINT32_MAX;
 
     BaseClassBuilder builder(width, sensitive.has_value());
+    std::size_t coded_bytes = 0;  // the distinct values' codes and texts, estimated
     std::vector<uint32_t> codes(width);
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     uint64_t rows = 0;
@@ -248,6 +258,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
                 std::string_view text = pg_call([&] { return value_text(&d.text, v); });
                 d.code_of.push_back(static_cast<uint32_t>(d.values.size()));
                 d.values.emplace_back(std::string(text));
+                coded_bytes += kCodedValueBytes + 2 * text.size();  // the key (≤ the text) and the text
             }
             codes[j] = d.code_of[index];
         }
@@ -265,14 +276,22 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         if (added) {
             sensitive_id_of.push_back(static_cast<uint32_t>(sensitive_values.size()));
             sensitive_values.emplace_back(std::string(*text));
+            coded_bytes += kCodedValueBytes + 2 * text->size();
         }
         return sensitive_id_of[index];
     };
+    // The level-0 classes and the coded values, within privrisk.memory_limit (docs/memory.md).
+    const MemoryBound memory = memory_bound();
     auto next_row = [&] {
-        if ((++rows & 4095) == 0) pg_call([&] {
+        if ((++rows & 4095) == 0) {
+            pg_call([&] {
                 MemoryContextReset(row_context);
                 CHECK_FOR_INTERRUPTS();
             });
+            memory.check(builder.bytes() + coded_bytes, std::string(every ? "lattice" : "search") +
+                             ": the level-0 classes and the distinct values read so far",
+                         "raise it, or search fewer quasi-identifiers");
+        }
     };
     auto on_row = [&](const Datum* values, const bool* nulls) {
         code_key(values, nulls);
@@ -389,7 +408,10 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         const char* message = text.c_str();
         pg_call([&] { ereport(NOTICE, (errmsg("%s: %s", operation, message))); });
     };
-    GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt);
+    // The distinct values stay held through the search (their texts, ancestors and groups).
+    MemoryBound lattice_memory = memory;
+    lattice_memory.reserved = coded_bytes;
+    GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt, lattice_memory);
     constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
     if (every && lattice.nodes() > kMaxListedNodes)
         fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) + " nodes; this one has " +
@@ -403,6 +425,11 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         json += (j ? ", " : "") + (hierarchy_names[j] ? json_string(*hierarchy_names[j]) : std::string("null"));
     json += "], \"utility_metric\": " + json_string(utility) + ", \"rows\": " + std::to_string(total_rows);
     SearchStats stats;
+    if (every)  // the reports (held twice) and their jsonb
+        lattice_memory.check(lattice.held_bytes() + std::size_t(lattice.nodes()) * (2 * GeneralizationLattice::kReportBytes +
+                                                                                     kReportJsonBytes(width)),
+                     "lattice: the reports of the lattice's " + std::to_string(lattice.nodes()) + " nodes",
+                     "raise it, or list a smaller lattice (fewer quasi-identifiers; search() keeps only what it needs)");
     if (every) {
         json += ", \"nodes\": [";
         auto all = lattice.every_node();
