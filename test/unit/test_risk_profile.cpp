@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <map>
 #include <optional>
@@ -50,6 +52,21 @@ TEST(RiskProfile, InfinitiesAndMissingMeasuresFail) {
     v = privrisk::evaluate(p, [&](const privrisk::Threshold& t, std::string* why) { return measure(none, t, why); });
     EXPECT_FALSE(v.publishable);
     EXPECT_EQ(v.summary, "not publishable: k_anonymity unknown (none), prosecutor_risk unknown (none)");
+}
+
+// Found by the options fuzz target: a subnormal threshold made std::stod throw out_of_range, an
+// internal error; it is the tiny number it says, and what is not a finite number is refused by key.
+TEST(RiskProfile, ThresholdNumbersParseWithoutLibraryExceptions) {
+    RiskProfile p = RiskProfile::from_texts({{"dt_risk", "1e-320"}, {"max_risk", "0.25"}});
+    ASSERT_EQ(p.thresholds.size(), 2u);
+    for (const auto& t : p.thresholds) {
+        if (t.key == "dt_risk") EXPECT_EQ(t.value, 1e-320);
+        if (t.key == "max_risk") EXPECT_EQ(t.value, 0.25);
+    }
+    EXPECT_NE(privrisk_test::error_of([] { RiskProfile::from_texts({{"k", "1e999"}}); }).find("profile key k must be a finite number"),
+              std::string::npos);
+    EXPECT_NE(privrisk_test::error_of([] { RiskProfile::from_texts({{"k", "five"}}); }).find("profile key k must be a finite number"),
+              std::string::npos);
 }
 
 TEST(RiskProfile, QualifiersAreFixedByTheProfile) {

@@ -1,6 +1,8 @@
 #include "profiles/risk_profile.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 
 #include "common/error.hpp"
 #include "common/no_postgres.hpp"
@@ -32,7 +34,17 @@ bool met(Comparison c, double value, double bound) {
     return false;
 }
 
-double number(const std::map<std::string, std::string>& texts, const char* key) { return std::stod(texts.at(key)); }
+// A threshold's number. Not std::stod: it throws out_of_range for a subnormal value
+// (1e-320), which the options' checks accept as the tiny number it is.
+double number(const std::map<std::string, std::string>& texts, const char* key) {
+    const std::string& text = texts.at(key);
+    char* end = nullptr;
+    errno = 0;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || (errno == ERANGE && std::isinf(v)))
+        fail(ErrorKind::InvalidParameter, std::string("profile key ") + key + " must be a finite number, got " + quote_value(text));
+    return v;
+}
 
 }  // namespace
 
