@@ -28,6 +28,7 @@ DECLARE
 BEGIN
     PERFORM set_config('max_parallel_workers_per_gather', '0', true);  -- one state, in this backend
     PERFORM set_config('privrisk.search_progress_interval', '0', true);
+    PERFORM mem_warm_up();
     EXECUTE format('COPY (SELECT 5) TO %L', '/proc/' || pg_backend_pid() || '/clear_refs');
     peak := mem_status_kb('VmHWM');
     shared := mem_status_kb('RssShmem') + mem_status_kb('RssFile');
@@ -133,34 +134,24 @@ BEGIN
 END $$;
 \set tally 'SELECT length(privrisk.tuple_tally(i, i % 7)) FROM generate_series(1, 2000000) AS i'
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('16MB', :'entropy') AS entropy_bounded \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('1GB', :'entropy') AS entropy_free \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('16MB', :'tally') AS tally_bounded \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('1GB', :'tally') AS tally_free \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('4MB', :'search') AS search_refused \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('64MB', :'search') AS search_bounded \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('4MB', :'lattice') AS lattice_refused \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('1GB', :'lattice') AS lattice_free \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('1MB', :'released') AS release_bounded \gset
 \c
-SELECT mem_warm_up();
 SELECT mem_peak_growth_kb('1GB', :'released') AS release_free \gset
 -- Entropy: its table doubles past the limit once, and the old one is freed after the copy.
 SELECT :entropy_bounded < 4 * 16 * 1024 AS within_four_limits, :entropy_free > 8 * 16 * 1024 AS free_grows_past_them;
@@ -175,11 +166,11 @@ SELECT :lattice_refused < 1024 AS refused_before_holding_anything,
 -- The release: the cache stops at 1 MB (the rest is the query's sort and string_agg); without the
 -- limit it holds every value, 50 MB more.
 SELECT :release_bounded < 16 * 1024 AS bounded, :release_free > :release_bounded + 32 * 1024 AS free_grows_past_it;
+DROP FUNCTION mem_warm_up();
 \endif
 SELECT privrisk.drop_policy('mem_release');
 DROP FUNCTION mem_peak_growth_kb(text, text);
 DROP FUNCTION mem_limit_error(text);
-DROP FUNCTION mem_warm_up();
 DROP FUNCTION mem_status_kb(text);
 DROP TABLE mem_released, mem_dictionary, mem_people, mem_found, mem_small, mem_wide, mem_digest;
 SELECT count(*) AS hierarchies_dropped FROM (SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['mem_age', 'mem_zip', 'mem_sex', 'mem_small', 'mem_v']) AS h) AS d;
