@@ -399,7 +399,10 @@ void explain_release(CustomScanState* node, List*, ExplainState* es) {
     // Conditions of the columns read, and how many of them run natively.
     ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);
     ExplainPropertyInteger("Conditions Native", nullptr, s->native_count, es);
-    if (es->analyze) {  // the value cache: what it holds, and the values it had no room for
+    // The value cache: what it holds, and the values it had no room for. Only to roles that may
+    // read the source: its entries count distinct source values, which a release reader must not
+    // learn (with LIMIT n, whether row n's hidden value repeats an earlier one).
+    if (es->analyze && s->may_see_errors) {
         long values = 0;
         for (int c = 0; c < s->output_count; ++c) values += s->outputs[c].cached;
         ExplainPropertyInteger("Value Cache Entries", nullptr, values, es);

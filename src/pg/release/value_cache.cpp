@@ -91,8 +91,11 @@ void generalize_miss(MissRequest* r) {
 __attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
     if (s->hierarchy_generation != hierarchy_generation()) {
         // A hierarchy changed mid-query: what is cached may be stale.
-        for (int c = 0; c < s->output_count; ++c)
+        for (int c = 0; c < s->output_count; ++c) {
             for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
+            s->outputs[c].texts = nullptr;
+            s->outputs[c].cached = 0;
+        }
         s->hierarchy_generation = hierarchy_generation();
     }
     MissRequest miss{s, out, level, static_cast<uint64_t>(value), value_text(&out->value_text, value), nullptr};

@@ -57,7 +57,8 @@ CREATE FUNCTION regress_analyst.show(text) RETURNS boolean LANGUAGE plpgsql COST
 BEGIN RAISE NOTICE 'saw: %', coalesce($1, 'NULL'); RETURN true; END $$;
 ALTER FUNCTION regress_analyst.show(text) COST 1000000;
 SELECT id FROM regress_release.patients_release WHERE id IN (4, 8) AND regress_analyst.show(diagnosis) ORDER BY id;
--- EXPLAIN ANALYZE row counts: the filter removes rows by their released value.
+-- EXPLAIN ANALYZE row counts: the filter removes rows by their released value. The value cache's
+-- counts are not shown to a reader (they count distinct source values).
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT * FROM regress_release.patients_release WHERE diagnosis = 'SECRET-4';
 -- Prepared statements, custom and generic plans.
