@@ -205,3 +205,48 @@ TEST(TupleTally, RefusesCountsPastABigintInsteadOfOverflowing) {
     }
     EXPECT_EQ(merged.rows(), INT64_MAX - 1);
 }
+
+namespace {
+
+// Counts what a memory resource holds at its peak.
+class PeakResource : public std::pmr::memory_resource {
+public:
+    std::size_t held = 0, peak = 0;
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        held += bytes;
+        peak = std::max(peak, held);
+        return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        held -= bytes;
+        std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
+}  // namespace
+
+// Under a memory bound the aggregate waits for fewer rows before counting them: the same
+// counts, and the buffer (with its sort's other half) no longer dominates a tally of few tuples.
+TEST(TupleTally, AFewerRowsBufferCountsTheSameInLessMemory) {
+    PeakResource small_memory, default_memory;
+    TupleTally small(&small_memory, 2), large(&default_memory, 2);
+    small.set_buffered_rows(4096);
+    std::mt19937_64 rng(11);
+    std::map<Row, int64_t> expected;
+    for (int i = 0; i < 1'100'000; ++i) {
+        Row r{std::to_string(rng() % 3), std::to_string(rng() % 2)};
+        add_row(small, r);
+        add_row(large, r);
+        if (i < 200'000) ++expected[r];
+        if (i == 199'999) {
+            EXPECT_EQ(contents(small), expected);
+        }
+    }
+    EXPECT_EQ(contents(small), contents(large));
+    EXPECT_EQ(small.rows(), 1'100'000);
+    EXPECT_LT(small_memory.peak, std::size_t(256) << 10);   // 4,096 rows of 8 bytes, twice, and the columns
+    EXPECT_GT(default_memory.peak, std::size_t(8) << 20);   // 2^20 rows of 8 bytes, and as much to sort them
+}

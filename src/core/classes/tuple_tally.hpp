@@ -8,6 +8,7 @@
 // identification reads a dictionary (docs/dtrisk.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory_resource>
@@ -111,15 +112,18 @@ public:
             unpacked_.add(codes, times);
         } else if (times == 1) {
             rows_buffer_.push_back(word);
-            if (rows_buffer_.size() == kBufferedRows) compact();
+            if (rows_buffer_.size() >= buffered_rows_) compact();
         } else {
             weighted_.push_back({word, times});
-            if (weighted_.size() == kBufferedRows) compact();
+            if (weighted_.size() >= buffered_rows_) compact();
         }
     }
 
     std::size_t width() const { return columns_.size(); }
     int64_t rows() const { return rows_; }
+    // Rows waiting before they are counted (kBufferedRows by default): a caller with a memory
+    // bound gives fewer, so the buffer and its sort's other half take a share of the bound.
+    void set_buffered_rows(std::size_t rows) { buffered_rows_ = std::clamp<std::size_t>(rows, 1024, kBufferedRows); }
     std::size_t tuples() const {
         compact();
         return distinct_.size() + unpacked_.size();
@@ -180,6 +184,7 @@ private:
     mutable std::pmr::vector<Weighted> distinct_;              // counted packed tuples, ascending by word
     CodeTuples unpacked_;
     int64_t rows_ = 0;
+    std::size_t buffered_rows_ = kBufferedRows;
 };
 
 }  // namespace privrisk

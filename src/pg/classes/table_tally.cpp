@@ -14,10 +14,11 @@ using namespace privrisk::pg;
 
 namespace {
 
-// The aggregate's state, in its memory context (never destroyed: everything
-// it holds comes from that context), bounded by privrisk.memory_limit. A
-// worker's state arrives serialized and stays raw until combined (one pass
-// over its tuples instead of two).
+// The aggregate's state, in a memory context of its own under the aggregate's
+// (never destroyed: everything it holds comes from that context), bounded by
+// privrisk.memory_limit as the state was made: other aggregates and groups
+// of the query do not count. A worker's state arrives serialized and stays
+// raw until combined (one pass over its tuples instead of two).
 struct TallyState {
     PgMemoryResource mr;
     TupleTally tally;
@@ -28,7 +29,10 @@ struct TallyState {
     std::pmr::vector<uint32_t> codes;
     std::pmr::vector<std::array<char, sizeof(Datum)>> scratch;
     TallyState(MemoryContext context, std::size_t width)
-        : mr(context, memory_bound().bytes), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {}
+        : mr(context, memory_bound().bytes), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {
+        // Waiting rows (8 bytes each, and as much again to sort them) take at most a quarter of the bound.
+        tally.set_buffered_rows(memory_bound().bytes / 64);
+    }
 };
 
 // Each column needs at least its 4-byte value count, so a width the bytes cannot hold is refused
@@ -54,6 +58,21 @@ template <typename F>
 decltype(auto) bounded(F&& f) {
     return within_memory_limit("tuple_tally: the distinct tuples (identification's released table or dictionary)",
                                "raise privrisk.memory_limit, or identify over fewer or coarser columns", f);
+}
+
+// What identification's counter holds per distinct tuple of a table besides its
+// codes: its count, index slots, the value texts and the matching structures
+// (measured in docs/memory.md: about 250 bytes per tuple of two columns in all).
+constexpr std::size_t kCountedTupleBytes = 224;
+
+// A new state, in its own context under the aggregate's; its first allocations
+// (the columns' indexes) count against the limit too.
+TallyState* new_state(FunctionCallInfo fcinfo, std::size_t width) {
+    MemoryContext parent = aggregate_context(fcinfo);
+    MemoryContext context = pg_call([&] {
+        return AllocSetContextCreate(parent, "privrisk tuple tally", ALLOCSET_SMALL_SIZES);
+    });
+    return bounded([&] { return construct_in<TallyState>(context, context, width); });
 }
 
 TallyState* state_arg(FunctionCallInfo fcinfo, int arg) {
@@ -93,7 +112,7 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_transition) {
     if (!s) {
         const std::size_t width = static_cast<std::size_t>(PG_NARGS() - 1);
         if (width == 0) fail(ErrorKind::InvalidParameter, "tuple_tally needs at least one column");
-        s = construct_in<TallyState>(context, context, width);
+        s = new_state(fcinfo, width);
     }
     if (!s->readers) init_readers(s, fcinfo, context);
     bounded([&] { add_row(s, fcinfo); });
@@ -107,10 +126,7 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_combine) {
         if (!s) PG_RETURN_NULL();
         PG_RETURN_POINTER(s);
     }
-    if (!s) {
-        MemoryContext context = aggregate_context(fcinfo);
-        s = construct_in<TallyState>(context, context, other->codes.size());
-    }
+    if (!s) s = new_state(fcinfo, other->codes.size());
     bounded([&] {
         if (!other->raw.empty())
             s->tally.merge_serialized(other->raw);
@@ -133,10 +149,9 @@ static Datum tally_bytes(const TallyState* s) {
 PRIVRISK_FUNCTION(privrisk_tuple_tally_serialize) { return tally_bytes(state_arg(fcinfo, 0)); }
 
 PRIVRISK_FUNCTION(privrisk_tuple_tally_deserialize) {
-    MemoryContext context = aggregate_context(fcinfo);
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
-    auto* s = construct_in<TallyState>(context, context, tally_width(bytes));
-    s->raw.assign(bytes.data(), bytes.size());
+    auto* s = new_state(fcinfo, tally_width(bytes));
+    bounded([&] { s->raw.assign(bytes.data(), bytes.size()); });
     PG_RETURN_POINTER(s);
 }
 
@@ -166,28 +181,43 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
     std::optional<std::string> merged;
     if (shards.empty()) {
         if (!spi.null(0, 1)) merged = spi.string(0, 1);
-    } else {
-        PgMemoryResource mr(CurrentMemoryContext);
-        TupleTally sum(&mr, columns.size());
-        bool any = false;
-        for (uint64 i = 0; i < parts; ++i)
-            if (!spi.null(i, 1)) {
-                std::string bytes = spi.string(i, 1);
-                if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
-                sum.merge_serialized(bytes);
-                any = true;
-            }
-        if (any) merged = sum.serialize();
+    } else {  // the shards' tallies added up here, under the same bound as a state
+        MemoryContext context = pg_call([] {
+            return AllocSetContextCreate(CurrentMemoryContext, "privrisk shard tallies", ALLOCSET_DEFAULT_SIZES);
+        });
+        PgMemoryResource mr(context, memory_bound().bytes);
+        bounded([&] {
+            TupleTally sum(&mr, columns.size());
+            bool any = false;
+            for (uint64 i = 0; i < parts; ++i)
+                if (!spi.null(i, 1)) {
+                    std::string bytes = spi.string(i, 1);
+                    if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
+                    sum.merge_serialized(bytes);
+                    any = true;
+                }
+            if (any) merged = sum.serialize();
+        });
     }
     int64_t rows = 0, tuples = 0;
     if (merged) {
         const std::string& bytes = *merged;
         if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
+        // The caller copies the tuples (identification's counter: their codes, counts and
+        // index); with the byte form here and in SPI's result, all within the bound.
+        const MemoryBound bound = memory_bound();
+        const std::size_t width = columns.size();
+        auto announce = [&](uint64_t n) {
+            bound.check(2 * bytes.size() + n * (4 * width + kCountedTupleBytes),
+                        "identification: the distinct tuples of " + source.qualified + ", in byte form and counted",
+                        "raise it, or identify over fewer or coarser columns");
+            if (on_tuples) on_tuples(n);
+        };
         TupleTally::read(bytes, on_value, [&](const uint32_t* codes, int64_t times) {
             rows += times;
             on_tuple(codes, times);
             if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
-        }, on_tuples);
+        }, announce);
     }
     spi.finish();
     return rows;

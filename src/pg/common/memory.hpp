@@ -15,9 +15,10 @@
 namespace privrisk::pg {
 
 // Thrown by a PgMemoryResource with a limit instead of crossing it; `need`: what
-// the context would have held with the allocation.
+// the context would have held with the allocation, `limit`: the resource's.
 struct MemoryLimitExceeded {
     std::size_t need = 0;
+    std::size_t limit = 0;
 };
 
 class PgMemoryResource final : public std::pmr::memory_resource {
@@ -34,7 +35,7 @@ private:
         if (bytes >= MaxAllocHugeSize - extra) throw std::bad_alloc();
         if (limit_) {
             std::size_t need = MemoryContextMemAllocated(context_, true) + bytes + extra;
-            if (need > limit_) throw MemoryLimitExceeded{need};
+            if (need > limit_) throw MemoryLimitExceeded{need, limit_};
         }
         void* p = MemoryContextAllocExtended(context_, (bytes ? bytes : 1) + extra, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
         if (!p) throw std::bad_alloc();
@@ -57,14 +58,15 @@ private:
 };
 
 // Runs f, whose containers allocate from a PgMemoryResource limited by
-// privrisk.memory_limit: crossing it is that limit's ERROR (54000).
+// privrisk.memory_limit: crossing it is that limit's ERROR (54000), worded with
+// the limit the resource was made with (the setting may have changed since).
 template <typename F>
 decltype(auto) within_memory_limit(const char* what, const char* hint, F&& f) {
     try {
         return f();
     } catch (const MemoryLimitExceeded& e) {
-        check_memory_limit(e.need, what, hint);
-        throw;  // not reached: the need passed the limit
+        MemoryBound{e.limit, "privrisk.memory_limit"}.check(e.need, what, hint);
+        fail(ErrorKind::Internal, "a memory limit was crossed below it");  // need > limit: not reached
     }
 }
 
