@@ -17,6 +17,7 @@ struct MemoryBound {
     std::size_t bytes = SIZE_MAX;       // SIZE_MAX: no bound
     std::string setting = "the limit";  // how the caller raises it, for the message
     std::size_t reserved = 0;           // already held by the caller for the whole computation
+    std::string operation;              // what the bound is for ("search", "lattice"), for messages
 
     // What is left of the bound besides the reserved part.
     std::size_t left() const { return bytes > reserved ? bytes - reserved : 0; }

@@ -221,9 +221,10 @@ std::size_t GeneralizationLattice::held_bytes() const {
 }
 
 void GeneralizationLattice::check_memory(std::size_t more) const {
-    memory_.check(held_bytes() + more, "search: the level-0 classes (" + std::to_string(base_->classes()) +
+    const std::string operation = memory_.operation.empty() ? "search" : memory_.operation;
+    memory_.check(held_bytes() + more, operation + ": the level-0 classes (" + std::to_string(base_->classes()) +
                                            "), the lattice's " + std::to_string(nodes_) + " nodes and one node's classes",
-                  "raise it, or search fewer quasi-identifiers (fewer classes and nodes)");
+                  "raise it, or use fewer quasi-identifiers (fewer classes and nodes)");
 }
 
 double GeneralizationLattice::suppression_bound(int64_t node) const {

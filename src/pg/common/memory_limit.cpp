@@ -10,7 +10,9 @@ void register_memory_limit() {
     DefineCustomIntVariable("privrisk.memory_limit",
                             "Memory one privrisk aggregate state, search, identification or release cache may hold "
                             "before it stops with an error (the release cache stops growing instead).",
-                            nullptr, &memory_limit_kb, 1024 * 1024, 1024, INT_MAX, PGC_USERSET, GUC_UNIT_KB, nullptr,
+                            "A bound the administrator sets: only superusers and roles granted SET on it "
+                            "(GRANT SET ON PARAMETER) may change it.",
+                            &memory_limit_kb, 1024 * 1024, 1024, INT_MAX, PGC_SUSET, GUC_UNIT_KB, nullptr,
                             nullptr, nullptr);
 }
 

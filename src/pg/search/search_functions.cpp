@@ -58,6 +58,7 @@ namespace {
 // the lattice's per-level groups and the maps that number each level (an estimate,
 // on the high side, measured in test/regress/sql/memory_limits.sql).
 constexpr std::size_t kCodedValueBytes = 256;
+constexpr std::size_t kPerLevelBytes = 16;  // past the first few levels: an ancestor id and a group entry
 // One node's entry in lattice()'s jsonb: its text (about 300 bytes for 5 quasi-identifiers) and,
 // the most of it, PostgreSQL's parse of that text into jsonb (measured: 8.3 kB per node in all
 // for 5 quasi-identifiers, in test/regress/sql/memory_limits.sql).
@@ -236,6 +237,8 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
 
     BaseClassBuilder builder(width, sensitive.has_value());
     std::size_t coded_bytes = 0;  // the distinct values' codes and texts, estimated
+    std::vector<std::size_t> level_count(width);
+    for (std::size_t j = 0; j < width; ++j) level_count[j] = hierarchies[j] ? std::size_t(hierarchies[j]->height()) + 1 : 1;
     std::vector<uint32_t> codes(width);
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     uint64_t rows = 0;
@@ -258,7 +261,8 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
                 std::string_view text = pg_call([&] { return value_text(&d.text, v); });
                 d.code_of.push_back(static_cast<uint32_t>(d.values.size()));
                 d.values.emplace_back(std::string(text));
-                coded_bytes += kCodedValueBytes + 2 * text.size();  // the key (≤ the text) and the text
+                // the key (≤ the text), the text, and one ancestor id and group entry per level
+                coded_bytes += kCodedValueBytes + 2 * text.size() + kPerLevelBytes * level_count[j];
             }
             codes[j] = d.code_of[index];
         }
@@ -411,6 +415,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // The distinct values stay held through the search (their texts, ancestors and groups).
     MemoryBound lattice_memory = memory;
     lattice_memory.reserved = coded_bytes;
+    lattice_memory.operation = operation;
     GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt, lattice_memory);
     constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
     if (every && lattice.nodes() > kMaxListedNodes)
