@@ -9,12 +9,17 @@ that owns the tables and nothing else, inside a savepoint rolled back after it.
 
     sql_fuzz.py TARGET SECONDS CORPUS_DIR CRASH_DIR
 
-TARGET is rule_conditions, options or mappings. Inputs are made by mutating
+TARGET is rule_conditions, options or mappings. One input in ten runs under a
+small privrisk.memory_limit (set before the role switch: only the administrator
+may set it). create_profile, which only privileged roles may call, runs as the
+connecting role. Inputs are made by mutating
 seeds (CORPUS_DIR: one input per file, taken from the regression suites) and by
 generating from each target's grammar. An input passes when the call returns
 or raises a clean ERROR; it fails (and is written to CRASH_DIR, and the run
 stops) when the server answers with an internal error (SQLSTATE XX...), or the
-connection breaks (a backend crashed). Prints the executions and the outcome
+connection breaks (a backend crashed; the targets share a server, so a crash
+breaks the others' connections too: the sanitizer's report names the input's
+frames). A statement_timeout (57014) counts as a clean error. Prints the executions and the outcome
 counts by SQLSTATE; exit 1 on a failure."""
 import collections
 import ctypes
@@ -89,6 +94,7 @@ FROM (SELECT DISTINCT zip AS z FROM fz_people) AS d;
 SELECT privrisk.load_hierarchy('fz_sex', E'M;*\\nF;*');
 SET ROLE fz_owner;
 SELECT privrisk.create_policy('fz_policy', 'fz_people');
+RESET ROLE;
 SET statement_timeout = '3s';
 """
 TEARDOWN = """
@@ -364,7 +370,8 @@ def main():
     failure = None
     while time.monotonic() < deadline and not failure:
         calls = target.calls()
-        server.must("BEGIN; SET LOCAL ROLE " + role)
+        limit = rng.choice(["1MB", "2MB", "16MB"]) if rng.random() < 0.1 else "1GB"
+        server.must(f"BEGIN; SET LOCAL privrisk.memory_limit = '{limit}'; SET LOCAL ROLE {role}")
         for sql in calls:
             state, message = server.run(sql)
             runs += 1

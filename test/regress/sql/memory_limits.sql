@@ -64,6 +64,32 @@ SELECT mem_limit_error(format('SELECT count(*) FROM privrisk.match_counts(%L, %L
                                   'mem_released', 'mem_dictionary', :'mapping'));
 RESET privrisk.memory_limit;
 
+-- Each tally's bound is its own: many groups' states, and other aggregates beside it, do not count;
+-- rows wait to be counted in a buffer of at most a quarter of the bound.
+SET privrisk.memory_limit = '1MB';
+SELECT count(*) AS groups, sum(length(t)) > 0 AS tallied
+FROM (SELECT g % 1000 AS k, privrisk.tuple_tally(g) AS t FROM generate_series(1, 200000) AS g GROUP BY 1) AS s;
+SET privrisk.memory_limit = '16MB';
+SELECT length(privrisk.tuple_tally(i % 2)) > 0 AS tallied, array_length(array_agg(i), 1) AS beside
+FROM generate_series(1, 3000000) AS i;
+-- A state keeps the bound it was made with, and says which.
+SELECT mem_limit_error($$SELECT length(privrisk.tuple_tally(i)) FROM (SELECT i, CASE WHEN i = 1000 THEN
+    set_config('privrisk.memory_limit', '1GB', false) END AS c FROM generate_series(1, 2000000) AS i) AS s$$);
+RESET privrisk.memory_limit;
+-- The bound is the administrator's: a role changes it only when granted SET on it.
+CREATE ROLE regress_memory_user;
+SET ROLE regress_memory_user;
+SET privrisk.memory_limit = '2GB';
+RESET ROLE;
+GRANT SET ON PARAMETER privrisk.memory_limit TO regress_memory_user;
+SET ROLE regress_memory_user;
+SET privrisk.memory_limit = '2GB';
+SHOW privrisk.memory_limit;
+RESET privrisk.memory_limit;
+RESET ROLE;
+REVOKE SET ON PARAMETER privrisk.memory_limit FROM regress_memory_user;
+DROP ROLE regress_memory_user;
+
 -- search() and lattice(): the level-0 classes and distinct values while the source is read, then the
 -- per-node bounds, the reports and one node's classes; the cache of rolled-up classes takes what is left.
 SET privrisk.search_progress_interval = 0;
