@@ -60,8 +60,12 @@ TEST(RiskProfile, ThresholdNumbersParseWithoutLibraryExceptions) {
     RiskProfile p = RiskProfile::from_texts({{"dt_risk", "1e-320"}, {"max_risk", "0.25"}});
     ASSERT_EQ(p.thresholds.size(), 2u);
     for (const auto& t : p.thresholds) {
-        if (t.key == "dt_risk") EXPECT_EQ(t.value, 1e-320);
-        if (t.key == "max_risk") EXPECT_EQ(t.value, 0.25);
+        if (t.key == "dt_risk") {
+            EXPECT_EQ(t.value, 1e-320);
+        } else {
+            EXPECT_EQ(t.key, "max_risk");
+            EXPECT_EQ(t.value, 0.25);
+        }
     }
     EXPECT_NE(privrisk_test::error_of([] { RiskProfile::from_texts({{"k", "1e999"}}); }).find("profile key k must be a finite number"),
               std::string::npos);
