@@ -64,7 +64,7 @@ SELECT count(*) AS classes, privrisk.k_anonymity(h) AS k, privrisk.average_risk(
        privrisk.neg_disclosure_curve(h, 2) AS neg_curve, privrisk.ck_worst_case(h, 1) ->> 'max_disclosure' AS witness
 FROM (SELECT zip, sex, privrisk.hist(disease) AS h FROM states_owner.people GROUP BY zip, sex) AS c;
 CREATE TEMP VIEW others AS
-SELECT privrisk.entropy(disease) AS entropy, privrisk.mutual_information(zip, disease) AS mi,
+SELECT privrisk.entropy(disease) AS entropy, round(privrisk.mutual_information(zip, disease)::numeric, 12) AS mi,
        privrisk.dt_risk(0.5, (length(zip) + 1)::int8) AS dt, privrisk.bayes_risk(0.25, 1) AS bayes,
        length(privrisk.tuple_tally(zip, sex)) AS tally_bytes,
        (SELECT privrisk.hist_merge(h) FROM (SELECT privrisk.hist(sex) AS h FROM states_owner.people GROUP BY zip) AS c)
