@@ -46,12 +46,19 @@ struct ClassTallyState {
           scratch(width, &mr) {}
 };
 
+// The memory limit, as the error audit() recognizes (54000) and falls back from.
+template <typename F>
+decltype(auto) bounded(F&& f) {
+    return within_limit("privrisk.audit_memory_limit", "class_tally: the classes",
+                        "raise privrisk.audit_memory_limit (audit() falls back to GROUP BY meanwhile)", f);
+}
+
 ClassTallyState* new_state(FunctionCallInfo fcinfo, std::size_t width, bool merged) {
     MemoryContext parent = aggregate_context(fcinfo);
     MemoryContext context = pg_call([&] {
         return AllocSetContextCreate(parent, "privrisk class tally", ALLOCSET_DEFAULT_SIZES);
     });
-    auto* s = construct_in<ClassTallyState>(context, context, width, merged);
+    auto* s = bounded([&] { return construct_in<ClassTallyState>(context, context, width, merged); });
     s->destroy.func = [](void* p) { static_cast<ClassTallyState*>(p)->~ClassTallyState(); };
     s->destroy.arg = s;
     pg_call([&] { MemoryContextRegisterResetCallback(context, &s->destroy); });
@@ -63,16 +70,6 @@ ClassTallyState* state_arg(FunctionCallInfo fcinfo, int arg) {
     return PG_ARGISNULL(arg) ? nullptr : reinterpret_cast<ClassTallyState*>(PG_GETARG_POINTER(arg));
 }
 
-// The memory limit, as the error audit() recognizes (54000) and falls back from.
-template <typename F>
-decltype(auto) bounded(F&& f) {
-    try {
-        return f();
-    } catch (const MemoryLimitExceeded&) {
-        fail(ErrorKind::ProgramLimit, "class_tally: the classes need more than privrisk.audit_memory_limit (" +
-                                          std::to_string(audit_memory_limit_kb) + " kB)");
-    }
-}
 
 void init_readers(ClassTallyState* s, FunctionCallInfo fcinfo) {
     ArgumentReaders r = argument_readers(fcinfo, 2, s->keys.size(), s->mr.context());

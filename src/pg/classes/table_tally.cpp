@@ -31,7 +31,7 @@ struct TallyState {
     TallyState(MemoryContext context, std::size_t width)
         : mr(context, memory_bound().bytes), tally(&mr, width), raw(&mr), codes(width, &mr), scratch(width, &mr) {
         // Waiting rows (8 bytes each, and as much again to sort them) take at most a quarter of the bound.
-        tally.set_buffered_rows(memory_bound().bytes / 64);
+        tally.set_buffered_rows(mr.limit() / 64);
     }
 };
 

@@ -26,6 +26,7 @@ public:
     // limit: the most `context` (with its children) may hold, in bytes; 0 = no limit.
     explicit PgMemoryResource(MemoryContext context, Size limit = 0) : context_(context), limit_(limit) {}
     MemoryContext context() const { return context_; }
+    Size limit() const { return limit_; }
 
 private:
     void* do_allocate(std::size_t bytes, std::size_t alignment) override {
@@ -57,17 +58,22 @@ private:
     Size limit_;
 };
 
-// Runs f, whose containers allocate from a PgMemoryResource limited by
-// privrisk.memory_limit: crossing it is that limit's ERROR (54000), worded with
-// the limit the resource was made with (the setting may have changed since).
+// Runs f, whose containers allocate from a PgMemoryResource limited by the
+// setting `setting`: crossing it is that limit's ERROR (54000), worded with the
+// limit the resource was made with (the setting may have changed since).
 template <typename F>
-decltype(auto) within_memory_limit(const char* what, const char* hint, F&& f) {
+decltype(auto) within_limit(const char* setting, const char* what, const char* hint, F&& f) {
     try {
         return f();
     } catch (const MemoryLimitExceeded& e) {
-        MemoryBound{e.limit, "privrisk.memory_limit"}.check(e.need, what, hint);
+        MemoryBound{e.limit, setting}.check(e.need, what, hint);
         fail(ErrorKind::Internal, "a memory limit was crossed below it");  // need > limit: not reached
     }
+}
+
+template <typename F>
+decltype(auto) within_memory_limit(const char* what, const char* hint, F&& f) {
+    return within_limit("privrisk.memory_limit", what, hint, std::forward<F>(f));
 }
 
 // Placement-constructs a T in `context`; it is never destroyed, so T must own
