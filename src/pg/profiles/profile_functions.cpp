@@ -207,16 +207,18 @@ PRIVRISK_FUNCTION(privrisk_profile_verdict) {
         std::vector<std::string> path{t.measure};
         if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("kmax")};
         if (t.measure == "dt_risk") path = {"dt_risk", "risk"};
+        // The measure; else whether audit() reported it at all, and whether the release has a
+        // sensitive column (audit() reports l_distinct then), to say why it is missing.
         spi.run(
             "SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) "
             "$3)::pg_catalog.text, "
             "($1::pg_catalog.jsonb OPERATOR(pg_catalog.#>>) "
-            "$2::pg_catalog.text[])::pg_catalog.float8",
+            "$2::pg_catalog.text[])::pg_catalog.float8, "
+            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'l_distinct')::pg_catalog.text",
             {text_arg(audit), text_array_arg(path), text_arg(path.front())}, true);
         if (!spi.null(0, 2)) return spi.float8(0, 2);
         bool reported = spi.string(0, 1) == "true";
-        spi.run("SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'l_distinct')::pg_catalog.text", {text_arg(audit)}, true);
-        bool sensitive = spi.string(0, 1) == "true";
+        bool sensitive = spi.string(0, 3) == "true";
         *why = reported                     ? "no row is released"
                : t.measure == "dt_risk"     ? "no dictionary: give the audit option dictionary"
                : !sensitive                 ? "no sensitive column"
