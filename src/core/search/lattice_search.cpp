@@ -195,16 +195,16 @@ std::shared_ptr<const NodeClasses> GeneralizationLattice::classes_of(int64_t nod
     auto interrupt = [](void* self) { static_cast<GeneralizationLattice*>(self)->tick(); };
     auto rolled = std::make_shared<const NodeClasses>(
         roll_up(*source, maps, static_cast<uint32_t>(sensitive_.size()), bits_, interrupt, this));
-    // Keep recent nodes' classes for their generalizations, within a memory bound:
-    // by default twice the level-0 classes and 64 MB, less when the memory bound
-    // leaves less (the search then rolls up from farther below: slower, not larger).
     // The node's classes, and while it is evaluated its per-class measures and (with a
     // sensitive column) up to two contingency tables as large as the classes again.
     const std::size_t evaluation = base_->has_histograms() ? 3 : 2;
     check_memory(rolled->bytes() * evaluation);
+    // Keep recent nodes' classes for their generalizations: by default up to twice the
+    // level-0 classes and 64 MB, less when the memory bound leaves less once the next
+    // evaluation (at most the base's size, thrice) has room; the search then rolls up
+    // from farther below: slower, not larger.
     cache_.push_back(Cached{node, target, rolled});
     cache_bytes_ += rolled->bytes();
-    // The cache gets what is left once the next evaluation has room (at most the base's size, thrice).
     const std::size_t held = held_bytes() + base_->bytes() * evaluation;
     const std::size_t left = memory_.left() > held ? memory_.left() - held : 0;
     const std::size_t budget = std::min(2 * base_->bytes() + (std::size_t(64) << 20), left);
