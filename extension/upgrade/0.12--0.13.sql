@@ -1,0 +1,3 @@
+-- 0.12 -> 0.13: what a 0.12 database needs beyond replaying the current
+-- definitions (the Makefile appends every replayable fragment of src/sql and
+-- the comments after this file).
