@@ -4,7 +4,7 @@ clusters on loopback (scripts/shards), ARX's Adult extract hash-sharded by row
 id into "adult" and copied whole into "adult_local" on the coordinator.
 
 Checks: every function gives exactly the single-server answer on the sharded
-table; the class GROUP BY with hist() is in each shard's Remote SQL and the
+table (a seeded dp_release too); the class GROUP BY with hist() is in each shard's Remote SQL and the
 rows that cross the network are the shards' classes, not their rows; a shard
 with another definition of a hierarchy fails naming the hierarchy and the server.
 
@@ -49,6 +49,15 @@ SAME = {
                  "privrisk.mutual_information(education, salary_class), privrisk.entropy_bits(race) FROM {t}",
     "askari_utility": f"SELECT privrisk.askari_utility('{{t}}', {QI}, {HIER}, {LEVELS})",
 }
+# A seeded release depends on the rows' values only (docs/dp.md): the same classes, counts and output order.
+DP_SAFEPUB = (f"privrisk.dp_release('{{t}}', {QI}, {HIER}, 1, 1e-3, levels => {LEVELS}, seed => 42, output => 'classes') "
+              "AS (a text, m text, r text, s text, n bigint)")
+SAME["dp_release, seeded (safepub)"] = (f"SELECT string_agg(concat_ws('|', a, m, r, s, n), ',' ORDER BY i) "
+                                        f"FROM ROWS FROM ({DP_SAFEPUB}) WITH ORDINALITY AS x(a, m, r, s, n, i)")
+SAME["dp_release, seeded (fouad)"] = (
+    "SELECT string_agg(concat_ws('|', a, s, n), ',' ORDER BY i) FROM ROWS FROM (privrisk.dp_release('{t}', "
+    "ARRAY['age', 'sex'], ARRAY['age', 'sex'], 1, 1e-3, mechanism => 'fouad', drop_probability => 0.5, seed => 3, "
+    "output => 'classes') AS (a text, s text, n bigint)) WITH ORDINALITY AS x(a, s, n, i)")
 MEASURES = ["k_anonymity", "l_diversity", "t_closeness", "average_risk", "prosecutor_risk", "a_acc", "a_know",
             "delta_disclosure", "information_gain"]
 SAME["every level-2 measure"] = "SELECT " + ", ".join(f"privrisk.{m}(hist)" for m in MEASURES) + (
@@ -104,6 +113,8 @@ def main():
         rows = [int(on(PORT + i, "SELECT count(*) FROM adult")[1]) for i in range(1, SHARDS + 1)]
         check("the rows are spread over the shards", all(n > 5000 for n in rows) and sum(rows) == 30162, str(rows))
 
+        code, out, err = coordinator("SELECT privrisk.set_budget('adult', 100, 0.5), privrisk.set_budget('adult_local', 100, 0.5)")
+        check("budgets for the releases", code == 0, err)
         for name, sql in SAME.items():
             a = coordinator(sql.replace("{t}", "adult"))
             b = coordinator(sql.replace("{t}", "adult_local"))
@@ -133,6 +144,14 @@ def main():
                      for i in range(1, SHARDS + 1)]
         check("the rows moved are each shard's classes", sorted(moved) == sorted(per_shard) and sum(moved) < 1000,
               f"moved {moved}, classes per shard {per_shard}, rows per shard {rows}")
+        # dp_release counts on the shards: what arrives is their classes, every row counted in them.
+        code, out, err = coordinator("SET client_min_messages = debug1; SELECT count(*) FROM " +
+                                     DP_SAFEPUB.replace("{t}", "adult"))
+        # (the shards' classes merged by class_query, the query whose moved rows are checked above)
+        classes = coordinator("SELECT count(*) FROM (SELECT 1 FROM adult_local GROUP BY privrisk.gen(age, 'age', 2), "
+                              "privrisk.gen(marital_status, 'marital', 1), race, sex) c")[1]
+        want = f"dp_release: 30162 rows counted from {classes} classes sent by the shards"
+        check("dp_release counts the shards' classes, not their rows", code == 0 and want in err, f"want {want}: {err}")
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
         # audit() sends each shard one class_tally (a row per shard, its classes inside).

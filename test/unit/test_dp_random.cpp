@@ -1,5 +1,6 @@
-// The release randomness: per-row draws that depend only on the row's identity
-// and the secret, rates that match the probability, and uniform shuffles.
+// The release randomness: per-class sample counts that depend only on the
+// class, its size and the secret, rates that match the probability, and
+// uniform shuffles.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -67,31 +68,82 @@ TEST(DpRandom, SeededRunsRepeatAndSeedsDiffer) {
     EXPECT_NE(DpRandom(s1).row_word(DpStream::Sample, "x", 1), DpRandom(s2).row_word(DpStream::Sample, "x", 1));
 }
 
-// Each row is sampled with probability p: the count over 1,000,000 rows is
-// within 4 standard deviations of p·n, for several p and seeds; the decision
-// is the same whatever order the rows are visited in.
-TEST(DpRandom, SamplingRateAndOrderInvariance) {
-    const uint32_t n = 1'000'000;
+// A class's sampled rows, over 1,000,000 rows in classes of 1 to 199 rows, are
+// within 4 standard deviations of p·n for several p and seeds; one row more in
+// a class adds 0 or 1 sampled row and leaves the others' draws alone.
+TEST(DpRandom, SampledRowsMatchTheRateAndGrowOneRowAtATime) {
     for (double p : {0.05, 0.3934693402873666, 0.6321205588285577, 0.95})
         for (int64_t seed : {1, 2, 3}) {
             DpRandom r = DpRandom::from_seed(seed);
             uint64_t t = DpRandom::inclusion_threshold(p);
-            long count = 0;
-            for (uint32_t i = 0; i < n; ++i) {
-                auto id = id_bytes(i);
-                count += r.sampled(id.data(), id.size(), t);
+            int64_t n = 0, count = 0;
+            for (uint32_t c = 0; n < 1'000'000; ++c) {
+                auto id = id_bytes(c);
+                const int64_t rows = std::min<int64_t>(1 + c % 199, 1'000'000 - n);
+                count += r.sampled_rows(id.data(), id.size(), rows, t);
+                n += rows;
             }
             double sd = std::sqrt(n * p * (1 - p));
             EXPECT_LE(std::fabs(count - n * p), 4 * sd) << p << " seed " << seed;
         }
     DpRandom r = DpRandom::from_seed(7);
     uint64_t t = DpRandom::inclusion_threshold(0.5);
-    std::vector<uint32_t> order(5000);
-    std::iota(order.begin(), order.end(), 0);
-    std::vector<bool> forward(order.size());
-    for (uint32_t i : order) forward[i] = r.sampled(id_bytes(i).data(), 10, t);
-    std::shuffle(order.begin(), order.end(), std::mt19937(5));
-    for (uint32_t i : order) EXPECT_EQ(r.sampled(id_bytes(i).data(), 10, t), forward[i]);
+    for (uint32_t c = 0; c < 50; ++c) {
+        auto id = id_bytes(c);
+        int64_t before = 0;
+        for (int64_t rows = 1; rows <= 300; ++rows) {
+            int64_t now = r.sampled_rows(id.data(), id.size(), rows, t);
+            EXPECT_TRUE(now == before || now == before + 1) << c << " " << rows;
+            before = now;
+        }
+        EXPECT_EQ(r.sampled_rows(id.data(), id.size(), 0, t), 0);
+    }
+    EXPECT_EQ(r.sampled_rows("x", 1, 1000, 0), 0);  // p = 0
+    int calls = 0;
+    EXPECT_LE(r.sampled_rows("x", 1, 200'000, t, [&] { ++calls; }), 200'000);
+    EXPECT_EQ(calls, 3);  // after 65,536, 131,072 and 196,608 rows
+}
+
+// Each class's count is Binomial(10, 0.3): chi-square over 20,000 classes,
+// counts 7–10 in one bin (7 degrees of freedom), below the 0.9999 quantile
+// (29.88); two seeds give two different sets of counts.
+TEST(DpRandom, SampledRowsOfAClassAreBinomial) {
+    const int classes = 20000, n = 10;
+    const double p = 0.3;
+    std::vector<double> pmf(n + 1);
+    for (int k = 0; k <= n; ++k) pmf[k] = std::exp(std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1) +
+                                                 k * std::log(p) + (n - k) * std::log(1 - p));
+    std::vector<int> seen(8), a, b;
+    DpRandom r = DpRandom::from_seed(11), other = DpRandom::from_seed(12);
+    uint64_t t = DpRandom::inclusion_threshold(p);
+    for (uint32_t c = 0; c < uint32_t(classes); ++c) {
+        std::string id = sample_identity({std::string_view("class"), std::to_string(c)});
+        int64_t k = r.sampled_rows(id.data(), id.size(), n, t);
+        ++seen[std::min<int64_t>(k, 7)];
+        a.push_back(int(k));
+        b.push_back(int(other.sampled_rows(id.data(), id.size(), n, t)));
+    }
+    double chi2 = 0;
+    for (int bin = 0; bin < 8; ++bin) {
+        double expected = 0;
+        for (int k = bin; k <= (bin == 7 ? n : bin); ++k) expected += pmf[k] * classes;
+        chi2 += (seen[bin] - expected) * (seen[bin] - expected) / expected;
+    }
+    EXPECT_LT(chi2, 29.88);
+    EXPECT_NE(a, b);
+}
+
+// No two lists of values share an identity: a NULL is not an empty text, the
+// boundary between values counts, and so does the number of values.
+TEST(DpRandom, SampleIdentitiesAreDistinct) {
+    using V = std::vector<std::optional<std::string_view>>;
+    std::vector<V> lists = {{}, {std::nullopt}, {std::string_view("")}, {std::string_view("a"), std::string_view("bc")},
+                            {std::string_view("ab"), std::string_view("c")}, {std::string_view("abc")},
+                            {std::nullopt, std::nullopt}, {std::string_view(""), std::nullopt},
+                            {std::string_view("\0\1", 2)}, {std::nullopt, std::string_view("\1")}};
+    std::map<std::string, std::size_t> ids;
+    for (std::size_t i = 0; i < lists.size(); ++i) EXPECT_TRUE(ids.emplace(sample_identity(lists[i]), i).second) << i;
+    EXPECT_EQ(sample_identity({std::string_view("ab")}), std::string("\1\2\0\0\0ab", 7));
 }
 
 // Every permutation of three items is equally likely across seeds: chi-square
@@ -125,10 +177,13 @@ TEST(SampleClasses, CountsAndSuppressionMatchAReference) {
             classes.add(ids.data());
             ++reference[ids];
         }
-        EXPECT_EQ(classes.sampled(), rows);
+        EXPECT_EQ(classes.total(), rows);
         ASSERT_EQ(classes.classes(), reference.size());
         const int64_t k = 1 + gen() % 40;
-        auto released = classes.finish(k, DpRandom::from_seed(trial));
+        auto by_ids = [&](uint32_t a, uint32_t b) {
+            return std::lexicographical_compare(classes.ids(a), classes.ids(a) + width, classes.ids(b), classes.ids(b) + width);
+        };
+        auto released = classes.finish(k, DpRandom::from_seed(trial), by_ids);
         std::map<std::vector<uint32_t>, int64_t> kept;
         int64_t kept_rows = 0;
         for (uint32_t c : released.classes) {
@@ -145,5 +200,17 @@ TEST(SampleClasses, CountsAndSuppressionMatchAReference) {
         if (released.classes.size() >= 20) {
             EXPECT_FALSE(std::is_sorted(released.classes.begin(), released.classes.end())) << trial;
         }
+        // The same classes met in another order come out in the same order.
+        SampleClasses reversed(width);
+        for (auto it = reference.rbegin(); it != reference.rend(); ++it) reversed.add(it->first.data(), it->second);
+        auto by_ids_reversed = [&](uint32_t a, uint32_t b) {
+            return std::lexicographical_compare(reversed.ids(a), reversed.ids(a) + width, reversed.ids(b),
+                                                reversed.ids(b) + width);
+        };
+        auto again = reversed.finish(k, DpRandom::from_seed(trial), by_ids_reversed);
+        ASSERT_EQ(again.classes.size(), released.classes.size());
+        for (std::size_t i = 0; i < again.classes.size(); ++i)
+            EXPECT_TRUE(std::equal(classes.ids(released.classes[i]), classes.ids(released.classes[i]) + width,
+                                   reversed.ids(again.classes[i])));
     }
 }

@@ -1,10 +1,12 @@
-// The classes of a sample (SafePub's last step, docs/dp.md): sampled rows, each
-// given as its generalized values' ids, are counted per class; finish() keeps
-// the classes with at least k rows, in a random order, so nothing in the output
-// follows the source's row order.
+// Rows counted per class (docs/dp.md), each class given as its generalized
+// values' ids: the classes of a source, then of its sample. finish() keeps the
+// classes with at least k rows in a random order: sorted by their values, then
+// shuffled, so nothing in the output follows the order rows or classes were met
+// in.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory_resource>
 #include <vector>
 
@@ -25,18 +27,19 @@ public:
             ids_.insert(ids_.end(), ids, ids + width_);
         }
         rows_[c] += rows;
-        sampled_ += rows;
+        total_ += rows;
     }
 
     struct Released {
         std::vector<uint32_t> classes;  // kept classes, shuffled
         int64_t rows = 0;               // rows in kept classes
     };
-    Released finish(int64_t k, const DpRandom& random) const;
+    // `before(a, b)`: class a's values come before class b's.
+    Released finish(int64_t k, const DpRandom& random, const std::function<bool(uint32_t, uint32_t)>& before) const;
 
     std::size_t width() const { return width_; }
     std::size_t classes() const { return rows_.size(); }
-    int64_t sampled() const { return sampled_; }
+    int64_t total() const { return total_; }
     int64_t rows(uint32_t c) const { return rows_[c]; }
     const uint32_t* ids(uint32_t c) const { return ids_.data() + std::size_t(c) * width_; }
 
@@ -45,7 +48,7 @@ private:
     FlatIndex index_;
     std::vector<int64_t> rows_;
     std::vector<uint32_t> ids_;
-    int64_t sampled_ = 0;
+    int64_t total_ = 0;
 };
 
 }  // namespace privrisk

@@ -82,7 +82,6 @@ struct TableScan {
     Datum* values;
     bool* nulls;
     const std::function<void(const Datum*, const bool*)>* on_row;
-    ItemPointerData* tid;  // where the current row's tid goes, or nullptr
     std::exception_ptr error;
 };
 
@@ -98,7 +97,6 @@ void run_table_scan(TableScan* t) {
             t->values[i] = slot->tts_values[t->columns[i] - 1];
             t->nulls[i] = slot->tts_isnull[t->columns[i] - 1];
         }
-        if (t->tid) *t->tid = slot->tts_tid;
         bool ok = [](TableScan* s) noexcept {
             try {
                 (*s->on_row)(s->values, s->nulls);
@@ -117,9 +115,8 @@ void run_table_scan(TableScan* t) {
 }  // namespace
 
 void scan_table_rows(Oid relid, const std::vector<AttrNumber>& columns,
-                     const std::function<void(const Datum*, const bool*)>& on_row, ItemPointerData* tid) {
+                     const std::function<void(const Datum*, const bool*)>& on_row) {
     TableScan t{};
-    t.tid = tid;
     t.columns = columns.data();
     t.count = static_cast<int>(columns.size());
     for (AttrNumber a : columns) t.last = std::max(t.last, a);

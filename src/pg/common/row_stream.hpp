@@ -21,8 +21,7 @@ void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
 // `relid`, values being `columns` in that order, read straight from the heap under
 // the active snapshot: no executor, no projection. Checks no privilege: the
 // caller has (the reader may SELECT the table and no row-level security applies).
-// When `tid` is given, it holds the current row's tid during each on_row call.
 void scan_table_rows(Oid relid, const std::vector<AttrNumber>& columns,
-                     const std::function<void(const Datum*, const bool*)>& on_row, ItemPointerData* tid = nullptr);
+                     const std::function<void(const Datum*, const bool*)>& on_row);
 
 }  // namespace privrisk::pg

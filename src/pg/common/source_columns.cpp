@@ -45,20 +45,19 @@ std::string source_select(const SourceRelation& source, const std::vector<std::s
     return select + " FROM " + source.qualified;
 }
 
-SourceRows source_rows(const SourceRelation& source, bool identity) {
-    return {readable_from_heap(source.relid), identity};
+SourceRows source_rows(const SourceRelation& source) {
+    return {readable_from_heap(source.relid)};
 }
 
 void read_source_rows(const SourceRelation& source, const SourceRows& how, const std::vector<SourceColumn>& columns,
-                      const std::function<void(const Datum*, const bool*)>& on_row, ItemPointerData* tid) {
+                      const std::function<void(const Datum*, const bool*)>& on_row) {
     if (how.from_heap) {
         std::vector<AttrNumber> attnums;
         for (const SourceColumn& c : columns) attnums.push_back(c.attnum);
-        scan_table_rows(source.relid, attnums, on_row, tid);
+        scan_table_rows(source.relid, attnums, on_row);
         return;
     }
     std::vector<std::string> expressions;
-    if (how.identity) expressions = {"tableoid", "ctid"};
     for (const SourceColumn& c : columns) expressions.push_back(c.quoted);
     stream_rows(source_select(source, expressions), {}, on_row);
 }

@@ -41,19 +41,16 @@ std::string source_select(const SourceRelation& source, const std::vector<std::s
 // How the rows of a source are read, decided once per scan: straight from the
 // heap when the caller may read the table whole (readable_from_heap), else
 // through SQL, where privileges, row-level security and inheritance children
-// apply. With `identity`, each row read through SQL leads with its tableoid
-// and ctid; read from the heap, *tid holds the row's ctid instead.
+// apply.
 struct SourceRows {
     bool from_heap;
-    bool identity;
-    int first() const { return !from_heap && identity ? 2 : 0; }  // index of the first column in values/nulls
 };
-SourceRows source_rows(const SourceRelation& source, bool identity = false);
+SourceRows source_rows(const SourceRelation& source);
 
 // Calls on_row(values, nulls) for every row of `source`, `columns` in that
-// order (from `how.first()` on), read as `how` says. Runs inside an Spi scope.
+// order, read as `how` says. Runs inside an Spi scope.
 void read_source_rows(const SourceRelation& source, const SourceRows& how, const std::vector<SourceColumn>& columns,
-                      const std::function<void(const Datum*, const bool*)>& on_row, ItemPointerData* tid = nullptr);
+                      const std::function<void(const Datum*, const bool*)>& on_row);
 
 // How a value becomes the bytes of its class key: the binary form where equal
 // bytes mean the same displayed value (by-value types, the string types), else

@@ -1,9 +1,11 @@
-// privrisk.dp_release (docs/dp.md). One pass over the source samples each row by
-// a keyed function of its identity (so the sample does not depend on scan order
-// or workers). safepub generalizes the sampled rows to the given node, counts
-// their classes and suppresses those with fewer than k rows; fouad counts the
-// distinct rows, then gives each kept row a t-frequent generalization drawn by
-// the exponential mechanism (src/core/fouad_mechanism). The budget is spent
+// privrisk.dp_release (docs/dp.md). One pass over the source counts its rows
+// per class (over shards, each shard counts its own and only classes cross the
+// network); how many of a class's rows are sampled is a keyed function of the
+// class and its count (src/core/dp/dp_random), so the sample does not depend
+// on scan order, workers or where the rows are stored. safepub counts the
+// classes of the given node and suppresses those with fewer than k sampled
+// rows; fouad counts the distinct rows, then gives each kept row a t-frequent
+// generalization drawn by the exponential mechanism (src/core/fouad_mechanism). The budget is spent
 // first and committed in a transaction of its own (dp_budget_worker.cpp), so a
 // rollback cannot make a release free. Released rows come class by class in a
 // random order, never in the source's order, with no identifier.
@@ -18,6 +20,7 @@
 
 #include "labels/column_labels.hpp"
 #include "common/args.hpp"
+#include "classes/class_query.hpp"
 #include "dp/dp_budget.hpp"
 #include "dp/dp_parameters.hpp"
 #include "dp/dp_random.hpp"
@@ -144,18 +147,6 @@ std::string parameters_json(const Request& r, const std::string& mechanism_field
            ", \"seed\": " + (r.seed ? std::to_string(*r.seed) : std::string("null")) + "}";
 }
 
-// The row identity the sampling is keyed on: relation, block, offset.
-struct RowIdentity {
-    unsigned char bytes[10];
-    void set(Oid relation, const ItemPointerData& tid) {
-        uint32 block = ItemPointerGetBlockNumberNoCheck(&tid);
-        uint16 offset = ItemPointerGetOffsetNumberNoCheck(&tid);
-        std::memcpy(bytes, &relation, 4);
-        std::memcpy(bytes + 4, &block, 4);
-        std::memcpy(bytes + 8, &offset, 2);
-    }
-};
-
 DpRandom run_random(const std::optional<int64_t>& seed) {
     if (seed) return DpRandom::from_seed(*seed);
     DpRandom::Secret secret;
@@ -170,7 +161,7 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
     char kind = pg_call([&] { return get_rel_relkind(req.relid); });
     if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW && kind != RELKIND_PARTITIONED_TABLE)
         fail(ErrorKind::InvalidParameter, "dp_release reads tables and materialized views, not " + quote_value(source.name) +
-                                              ": a row's identity (its ctid) decides whether it is sampled");
+                                              ": a privacy budget belongs to the table its rows are stored in");
     std::vector<SourceColumn> columns;
     for (auto& c : req.columns) columns.push_back(source_column(source, c.name, "quasi-identifier"));
     for (auto& c : columns) {  // the scan runs with the caller's rights; this error comes first
@@ -190,15 +181,22 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
     return columns;
 }
 
-// One pass over the source: on_row(identity, codes) for every row, each value
-// coded per column; on_new(column, code) once per distinct value, while the
-// hierarchy cache is the one looked up (checked before each use).
-int64_t scan_source(Request& req, const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                    const std::function<void(const RowIdentity&, const uint32_t*)>& on_row,
-                    const std::function<void(std::size_t, uint32_t)>& on_new) {
+// One pass over the source: on_rows(codes, rows) for its rows, each value coded
+// per column; on_new(column, code) once per distinct value, while the hierarchy
+// cache is the one looked up (checked before each use). Returns the rows read.
+// Over shards (foreign partitions the caller may read whole), each shard sends
+// its classes at `shard_levels` and their counts instead of rows: the values
+// on_new then sees are generalized there, by the pinned hierarchies.
+int64_t count_source(Request& req, const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                     const std::vector<Shard>& shards, const std::vector<int>& shard_levels,
+                     const std::function<void(const uint32_t*, int64_t)>& on_rows,
+                     const std::function<void(std::size_t, uint32_t)>& on_new) {
     const uint64_t generation = hierarchy_generation();
-    RowIdentity identity;
-    CodedScan scan{req.relid, columns, true};
+    long long groups = 0;  // on_rows calls: rows read here, or classes sent by the shards
+    CodedScan scan{req.relid, columns, {}, [&](const uint32_t* codes, int64_t n) {
+                       ++groups;
+                       on_rows(codes, n);
+                   }};
     scan.on_value = [&](std::size_t j, std::optional<std::string_view> text) {
         if (hierarchy_generation() != generation)
             fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
@@ -208,11 +206,42 @@ int64_t scan_source(Request& req, const SourceRelation& source, const std::vecto
         on_new(j, code);
         return code;
     };
-    scan.on_row = [&](const uint32_t* codes, Oid table, const ItemPointerData* tid) {
-        identity.set(table, *tid);
-        on_row(identity, codes);
+    int64_t rows;
+    if (shards.empty()) {
+        rows = run_coded_scan(source, scan);
+    } else {
+        std::vector<ClassColumn> keys;
+        std::vector<Oid> key_types;
+        for (std::size_t j = 0; j < columns.size(); ++j) {
+            keys.push_back({columns[j], req.columns[j].hierarchy_name, shard_levels[j]});
+            key_types.push_back(req.columns[j].hierarchy_name ? TEXTOID : columns[j].type);
+        }
+        rows = run_coded_classes(class_query(source, shards, keys, std::nullopt), key_types, scan);
+    }
+    pg_call([&] {
+        elog(DEBUG1, "dp_release: %lld rows counted from %lld %s", static_cast<long long>(rows), groups,
+             shards.empty() ? "rows read here" : "classes sent by the shards");
+    });
+    return rows;
+}
+
+// A class's values in the order of their texts (NULL first): the order the
+// kept classes are in before the output's shuffle, whatever order they were met in.
+std::function<bool(uint32_t, uint32_t)> by_values(const SampleClasses& classes,
+                                                  const std::vector<const std::vector<std::optional<std::string>>*>& texts) {
+    return [&classes, &texts](uint32_t a, uint32_t b) {
+        const uint32_t *x = classes.ids(a), *y = classes.ids(b);
+        for (std::size_t j = 0; j < texts.size(); ++j)
+            if (x[j] != y[j]) return (*texts[j])[x[j]] < (*texts[j])[y[j]];
+        return false;
     };
-    return run_coded_scan(source, scan);
+}
+
+// How many of `rows` rows with these released values the run samples.
+int64_t sampled_rows(const DpRandom& random, const std::vector<std::optional<std::string_view>>& values, int64_t rows,
+                     uint64_t threshold) {
+    const std::string id = sample_identity(values);
+    return random.sampled_rows(id.data(), id.size(), rows, threshold, [] { pg_call([] { CHECK_FOR_INTERRUPTS(); }); });
 }
 
 // The kept classes as PostgreSQL data in the multi-call context.
@@ -278,23 +307,26 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
     std::vector<std::vector<uint32_t>> released_of(width);  // code -> released id
     DpRandom random = run_random(req.seed);
     const uint64_t threshold = DpRandom::inclusion_threshold(p.beta);
-    SampleClasses classes(width);
+    SampleClasses counted(width);  // every row of the source, per released class
     std::vector<uint32_t> ids(width);
+    std::vector<int> levels_of;
+    for (const DpColumn& c : req.columns) levels_of.push_back(c.level);
     std::string scratch;
-    int64_t rows = scan_source(
-        req, source, columns,
-        [&](const RowIdentity& identity, const uint32_t* codes) {
-            if (!random.sampled(identity.bytes, sizeof identity.bytes, threshold)) return;
+    const std::vector<Shard> shards = source_shards(req.relid);
+    const bool generalized = !shards.empty();  // the shards sent classes: values come generalized
+    int64_t rows = count_source(
+        req, source, columns, shards, levels_of,
+        [&](const uint32_t* codes, int64_t n) {
             for (std::size_t j = 0; j < width; ++j) ids[j] = released_of[j][codes[j]];
-            classes.add(ids.data());
+            counted.add(ids.data(), n);
         },
         [&](std::size_t j, uint32_t code) {
             DpColumn& c = req.columns[j];
             const auto& v = c.values[code];
             Value g = std::nullopt;
             if (v) {
-                c.check_value(*v, c.level);
-                g = c.hierarchy ? c.hierarchy->generalize(*v, c.level, scratch) : Value(*v);
+                if (!generalized) c.check_value(*v, c.level);
+                g = c.hierarchy && !generalized ? c.hierarchy->generalize(*v, c.level, scratch) : Value(*v);
             }
             released_of[j].push_back(released_values[j].id(g));
         });
@@ -302,15 +334,27 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
         fail(ErrorKind::InvalidParameter, "delta " + number_text(req.delta) + " needs classes of at least k = " +
                                               std::to_string(p.k) + " sampled rows, more than the " + std::to_string(rows) +
                                               " rows of " + quote_value(source.name) + ": choose a larger delta");
-    SampleClasses::Released kept = classes.finish(p.k, random);
+    // Each class's sampled rows: a function of its values and count alone.
+    std::vector<const std::vector<std::optional<std::string>>*> texts;
+    for (auto& r : released_values) texts.push_back(&r.text);
+    SampleClasses sample(width);
+    std::vector<std::optional<std::string_view>> values(width);
+    for (uint32_t c = 0; c < counted.classes(); ++c) {
+        const uint32_t* class_ids = counted.ids(c);
+        for (std::size_t j = 0; j < width; ++j) {
+            const auto& t = (*texts[j])[class_ids[j]];
+            values[j] = t ? std::optional<std::string_view>(*t) : std::nullopt;
+        }
+        const int64_t n = sampled_rows(random, values, counted.rows(c), threshold);
+        if (n > 0) sample.add(class_ids, n);
+    }
+    SampleClasses::Released kept = sample.finish(p.k, random, by_values(sample, texts));
     // Only what the release shows anyway (no row) and public parameters: the
     // sample's size and classes are not covered by the privacy guarantee.
     if (kept.classes.empty())
         notice_nothing_released(req, "every class of the sample had fewer than k = " + std::to_string(p.k) +
                                          " rows and was suppressed");
-    std::vector<const std::vector<std::optional<std::string>>*> texts;
-    for (auto& r : released_values) texts.push_back(&r.text);
-    return output_classes(classes, kept, texts, memory);
+    return output_classes(sample, kept, texts, memory);
 }
 
 // The most leaves under one node below the root of a tree hierarchy, from the
@@ -374,23 +418,31 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     std::vector<FouadDimension> dims(width);
     FlatIndex tuples{std::pmr::new_delete_resource()};
     std::vector<uint32_t> tuple_codes;
-    std::vector<int64_t> tuple_rows, tuple_kept;
-    int64_t rows = scan_source(
-        req, source, columns,
-        [&](const RowIdentity& identity, const uint32_t* codes) {
+    std::vector<int64_t> tuple_rows;
+    int64_t rows = count_source(
+        req, source, columns, source_shards(req.relid), std::vector<int>(width, 0),
+        [&](const uint32_t* codes, int64_t n) {
             uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
             if (t == tuple_rows.size()) {
                 tuple_rows.push_back(0);
-                tuple_kept.push_back(0);
                 tuple_codes.insert(tuple_codes.end(), codes, codes + width);
             }
-            ++tuple_rows[t];
-            tuple_kept[t] += random.sampled(identity.bytes, sizeof identity.bytes, keep);
+            tuple_rows[t] += n;
         },
         [&](std::size_t j, uint32_t code) {
             const auto& v = req.columns[j].values[code];
             if (v) req.columns[j].check_value(*v, 0);  // generalizations start from leaves
         });
+    // Each distinct row's kept records: a function of its values and count alone.
+    std::vector<int64_t> tuple_kept(tuple_rows.size());
+    std::vector<std::optional<std::string_view>> values(width);
+    for (std::size_t t = 0; t < tuple_rows.size(); ++t) {
+        for (std::size_t j = 0; j < width; ++j) {
+            const auto& v = req.columns[j].values[tuple_codes[t * width + j]];
+            values[j] = v ? std::optional<std::string_view>(*v) : std::nullopt;
+        }
+        tuple_kept[t] = sampled_rows(random, values, tuple_rows[t], keep);
+    }
     // Each column's values generalized per level: ids per level, texts per released id.
     std::vector<ReleasedValues> released(width);
     std::vector<std::vector<std::vector<uint32_t>>> released_at(width);  // [column][level][code] -> released id
@@ -443,9 +495,9 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
             classes.add(ids.data());
         },
         [] { pg_call([] { CHECK_FOR_INTERRUPTS(); }); });
-    SampleClasses::Released out = classes.finish(1, random);
     std::vector<const std::vector<std::optional<std::string>>*> texts;
     for (auto& r : released) texts.push_back(&r.text);
+    SampleClasses::Released out = classes.finish(1, random, by_values(classes, texts));
     return output_classes(classes, out, texts, memory);
 }
 
@@ -582,27 +634,28 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
     PG_RETURN_DATUM(result);
 }
 
-// dp_sampled(seed, probability, tableoid, ctid): whether a seeded dp_release
-// samples this row. Seeded runs are reproducible and not private, so this
-// reveals nothing a seeded release does not; it lets tests recompute a
-// release with plain SQL, in serial and parallel plans.
-PRIVRISK_FUNCTION(privrisk_dp_sampled) {
-    struct Memo {
-        int64 seed;
-        DpRandom random;
-    };
+// dp_sampled_rows(seed, probability, class, rows): how many of a class's rows a
+// seeded dp_release samples (class: the released values, NULL for ⊥; rows: the
+// class's rows in the source). Seeded runs are reproducible and not private, so
+// this reveals nothing a seeded release does not; it lets tests recompute a
+// release with plain SQL.
+PRIVRISK_FUNCTION(privrisk_dp_sampled_rows) {
     const int64 seed = PG_GETARG_INT64(0);
     const double probability = PG_GETARG_FLOAT8(1);
-    auto* memo = static_cast<Memo*>(fcinfo->flinfo->fn_extra);
-    if (!memo || memo->seed != seed) {
-        DpRandom random = DpRandom::from_seed(seed);
-        if (!memo)
-            memo = static_cast<Memo*>(pg_call([&] { return MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Memo)); }));
-        std::memcpy(static_cast<void*>(memo), &seed, sizeof seed);
-        std::memcpy(static_cast<void*>(&memo->random), &random, sizeof random);
-        fcinfo->flinfo->fn_extra = memo;
-    }
-    RowIdentity identity;
-    identity.set(PG_GETARG_OID(2), *reinterpret_cast<ItemPointer>(PG_GETARG_POINTER(3)));
-    PG_RETURN_BOOL(memo->random.sampled(identity.bytes, sizeof identity.bytes, DpRandom::inclusion_threshold(probability)));
+    auto values = text_array_arg_values(fcinfo, 2, "class", true);
+    const int64 rows = PG_GETARG_INT64(3);
+    if (rows < 0) fail(ErrorKind::InvalidParameter, "rows must not be negative, got " + std::to_string(rows));
+    std::vector<std::optional<std::string_view>> views;
+    for (const auto& v : values) views.push_back(v ? std::optional<std::string_view>(*v) : std::nullopt);
+    PG_RETURN_INT64(sampled_rows(DpRandom::from_seed(seed), views, rows, DpRandom::inclusion_threshold(probability)));
+}
+
+// The C symbol of 0.12's dp_sampled(seed, probability, tableoid, ctid): the
+// install scripts of released versions still name it, so it stays, and says
+// what replaced it (the 0.12 -> 0.13 update drops the SQL function).
+PRIVRISK_FUNCTION(privrisk_dp_sampled) {
+    fail(ErrorKind::InvalidParameter,
+         "dp_sampled was removed in privrisk 0.13: releases sample by class, not by ctid; run ALTER EXTENSION privrisk "
+         "UPDATE and use privrisk.dp_sampled_rows(seed, probability, class, rows)");
+    PG_RETURN_NULL();
 }

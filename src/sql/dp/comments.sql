@@ -1,6 +1,6 @@
 COMMENT ON FUNCTION privrisk.dp_release(source regclass, quasi_identifiers text[], hierarchies text[], epsilon double precision, delta double precision, mechanism text, levels integer[], seed bigint, output text, drop_probability double precision, theta0 double precision, lambda double precision, kappa integer, score text, sensitivity text, leaf_weights double precision[]) IS 'differentially private release under a budget, spent and committed in a transaction of its own before any row is read: safepub (sampling, generalization, suppression under k) or fouad (per-record exponential mechanism)';
 
-COMMENT ON FUNCTION privrisk.dp_sampled(seed bigint, probability double precision, tableoid oid, ctid tid) IS 'whether dp_release with this seed samples the row (seeded runs are reproducible and not private)';
+COMMENT ON FUNCTION privrisk.dp_sampled_rows(seed bigint, probability double precision, class text[], "rows" bigint) IS 'how many of a class''s rows (its released values, NULL for suppressed; its rows in the source) dp_release with this seed samples (seeded runs are reproducible and not private)';
 
 COMMENT ON FUNCTION privrisk.set_budget(dataset regclass, epsilon double precision, delta double precision) IS 'sets the privacy budget of a table, partitioned table or materialized view (its owner only; never below what was spent; not temporary tables)';
 

@@ -4,7 +4,7 @@ CREATE OR REPLACE FUNCTION privrisk.dp_release(source regclass, quasi_identifier
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_dp_release';
 
-CREATE OR REPLACE FUNCTION privrisk.dp_sampled(seed bigint, probability double precision, tableoid oid, ctid tid) RETURNS boolean LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_sampled';
+CREATE OR REPLACE FUNCTION privrisk.dp_sampled_rows(seed bigint, probability double precision, class text[], "rows" bigint) RETURNS bigint LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_dp_sampled_rows';
 
 CREATE OR REPLACE FUNCTION privrisk.forget_dropped_budgets() RETURNS event_trigger
     LANGUAGE plpgsql SECURITY DEFINER

@@ -35,8 +35,8 @@ VALUES ('dp_census', 'x', 0, 0, 'safepub', '{}', true);
 
 -- The sampling rate: with every column generalized to ⊥ there is one class, the
 -- whole sample; it lies within 4 standard deviations of beta·n, for each seed.
--- (A seed repeats a sample of the same table; a new table samples afresh, as its
--- rows' identities include its OID, so no count is printed.)
+-- (A seed repeats a sample of the same classes, wherever their rows are; the
+-- counts still depend on libsodium's SipHash, so none is printed.)
 SELECT epsilon, seed,
        abs(n - p.beta * 1e6) <= 4 * sqrt(1e6 * p.beta * (1 - p.beta)) AS within_4_sd
 FROM (VALUES (0.5::float8, 1::int8), (1, 2), (2, 3)) AS v(epsilon, seed),
@@ -46,16 +46,20 @@ FROM (VALUES (0.5::float8, 1::int8), (1, 2), (2, 3)) AS v(epsilon, seed),
 ORDER BY epsilon;
 
 -- The released classes are exactly the classes of the seeded sample with at least
--- k rows, recomputed in plain SQL (dp_sampled decides as the release does); some
--- classes of the sample are suppressed, none released has fewer than k rows.
+-- k rows, recomputed in plain SQL (dp_sampled_rows counts a class's sampled rows
+-- as the release does); some classes of the sample are suppressed, none
+-- released has fewer than k rows.
 CREATE TEMP TABLE released AS
 SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 1, 1e-5,
                                   levels => ARRAY[1, 0, 2], seed => 42, output => 'classes')
     AS r(age text, sex text, zip text, n bigint);
 CREATE TEMP TABLE sample_classes AS
-SELECT privrisk.gen(age, 'dp_age', 1) AS age, sex, privrisk.gen(zip, 'dp_zip', 2) AS zip, count(*) AS n
-FROM dp_census WHERE privrisk.dp_sampled(42, (SELECT beta FROM privrisk.dp_parameters(1, 1e-5)), tableoid, ctid)
-GROUP BY 1, 2, 3;
+SELECT age, sex, zip, n FROM (
+    SELECT age, sex, zip,
+           privrisk.dp_sampled_rows(42, (SELECT beta FROM privrisk.dp_parameters(1, 1e-5)), ARRAY[age, sex, zip], n) AS n
+    FROM (SELECT privrisk.gen(age, 'dp_age', 1) AS age, sex, privrisk.gen(zip, 'dp_zip', 2) AS zip, count(*) AS n
+          FROM dp_census GROUP BY 1, 2, 3) AS c) AS s
+WHERE n > 0;
 SELECT (SELECT k FROM privrisk.dp_parameters(1, 1e-5)) AS k,
        (SELECT min(n) FROM released) >= (SELECT k FROM privrisk.dp_parameters(1, 1e-5)) AS none_below_k,
        (SELECT count(*) FROM sample_classes WHERE n < (SELECT k FROM privrisk.dp_parameters(1, 1e-5))) > 100
@@ -67,22 +71,16 @@ SELECT count(*) AS differences FROM (
     (SELECT * FROM sample_classes WHERE n >= (SELECT k FROM privrisk.dp_parameters(1, 1e-5)) EXCEPT SELECT * FROM released)
 ) AS d;
 
--- A parallel plan samples the same rows as a serial one: the same recomputation
--- under a Gather equals the release.
-SET parallel_setup_cost = 0;
-SET parallel_tuple_cost = 0;
-SET min_parallel_table_scan_size = 0;
-SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM dp_census WHERE privrisk.dp_sampled(42, 0.6, tableoid, ctid);
-SELECT count(*) AS differences FROM (
-    SELECT privrisk.gen(age, 'dp_age', 1) AS age, sex, privrisk.gen(zip, 'dp_zip', 2) AS zip, count(*) AS n
-    FROM dp_census WHERE privrisk.dp_sampled(42, (SELECT beta FROM privrisk.dp_parameters(1, 1e-5)), tableoid, ctid)
-    GROUP BY 1, 2, 3 EXCEPT SELECT * FROM sample_classes) AS d;
-RESET parallel_setup_cost;
-RESET parallel_tuple_cost;
-RESET min_parallel_table_scan_size;
-RESET max_parallel_workers_per_gather;
+-- One row more in a class adds at most one sampled row; a class of no rows
+-- has none; NULL is a value of its own (⊥), not the text 'NULL'.
+SELECT bool_and(d IN (0, 1)) AS grows_by_0_or_1,
+       privrisk.dp_sampled_rows(42, 0.5, ARRAY['a'], 0) AS of_no_rows,
+       privrisk.dp_sampled_rows(42, 0.5, ARRAY[NULL], 1000) <> privrisk.dp_sampled_rows(42, 0.5, ARRAY['NULL'], 1000)
+           AS null_is_not_a_text
+FROM (SELECT privrisk.dp_sampled_rows(42, 0.5, ARRAY['x', NULL], n) - privrisk.dp_sampled_rows(42, 0.5, ARRAY['x', NULL], n - 1) AS d
+      FROM generate_series(1, 300) n) AS g;
+SELECT privrisk.dp_sampled_rows(42, 0.5, ARRAY['a'], -1);
+SELECT privrisk.dp_sampled_rows(42, 1, ARRAY['a'], 1);
 
 -- One row per released row: as many as the classes count, class by class in a
 -- random order (two seeds give two orders; no source order survives).
@@ -165,7 +163,7 @@ RESET ROLE;
 SELECT privrisk.interval_hierarchy('dp_age_short', 0, 50, ARRAY[10, 50]);
 SET ROLE regress_dp_analyst;
 SELECT * FROM privrisk.dp_release('dp_census', ARRAY['age'], ARRAY['dp_age_short'], 1, 1e-5, levels => ARRAY[1]) AS r(age text);
--- A table without a budget; a view (rows have no identity to sample by).
+-- A table without a budget; a view (a budget belongs to the table the rows are in).
 RESET ROLE;
 SET ROLE regress_dp_owner;
 CREATE TABLE dp_tiny AS SELECT g AS id, 20 + g AS age FROM generate_series(1, 50) g;
@@ -277,6 +275,49 @@ SELECT count(*) AS released FROM privrisk.dp_release('dp_sparse', ARRAY['id'], A
 SELECT count(*) > 0 AS released FROM privrisk.dp_release('dp_sparse', ARRAY['parity'], ARRAY[NULL], 1, 1e-5, levels => ARRAY[0], seed => 7) AS r(parity text);
 SELECT count(*) AS spends, sum(epsilon) AS spent_epsilon FROM privrisk.budget_ledger WHERE relation = 'dp_sparse'::regclass;
 DROP TABLE dp_sparse;
+
+-- A seeded release depends on the rows' values only, not on where they are
+-- stored or how they are read: the same rows in another order, in another
+-- table, and hash-partitioned three ways (read through SQL, where a parallel
+-- plan is allowed) give the same classes, counts and output order, for
+-- safepub and for fouad.
+CREATE TABLE dp_shuffled AS SELECT * FROM dp_census ORDER BY md5(id::text);
+CREATE TABLE dp_parts (id int, age int, sex text, zip text) PARTITION BY HASH (zip);
+CREATE TABLE dp_parts_0 PARTITION OF dp_parts FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE dp_parts_1 PARTITION OF dp_parts FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE dp_parts_2 PARTITION OF dp_parts FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+INSERT INTO dp_parts SELECT * FROM dp_census ORDER BY md5(id::text) DESC;
+ANALYZE dp_shuffled, dp_parts;
+SELECT privrisk.set_budget(t, 50, 0.5) FROM unnest(ARRAY['dp_census', 'dp_shuffled', 'dp_parts']::regclass[]) AS t;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT count(DISTINCT release) AS releases, count(*) AS tables, min(classes) AS classes,
+       bool_and(release = (SELECT md5(string_agg(concat_ws('|', age, sex, zip, n), ',' ORDER BY age, sex, zip))
+                           FROM released)) AS as_released_before
+FROM (SELECT t, md5(string_agg(concat_ws('|', age, sex, zip, n), ',' ORDER BY age, sex, zip)) AS release, count(*) AS classes
+      FROM unnest(ARRAY['dp_census', 'dp_shuffled', 'dp_parts']::regclass[]) AS t,
+           privrisk.dp_release(t, ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 1, 1e-5,
+                               levels => ARRAY[1, 0, 2], seed => 42, output => 'classes') AS r(age text, sex text, zip text, n bigint)
+      GROUP BY t) AS x;
+SELECT count(DISTINCT release) AS releases, count(*) AS tables
+FROM (SELECT t, md5(string_agg(concat_ws('|', age, sex, zip, n), ',' ORDER BY i)) AS release
+      FROM unnest(ARRAY['dp_census', 'dp_shuffled', 'dp_parts']::regclass[]) AS t,
+           ROWS FROM (privrisk.dp_release(t, ARRAY['age', 'sex', 'zip'], ARRAY['dp_age', NULL, 'dp_zip'], 2, 1e-4,
+                                          levels => ARRAY[2, 0, 3], seed => 7, output => 'classes')
+                      AS (age text, sex text, zip text, n bigint)) WITH ORDINALITY AS r(age, sex, zip, n, i)
+      GROUP BY t) AS x;
+SELECT count(DISTINCT release) AS releases, count(*) AS tables, min(kept) > 0 AS kept_some
+FROM (SELECT t, md5(string_agg(concat_ws('|', age, sex, n), ',' ORDER BY i)) AS release, sum(n) AS kept
+      FROM unnest(ARRAY['dp_census', 'dp_shuffled', 'dp_parts']::regclass[]) AS t,
+           ROWS FROM (privrisk.dp_release(t, ARRAY['age', 'sex'], ARRAY['dp_age', NULL], 1, 1e-3, mechanism => 'fouad',
+                                          drop_probability => 0.5, seed => 3, output => 'classes')
+                      AS (age text, sex text, n bigint)) WITH ORDINALITY AS r(age, sex, n, i)
+      GROUP BY t) AS x;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+DROP TABLE dp_shuffled, dp_parts;
 
 DROP TABLE released, sample_classes;
 DROP TABLE dp_census, dp_tiny CASCADE;
