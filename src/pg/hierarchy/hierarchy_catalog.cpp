@@ -6,14 +6,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/digest.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"
 #include "common/spi.hpp"
 
 extern "C" {
 #include "access/xact.h"
-#include "common/cryptohash.h"
-#include "common/sha2.h"
 }
 
 namespace privrisk::pg {
@@ -100,39 +99,6 @@ void remember_catalog_oids() {
         }
     });
 }
-
-// The first 8 bytes of the SHA-256 of a hierarchy's definition, in hex. The
-// definition is written field by field, each preceded by its length, so no two
-// definitions write the same bytes.
-class Digest {
-public:
-    void add(std::string_view field) {
-        bytes_ += std::to_string(field.size()) + ":";
-        bytes_ += field;
-    }
-    std::string hex() const {
-        uint8 sum[PG_SHA256_DIGEST_LENGTH];
-        bool ok = pg_call([&] {
-            pg_cryptohash_ctx* ctx = pg_cryptohash_create(PG_SHA256);
-            bool done = ctx && pg_cryptohash_init(ctx) == 0 &&
-                        pg_cryptohash_update(ctx, reinterpret_cast<const uint8*>(bytes_.data()), bytes_.size()) == 0 &&
-                        pg_cryptohash_final(ctx, sum, sizeof sum) == 0;
-            pg_cryptohash_free(ctx);
-            return done;
-        });
-        if (!ok) fail(ErrorKind::Internal, "could not compute a SHA-256 digest");
-        static const char digits[] = "0123456789abcdef";
-        std::string out;
-        for (int i = 0; i < kHierarchyDigestBytes; ++i) {
-            out += digits[sum[i] >> 4];
-            out += digits[sum[i] & 15];
-        }
-        return out;
-    }
-
-private:
-    std::string bytes_;
-};
 
 // Every name below is schema-qualified, operators included: the caller's
 // search_path (pg_temp too) cannot put its own objects in these queries.

@@ -21,7 +21,6 @@ const Hierarchy& cached_hierarchy(std::string_view name);
 // SHA-256 of its definition (kind, parameters, leaf paths; not its name or
 // version), equal on every server where the same hierarchy was loaded.
 const Hierarchy& cached_hierarchy(std::string_view name, int64* version, std::string* digest = nullptr);
-constexpr int kHierarchyDigestBytes = 8;  // 16 hex digits
 
 // The version of `name` in the catalog now (read under the current snapshot,
 // not from the cache). Every replace gives a hierarchy a new version, and no
