@@ -5,8 +5,10 @@ id into "adult" and copied whole into "adult_local" on the coordinator.
 
 Checks: every function gives exactly the single-server answer on the sharded
 table (a seeded dp_release too); the class GROUP BY with hist() is in each shard's Remote SQL and the
-rows that cross the network are the shards' classes, not their rows; a shard
-with another definition of a hierarchy fails naming the hierarchy and the server.
+rows that cross the network are the shards' classes, not their rows; a release
+view over the shards gives the single-server release to an analyst with no
+right on the source; a shard with another definition of a hierarchy or policy
+fails naming it and the server.
 
     test/shards/run_shards.py [DIR]     (default /tmp/privrisk-shards-test; PRIVRISK_SHARDS_PORT, default 5541)
 
@@ -162,12 +164,54 @@ def main():
                                      f"{HIER}, {LEVELS})->>'rows')")
         check("audit() over shards reads their class tallies", code == 0 and "(class tallies," in err, err)
 
-        # A release over shards is refused up front, before any rule is stored.
-        code, out, err = coordinator("SELECT privrisk.create_policy('sharded_release', 'adult')")
-        stored = coordinator("SELECT count(*) FROM privrisk.policy WHERE name = 'sharded_release'")[1]
-        check("create_policy refuses a source with foreign partitions",
-              code != 0 and 'has a foreign partition, adult_shard1; a release reads local tables only' in err
-              and stored == "0", err)
+        # A release over shards: each shard's release view runs the rules on its rows, the
+        # coordinator's view reads them (the same statements on every server, test/shards/release.psql).
+        r = shards("each", "test/shards/release.psql")
+        check("the policy and release views are created on every server", r.returncode == 0, r.stdout + r.stderr)
+        tables = coordinator("SELECT string_agg(relname, ', ' ORDER BY relname) FROM pg_class "
+                             "WHERE relname LIKE 'adult\\_public\\_%' AND relkind = 'f'")[1]
+        check("one foreign table per shard reads its release view", tables.count("adult_public_adult_shard") == SHARDS,
+              tables)
+        code, out, err = coordinator("SELECT count(*) FROM adult_public")
+        check("a shard refuses a role that may read its source",
+              code != 0 and 'is read by a role that may read its source' in err, err)
+        setup = ["CREATE ROLE adult_publisher", "CREATE ROLE adult_analyst",
+                 "ALTER VIEW adult_public OWNER TO adult_publisher",
+                 f"GRANT SELECT ON {tables} TO adult_publisher", "GRANT SELECT ON adult_public TO adult_analyst",
+                 "SELECT privrisk.create_policy('adult_local_release', 'adult_local')",
+                 "SELECT privrisk.add_rule('adult_local_release', 'age', 'gen', $$race = 'White'$$, 'age', 1)",
+                 "SELECT privrisk.add_rule('adult_local_release', 'marital_status', 'gen', 'false', 'marital', 1)",
+                 "SELECT privrisk.add_rule('adult_local_release', 'occupation', 'hide', $$salary_class = '>50K'$$)",
+                 "SELECT privrisk.create_release_view('adult_local_release', 'adult_local_public')"]
+        setup += [f"CREATE USER MAPPING FOR adult_publisher SERVER shard{i} OPTIONS (user 'adult_reader', "
+                  "password_required 'false')" for i in range(1, SHARDS + 1)]
+        for sql in setup:
+            code, out, err = coordinator(sql)
+            check(f"setup: {sql}", code == 0, err)
+        digest = "SELECT md5(string_agg(r::text, ',' ORDER BY r.id)), count(*), count(r.occupation) FROM {v} r"
+        a = coordinator("SET ROLE adult_analyst; " + digest.format(v="adult_public"))
+        b = coordinator(digest.format(v="adult_local_public"))
+        last = a[1].splitlines()[-1] if a[1] else ""
+        check("the release view over the shards gives the single-server release", a[0] == 0 and last == b[1]
+              and last.split("|")[1] == "30162" and 0 < int(last.split("|")[2]) < 30162, f"{a}\n{b}")
+        a = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult")
+        b = coordinator("SELECT count(*) FROM pg_user_mappings WHERE usename = 'adult_analyst'")
+        check("the analyst has no right on the source and no user mapping", a[0] != 0 and
+              "permission denied for table adult" in a[2] and b[1] == "0", f"{a} {b}")
+        plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM adult_public")[1]
+        remote = [line.strip() for line in plan.split("\n") if "Remote SQL:" in line]
+        check("each shard reads its release view, with the pinned policy, at the same time",
+              len(remote) == SHARDS and plan.count("Async Foreign Scan") == SHARDS and
+              all("FROM public.adult_public WHERE (privrisk.release_is_pinned(id, 'adult_release@" in x for x in remote),
+              plan)
+        on(PORT + 2, "SELECT privrisk.add_rule('adult_release', 'sex', 'hide', 'false')")
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
+        check("a shard with another policy is an error naming the policy and the server",
+              code != 0 and 'policy "adult_release" on server "shard2" is not the one pinned' in err, err)
+        coordinator("SELECT privrisk.drop_policy('adult_release')")
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
+        check("a dropped policy's view over shards refuses to run",
+              code != 0 and 'policy "adult_release" does not exist' in err, err)
 
         # A shard with another definition of a hierarchy: an error naming both.
         on(PORT + 2, "SELECT privrisk.load_hierarchy('sex', E'Male;*\\nFemale;*\\nOther;*', replace => true)")

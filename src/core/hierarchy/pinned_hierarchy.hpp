@@ -16,8 +16,9 @@ struct PinnedHierarchy {
     std::string digest;  // 16 lowercase hex digits
     std::string server;  // empty: not sent anywhere
 
-    // Parses and checks the text form; an error names what is wrong.
-    static PinnedHierarchy parse(std::string_view text);
+    // Parses and checks the text form; an error names what is wrong, calling
+    // the text `what` (a pinned policy has the same form: docs/scale-out.md).
+    static PinnedHierarchy parse(std::string_view text, std::string_view what = "pinned hierarchy");
     std::string text() const;
 };
 

@@ -37,19 +37,6 @@ Relation open_policy_source(const Policy& policy) {
         fail(ErrorKind::InvalidParameter,
              "the source of policy " + quote_value(policy.name) + ", " + relation_name(source) +
                  ", has row-level security; a release would bypass it");
-    if (kind == RELKIND_PARTITIONED_TABLE) {
-        // The release scan reads heaps: rules over a shard's rows would have to run on
-        // the coordinator, hidden values crossing the network (docs/scale-out.md).
-        List* all = pg_call([&] { return find_all_inheritors(source, AccessShareLock, nullptr); });
-        for (int i = 0; i < list_length(all); ++i) {
-            Oid leaf = list_nth_oid(all, i);
-            if (pg_call([&] { return get_rel_relkind(leaf); }) == RELKIND_FOREIGN_TABLE)
-                fail(ErrorKind::InvalidParameter,
-                     "the source of policy " + quote_value(policy.name) + ", " + relation_name(source) +
-                         ", has a foreign partition, " + relation_name(leaf) +
-                         "; a release reads local tables only (create the policy on each shard's table instead)");
-        }
-    }
     return rel;
 }
 

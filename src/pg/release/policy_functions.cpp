@@ -10,6 +10,7 @@
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
+#include "release/shard_release.hpp"
 #include "labels/column_labels.hpp"
 #include "common/spi.hpp"
 
@@ -197,6 +198,9 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     if (pg_call([&] { return isAnyTempNamespace(schema); }))
         fail(ErrorKind::InvalidParameter, "create_release_view: a release view must not be temporary (" +
                                               quote_value(view_name) + " would be created in pg_temp)");
+    // Over shards: the shards' release views, read through postgres_fdw (docs/scale-out.md).
+    const std::vector<ShardTable> shards = shard_tables(policy.source, name);
+    if (!shards.empty()) create_shard_release_view(policy, shape, shards, schema, target->relname);
     std::string sql = "CREATE VIEW ";
     sql += std::string(pg_call([&] { return quote_identifier(get_namespace_name(schema)); })) + ".";
     sql += pg_call([&] { return quote_identifier(target->relname); });
@@ -215,9 +219,11 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
         });
     }
     sql += ")";
-    Spi spi;
-    spi.run(sql.c_str(), {}, false);  // as the caller: the view is theirs to grant
-    spi.finish();
+    if (shards.empty()) {
+        Spi spi;
+        spi.run(sql.c_str(), {}, false);  // as the caller: the view is theirs to grant
+        spi.finish();
+    }
     const char* relname = target->relname;
     Oid view = pg_call([&] { return get_relname_relid(relname, schema); });
     {

@@ -44,8 +44,10 @@ inline List* leaf_partitions(Relation parent) {
         char kind = get_rel_relkind(lfirst_oid(lc));
         if (kind == RELKIND_FOREIGN_TABLE)
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                            errmsg("partition %s of %s is a foreign table: a release reads local tables only",
-                                   get_rel_name(lfirst_oid(lc)), RelationGetRelationName(parent))));
+                            errmsg("partition %s of %s is a foreign table: release() reads local tables only",
+                                   get_rel_name(lfirst_oid(lc)), RelationGetRelationName(parent)),
+                            errhint("Over shards, read the release through a view made by create_release_view: "
+                                    "it reads the shards' own release views (docs/scale-out.md).")));
         if (kind == RELKIND_RELATION) leaves = lappend_oid(leaves, lfirst_oid(lc));
     }
     return leaves;

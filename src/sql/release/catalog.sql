@@ -29,6 +29,28 @@ CREATE TABLE privrisk.release_view (
     policy text NOT NULL
 );
 
+-- A policy pinned by the digest of its definition, for a shard (docs/scale-out.md):
+-- name@digest@server; a release view over shards checks each shard's policy against it.
+CREATE TYPE privrisk.pinned_policy;
+
+CREATE FUNCTION privrisk.pinned_policy_in(cstring) RETURNS privrisk.pinned_policy LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pinned_policy_in';
+
+CREATE FUNCTION privrisk.pinned_policy_out(privrisk.pinned_policy) RETURNS cstring LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pinned_policy_out';
+
+CREATE FUNCTION privrisk.pinned_policy_recv(internal) RETURNS privrisk.pinned_policy LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pinned_policy_recv';
+
+CREATE FUNCTION privrisk.pinned_policy_send(privrisk.pinned_policy) RETURNS bytea LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_pinned_policy_send';
+
+CREATE TYPE privrisk.pinned_policy (
+    INTERNALLENGTH = variable,
+    INPUT = privrisk.pinned_policy_in,
+    OUTPUT = privrisk.pinned_policy_out,
+    RECEIVE = privrisk.pinned_policy_recv,
+    SEND = privrisk.pinned_policy_send,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+
 ALTER TABLE ONLY privrisk.policy ADD CONSTRAINT policy_pkey PRIMARY KEY (name);
 
 ALTER TABLE ONLY privrisk.policy_rule ADD CONSTRAINT policy_rule_pkey PRIMARY KEY (policy, rule);

@@ -29,3 +29,10 @@ COMMENT ON FUNCTION privrisk.owns_source(regclass) IS 'internal: whether the cal
 COMMENT ON FUNCTION privrisk.release_support(internal) IS 'internal: planner support function of release() (row estimate)';
 COMMENT ON FUNCTION privrisk.release(text) IS 'release operator: the rows of a policy''s source with its rules applied (hide and gen), read by a custom scan; use with a column definition list';
 COMMENT ON FUNCTION privrisk.forget_dropped_relations() IS 'internal: event trigger function removing the policies and release views of dropped relations';
+COMMENT ON TYPE privrisk.pinned_policy IS 'a policy pinned by the digest of its definition, for a shard: name@digest@server (docs/scale-out.md)';
+COMMENT ON FUNCTION privrisk.release_is_pinned(anyelement, privrisk.pinned_policy) IS 'true, or an error naming the policy and the server when the policy here is not the one pinned; a release view over shards sends it to each shard (docs/scale-out.md)';
+COMMENT ON FUNCTION privrisk.pinned_policy_in(cstring) IS 'internal: I/O function of type privrisk.pinned_policy';
+COMMENT ON FUNCTION privrisk.pinned_policy_out(privrisk.pinned_policy) IS 'internal: I/O function of type privrisk.pinned_policy';
+COMMENT ON FUNCTION privrisk.pinned_policy_recv(internal) IS 'internal: I/O function of type privrisk.pinned_policy';
+COMMENT ON FUNCTION privrisk.pinned_policy_send(privrisk.pinned_policy) IS 'internal: I/O function of type privrisk.pinned_policy';
+COMMENT ON FUNCTION privrisk.release_policy_is(text, text) IS 'true, or an error when the policy was dropped or changed since its release view over shards pinned it (docs/scale-out.md)';

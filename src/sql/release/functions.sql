@@ -51,3 +51,7 @@ CREATE OR REPLACE FUNCTION privrisk.refresh_policy(policy text) RETURNS integer
 CREATE OR REPLACE FUNCTION privrisk.release_support(internal) RETURNS internal LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_support';
 
 CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record LANGUAGE c STABLE STRICT SUPPORT privrisk.release_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release';
+
+CREATE OR REPLACE FUNCTION privrisk.release_is_pinned(value anyelement, policy privrisk.pinned_policy) RETURNS boolean LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_is_pinned';
+
+CREATE OR REPLACE FUNCTION privrisk.release_policy_is(policy text, digest text) RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_policy_is';

@@ -137,6 +137,42 @@ SELECT count(*) AS casting_views FROM privrisk.release_view WHERE policy = 'cast
 SET ROLE regress_privrisk_analyst;
 SELECT count(*) FROM privrisk.release('casting') AS r(id int);
 RESET ROLE;
+-- Releases over shards (docs/scale-out.md; test/shards runs them on real shards): the
+-- pin's form; the checks a shard and the coordinator run, and who learns what from them.
+SELECT 'patients@0123456789abcdef@shard1'::privrisk.pinned_policy AS pin,
+       'a\@b@0123456789abcdef@s'::privrisk.pinned_policy AS escaped;
+SELECT 'patients'::privrisk.pinned_policy;
+SELECT 'patients@0123@shard1'::privrisk.pinned_policy;
+SET ROLE regress_privrisk_stranger;
+-- A stranger learns nothing: an existing policy gives the error a missing one gives.
+SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
+SELECT privrisk.release_is_pinned(1, 'nope@0123456789abcdef@shard1');
+SELECT privrisk.release_policy_is('patients', '0123456789abcdef');
+SET ROLE regress_privrisk_analyst;
+-- A reader of the release only: the digest is compared, and a different one named with the server.
+SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
+SELECT privrisk.release_policy_is('patients', '0123456789abcdef');
+SET ROLE regress_privrisk_steward;
+-- The source's owner reads it: a shard refuses to serve its release to such a role.
+SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
+RESET ROLE;
+-- A release view reads either its own tables or the shards' releases, not both.
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER regress_shard FOREIGN DATA WRAPPER postgres_fdw OPTIONS (dbname 'nowhere');
+GRANT USAGE ON FOREIGN SERVER regress_shard TO regress_privrisk_steward;
+SET ROLE regress_privrisk_steward;
+CREATE TABLE regress_release.mixed (id int, zip text) PARTITION BY RANGE (id);
+CREATE TABLE regress_release.mixed_local PARTITION OF regress_release.mixed FOR VALUES FROM (0) TO (10);
+CREATE FOREIGN TABLE regress_release.mixed_remote PARTITION OF regress_release.mixed FOR VALUES FROM (10) TO (20)
+    SERVER regress_shard;
+SELECT privrisk.create_policy('mixed', 'regress_release.mixed');
+SELECT privrisk.create_release_view('mixed', 'regress_release.mixed_release');
+SELECT count(*) FROM privrisk.release('mixed') AS r(id int, zip text);
+SELECT privrisk.drop_policy('mixed');
+RESET ROLE;
+DROP SERVER regress_shard CASCADE;
+DROP EXTENSION postgres_fdw;
+
 DROP SCHEMA regress_analyst CASCADE;
 SET ROLE regress_privrisk_steward;
 DROP SCHEMA regress_release CASCADE;

@@ -1,0 +1,248 @@
+#include "release/shard_release.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/args.hpp"
+#include "common/digest.hpp"
+#include "common/error.hpp"
+#include "common/spi.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/pinned_hierarchy.hpp"
+#include "release/policy_access.hpp"
+
+extern "C" {
+#include "catalog/pg_inherits.h"
+#include "foreign/foreign.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace privrisk::pg {
+namespace {
+
+const char* const kPinned = "pinned policy";
+
+std::string quoted_name(const std::string& name) {
+    const char* n = name.c_str();
+    return std::string(pg_call([&] { return quote_identifier(n); }));
+}
+
+std::string literal(const std::string& s) {
+    const char* text = s.c_str();
+    return std::string(pg_call([&] { return quote_literal_cstr(text); }));
+}
+
+std::string type_text(Oid type, int32 typmod) {
+    return std::string(pg_call([&] {
+        return format_type_extended(type, typmod, FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY);
+    }));
+}
+
+bool has_foreign_partitions(Oid source) {
+    return pg_call([&] {
+        if (get_rel_relkind(source) != RELKIND_PARTITIONED_TABLE) return false;
+        ListCell* lc;
+        foreach (lc, find_all_inheritors(source, AccessShareLock, nullptr))
+            if (get_rel_relkind(lfirst_oid(lc)) == RELKIND_FOREIGN_TABLE) return true;
+        return false;
+    });
+}
+
+}  // namespace
+
+std::string policy_digest(const Policy& policy) {
+    std::vector<std::string> rules;
+    for (const PolicyRule& r : policy.rules) {
+        Digest fields;  // one rule's fields, written as one field of the policy's
+        fields.add(r.column);
+        fields.add(r.op == DisclosureOp::Gen ? "gen" : "hide");
+        fields.add(r.condition);
+        if (r.op == DisclosureOp::Gen) {
+            std::string digest;
+            cached_hierarchy(r.hierarchy, nullptr, &digest);
+            fields.add(r.hierarchy);
+            fields.add(digest);
+            fields.add(std::to_string(r.level));
+        }
+        rules.push_back(fields.hex());
+    }
+    std::sort(rules.begin(), rules.end());  // rules compose by maximum: their order changes nothing
+    Digest sum;
+    sum.add("privrisk policy 1");
+    sum.add(policy.name);
+    sum.add(policy.unlabelled_hidden ? "hide" : "publish");
+    sum.add(std::to_string(rules.size()));
+    for (const std::string& r : rules) sum.add(r);
+    for (const ReleasedColumn& c : release_shape(policy)) {
+        sum.add(c.name);
+        sum.add(type_text(c.type, c.typmod));
+    }
+    return sum.hex();
+}
+
+std::vector<ShardTable> shard_tables(Oid source, const std::string& policy) {
+    std::vector<ShardTable> shards;
+    if (!has_foreign_partitions(source)) return shards;
+    std::string local, foreign;  // the first of each, for the error
+    List* all = pg_call([&] { return find_all_inheritors(source, AccessShareLock, nullptr); });
+    for (int i = 0; i < list_length(all); ++i) {
+        Oid leaf = list_nth_oid(all, i);
+        char kind = pg_call([&] { return get_rel_relkind(leaf); });
+        if (kind == RELKIND_PARTITIONED_TABLE) continue;
+        std::string name = pg_call([&] {
+            return quote_qualified_identifier(get_namespace_name(get_rel_namespace(leaf)), get_rel_name(leaf));
+        });
+        if (kind != RELKIND_FOREIGN_TABLE) {
+            local = name;
+            continue;
+        }
+        if (foreign.empty()) foreign = name;
+        std::string server = pg_call([&] { return GetForeignServer(GetForeignTable(leaf)->serverid)->servername; });
+        shards.push_back({leaf, pg_call([&] { return get_rel_name(leaf); }), server});
+    }
+    if (!local.empty())
+        fail(ErrorKind::InvalidParameter,
+             "the source of policy " + quote_value(policy) + " mixes local and foreign partitions: " + local +
+                 " is local, " + foreign + " is foreign; a release view reads either its own tables or "
+                 "the shards' releases");
+    return shards;
+}
+
+void create_shard_release_view(const Policy& policy, const std::vector<ReleasedColumn>& shape,
+                               const std::vector<ShardTable>& shards, Oid schema, const std::string& view) {
+    Policy full = policy;
+    add_default_rules(full);
+    const std::string digest = policy_digest(full);
+    const std::string schema_name = pg_call([&] { return get_namespace_name(schema); });
+    const std::string qualified_schema = quoted_name(schema_name);
+    std::string columns, names;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        columns += (i ? ", " : "") + quoted_name(shape[i].name) + " " + type_text(shape[i].type, shape[i].typmod);
+        names += (i ? ", " : "") + quoted_name(shape[i].name);
+    }
+    std::string union_all;
+    Spi spi;  // as the caller: the tables and the view are theirs to grant
+    for (const ShardTable& shard : shards) {
+        const std::string table = view + "_" + shard.name;
+        if (table.size() >= NAMEDATALEN)
+            fail(ErrorKind::InvalidParameter, "create_release_view: the foreign table for partition " +
+                                                  quote_value(shard.name) + " would be named " + quote_value(table) +
+                                                  ", longer than 63 bytes: choose a shorter view name");
+        const std::string qualified = qualified_schema + "." + quoted_name(table);
+        spi.run(("CREATE FOREIGN TABLE " + qualified + " (" + columns + ") SERVER " + quoted_name(shard.server) +
+                 " OPTIONS (schema_name " + literal(schema_name) + ", table_name " + literal(view) + ")")
+                    .c_str(),
+                {}, false);
+        spi.run(("COMMENT ON FOREIGN TABLE " + qualified + " IS " +
+                 literal("privrisk: the release of policy " + policy.name + " on server " + shard.server +
+                         " (its release view " + schema_name + "." + view + "), read by the view of that name here"))
+                    .c_str(),
+                {}, false);
+        const std::string pin = PinnedHierarchy{policy.name, digest, shard.server}.text();
+        union_all += (union_all.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + names + " FROM " + qualified +
+                     " WHERE privrisk.release_is_pinned(" + quoted_name(shape.front().name) + ", " + literal(pin) +
+                     "::privrisk.pinned_policy)";
+    }
+    // The coordinator's check comes once, before any shard's row (a join's outer
+    // side), and keeps the shards' scans direct children of the Append, so they
+    // run at the same time (a filter on each would make them run in turn).
+    spi.run(("CREATE VIEW " + qualified_schema + "." + quoted_name(view) +
+             " AS WITH pin AS MATERIALIZED (SELECT privrisk.release_policy_is(" + literal(policy.name) + ", " +
+             literal(digest) + ") AS checked) SELECT shards.* FROM pin CROSS JOIN (" + union_all + ") AS shards")
+                .c_str(),
+            {}, false);
+    spi.finish();
+}
+
+}  // namespace privrisk::pg
+
+// privrisk.pinned_policy: name@digest@server, stored as its canonical text.
+PRIVRISK_FUNCTION(privrisk_pinned_policy_in) {
+    return text_datum(PinnedHierarchy::parse(PG_GETARG_CSTRING(0), kPinned).text());
+}
+
+PRIVRISK_FUNCTION(privrisk_pinned_policy_out) {
+    std::string_view text = text_view(PG_GETARG_DATUM(0));
+    return CStringGetDatum(pg_call([&] { return pnstrdup(text.data(), text.size()); }));
+}
+
+PRIVRISK_FUNCTION(privrisk_pinned_policy_send) { return text_datum(text_view(PG_GETARG_DATUM(0))); }
+
+PRIVRISK_FUNCTION(privrisk_pinned_policy_recv) {
+    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+    std::string_view bytes(buf->data + buf->cursor, buf->len - buf->cursor);
+    pg_call([&] { (void)pg_verifymbstr(bytes.data(), static_cast<int>(bytes.size()), false); });
+    Datum d = text_datum(PinnedHierarchy::parse(bytes, kPinned).text());
+    buf->cursor = buf->len;
+    return d;
+}
+
+// release_is_pinned(value, pinned policy) -> true, or an error: run on a shard
+// (postgres_fdw ships it with the coordinator's view's scan of the shard's
+// release view), it checks that the shard's policy is the one the coordinator
+// pinned. `value` (a column of the release) only makes it a per-row
+// expression that postgres_fdw sends along. Checked once per scan.
+PRIVRISK_FUNCTION(privrisk_release_is_pinned) {
+    if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "release_is_pinned: the pinned policy must not be NULL");
+    std::string_view pinned = text_view(PG_GETARG_DATUM(1));
+    auto* memo = static_cast<::text*>(fcinfo->flinfo->fn_extra);  // the pin checked last in this scan
+    if (memo && text_view(PointerGetDatum(memo)) == pinned) PG_RETURN_BOOL(true);
+    PinnedHierarchy pin = PinnedHierarchy::parse(pinned, kPinned);
+    const std::string where = " on server " + quote_value(pin.server.empty() ? std::string("(none named)") : pin.server);
+    Policy policy;
+    try {
+        policy = load_readable_policy(pin.name);
+    } catch (const Error& e) {
+        fail(e.kind(), std::string(e.what()) + where);
+    }
+    // Evaluated here rather than on the shard (privrisk not in the server's
+    // extensions option): this server's policy is the coordinator's, and
+    // comparing it with itself would prove nothing.
+    if (has_foreign_partitions(policy.source))
+        fail(ErrorKind::InvalidParameter,
+             "the check of policy " + quote_value(pin.name) + where +
+                 " ran on this server, not on the shard: list privrisk in the server's extensions option "
+                 "(ALTER SERVER … OPTIONS (ADD extensions 'privrisk'))");
+    // The role the coordinator connects as must not read the source here: this
+    // scan would then report a rule's error with the value that raised it, and
+    // postgres_fdw would hand that text to the coordinator's reader.
+    if (reads_source(policy.source))
+        fail(ErrorKind::PermissionDenied,
+             "the release of policy " + quote_value(pin.name) + where + " is read by a role that may read its source: "
+             "map the coordinator's view owner to a role that may read only the release view (its errors then name "
+             "no value)");
+    const std::string digest = policy_digest(policy);
+    if (digest != pin.digest)
+        fail(ErrorKind::InvalidParameter,
+             "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + digest + " here, " +
+                 pin.digest + " pinned): create the same policy, rules, hierarchies and labels on every server, "
+                 "then the release view on the coordinator again");
+    fcinfo->flinfo->fn_extra = pg_call([&] {
+        return static_cast<void*>(
+            MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARHDRSZ + pinned.size()));
+    });
+    SET_VARSIZE(static_cast<::text*>(fcinfo->flinfo->fn_extra), VARHDRSZ + pinned.size());
+    std::memcpy(VARDATA(static_cast<::text*>(fcinfo->flinfo->fn_extra)), pinned.data(), pinned.size());
+    PG_RETURN_BOOL(true);
+}
+
+// release_policy_is(policy, digest) -> true, or an error: run on the
+// coordinator once per scan of a release view over shards (STABLE, so
+// postgres_fdw keeps it here), it checks that this server's policy is still
+// the one the view pinned: dropped, or changed since create_release_view, the
+// view refuses to run, as a release view of local tables does.
+PRIVRISK_FUNCTION(privrisk_release_policy_is) {
+    std::string name(text_arg_view(fcinfo, 0, "policy"));
+    std::string pinned(text_arg_view(fcinfo, 1, "digest"));
+    const std::string digest = policy_digest(load_readable_policy(name));
+    if (digest != pinned)
+        fail(ErrorKind::InvalidParameter, "policy " + quote_value(name) + " is not the one its release view pinned (digest " +
+                                              digest + " now, " + pinned +
+                                              " pinned): it changed since create_release_view; make the same change on "
+                                              "every shard and create the release view again");
+    PG_RETURN_BOOL(true);
+}

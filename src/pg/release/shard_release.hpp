@@ -1,0 +1,38 @@
+// Releases over shards (docs/scale-out.md). The rules run where the rows are:
+// each shard holds the same policy on its table and a release view of it (made
+// by the steward with the same statements), and the coordinator's release view
+// reads the shards' release views through postgres_fdw, so only released values
+// cross the network. The coordinator's view pins the policy by the digest of
+// its definition; a shard whose policy differs fails the query, naming the
+// policy and the server.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "release/policy_catalog.hpp"
+#include "release/release_shape.hpp"
+
+namespace privrisk::pg {
+
+// The digest of what a policy releases: its name, its rules (with privacy by
+// default's, in any order), the digests of their hierarchies and the released
+// columns' names and types. Equal on servers that hold the same policy.
+std::string policy_digest(const Policy& policy_with_default_rules);
+
+// The foreign partitions of `source` (a partitioned table's leaves), or none.
+// A table that mixes local and foreign leaves is an error naming one of each.
+struct ShardTable {
+    Oid relid;
+    std::string name;
+    std::string server;
+};
+std::vector<ShardTable> shard_tables(Oid source, const std::string& policy);
+
+// Creates, as the caller, one foreign table per shard reading the shard's
+// release view `schema.view`, and the view `schema.view` on this server: their
+// UNION ALL, each shard's rows checked by privrisk.release_is_pinned.
+void create_shard_release_view(const Policy& policy, const std::vector<ReleasedColumn>& shape,
+                               const std::vector<ShardTable>& shards, Oid schema, const std::string& view);
+
+}  // namespace privrisk::pg
