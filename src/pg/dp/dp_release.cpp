@@ -197,12 +197,32 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
                        ++groups;
                        on_rows(codes, n);
                    }};
+    // One code per distinct text: values whose bytes differ but that print
+    // alike (two NaNs) are one value of the release, and one key of its sampling.
+    struct Texts {
+        FlatIndex index{std::pmr::new_delete_resource()};
+        std::vector<uint32_t> code_of;
+        std::optional<uint32_t> null_code;
+    };
+    std::vector<Texts> texts(columns.size());
     scan.on_value = [&](std::size_t j, std::optional<std::string_view> text) {
         if (hierarchy_generation() != generation)
             fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
         DpColumn& c = req.columns[j];
+        Texts& seen = texts[j];
+        if (!text && seen.null_code) return *seen.null_code;
+        bool added = true;
+        uint32_t index = 0;
+        if (text) {
+            index = seen.index.find_or_add(*text, &added);
+            if (!added) return seen.code_of[index];
+        }
         const uint32_t code = static_cast<uint32_t>(c.values.size());
         c.values.emplace_back(text ? std::optional<std::string>(std::string(*text)) : std::nullopt);
+        if (text)
+            seen.code_of.push_back(code);
+        else
+            seen.null_code = code;
         on_new(j, code);
         return code;
     };
@@ -223,6 +243,29 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
              shards.empty() ? "rows read here" : "classes sent by the shards");
     });
     return rows;
+}
+
+// The shards of the source when counting there gives exactly what counting here
+// gives: each shard groups with SQL equality and formats generalized values in
+// postgres_fdw's session (UTC, ISO dates), so only types whose equality is
+// equality of their text, under a deterministic collation, are counted there;
+// otherwise the rows are read here (docs/scale-out.md).
+std::vector<Shard> counting_shards(Oid relid, const std::vector<SourceColumn>& columns) {
+    for (const SourceColumn& c : columns) {
+        const Oid type = c.type;
+        if (type != TEXTOID && type != VARCHAROID && type != INT2OID && type != INT4OID && type != INT8OID &&
+            type != BOOLOID)
+            return {};
+        const AttrNumber attnum = c.attnum;
+        const bool deterministic = pg_call([&] {
+            Oid t, collation;
+            int32 typmod;
+            get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
+            return !OidIsValid(collation) || get_collation_isdeterministic(collation);
+        });
+        if (!deterministic) return {};
+    }
+    return source_shards(relid);
 }
 
 // A class's values in the order of their texts (NULL first): the order the
@@ -312,7 +355,7 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
     std::vector<int> levels_of;
     for (const DpColumn& c : req.columns) levels_of.push_back(c.level);
     std::string scratch;
-    const std::vector<Shard> shards = source_shards(req.relid);
+    const std::vector<Shard> shards = counting_shards(req.relid, columns);
     const bool generalized = !shards.empty();  // the shards sent classes: values come generalized
     int64_t rows = count_source(
         req, source, columns, shards, levels_of,
@@ -347,6 +390,7 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
         }
         const int64_t n = sampled_rows(random, values, counted.rows(c), threshold);
         if (n > 0) sample.add(class_ids, n);
+        if ((c & 4095) == 4095) pg_call([] { CHECK_FOR_INTERRUPTS(); });
     }
     SampleClasses::Released kept = sample.finish(p.k, random, by_values(sample, texts));
     // Only what the release shows anyway (no row) and public parameters: the
@@ -420,7 +464,7 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     std::vector<uint32_t> tuple_codes;
     std::vector<int64_t> tuple_rows;
     int64_t rows = count_source(
-        req, source, columns, source_shards(req.relid), std::vector<int>(width, 0),
+        req, source, columns, counting_shards(req.relid, columns), std::vector<int>(width, 0),
         [&](const uint32_t* codes, int64_t n) {
             uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
             if (t == tuple_rows.size()) {
@@ -442,6 +486,7 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
             values[j] = v ? std::optional<std::string_view>(*v) : std::nullopt;
         }
         tuple_kept[t] = sampled_rows(random, values, tuple_rows[t], keep);
+        if ((t & 4095) == 4095) pg_call([] { CHECK_FOR_INTERRUPTS(); });
     }
     // Each column's values generalized per level: ids per level, texts per released id.
     std::vector<ReleasedValues> released(width);
