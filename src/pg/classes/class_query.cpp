@@ -79,6 +79,24 @@ std::vector<Shard> source_shards(Oid relid) {
     return shards;
 }
 
+std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
+    for (const SourceColumn& c : columns) {
+        const Oid type = c.type;
+        if (type != TEXTOID && type != VARCHAROID && type != INT2OID && type != INT4OID && type != INT8OID &&
+            type != BOOLOID)
+            return {};
+        const AttrNumber attnum = c.attnum;
+        const bool deterministic = pg_call([&] {
+            Oid t, collation;
+            int32 typmod;
+            get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
+            return !OidIsValid(collation) || get_collation_isdeterministic(collation);
+        });
+        if (!deterministic) return {};
+    }
+    return source_shards(relid);
+}
+
 namespace {
 
 std::string literal(const std::string& s) {

@@ -43,6 +43,15 @@ struct Shard {
 // the source or a leaf. Otherwise empty: the source is read as a whole.
 std::vector<Shard> source_shards(Oid relid);
 
+// source_shards(relid) when grouping on the shards gives exactly the classes
+// grouping here gives, else none (the source is read whole, here). A shard
+// groups with SQL equality and writes values as text in postgres_fdw's session
+// (UTC, ISO dates), so every column used (keys and sensitive) must be text,
+// varchar, int2, int4, int8 or boolean, under a deterministic collation: other
+// types' equality is coarser than their text (0 = -0, 1.0 = 1.00) or their text
+// depends on the session.
+std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns);
+
 // The class key of each column as SQL: the column, or gen() of it. Pinned:
 // through the hierarchies pinned for `server` (a server with another
 // definition errors, naming both), so postgres_fdw may ship it.

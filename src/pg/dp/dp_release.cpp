@@ -245,29 +245,6 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
     return rows;
 }
 
-// The shards of the source when counting there gives exactly what counting here
-// gives: each shard groups with SQL equality and formats generalized values in
-// postgres_fdw's session (UTC, ISO dates), so only types whose equality is
-// equality of their text, under a deterministic collation, are counted there;
-// otherwise the rows are read here (docs/scale-out.md).
-std::vector<Shard> counting_shards(Oid relid, const std::vector<SourceColumn>& columns) {
-    for (const SourceColumn& c : columns) {
-        const Oid type = c.type;
-        if (type != TEXTOID && type != VARCHAROID && type != INT2OID && type != INT4OID && type != INT8OID &&
-            type != BOOLOID)
-            return {};
-        const AttrNumber attnum = c.attnum;
-        const bool deterministic = pg_call([&] {
-            Oid t, collation;
-            int32 typmod;
-            get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
-            return !OidIsValid(collation) || get_collation_isdeterministic(collation);
-        });
-        if (!deterministic) return {};
-    }
-    return source_shards(relid);
-}
-
 // A class's values in the order of their texts (NULL first): the order the
 // kept classes are in before the output's shuffle, whatever order they were met in.
 std::function<bool(uint32_t, uint32_t)> by_values(const SampleClasses& classes,
@@ -355,7 +332,7 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
     std::vector<int> levels_of;
     for (const DpColumn& c : req.columns) levels_of.push_back(c.level);
     std::string scratch;
-    const std::vector<Shard> shards = counting_shards(req.relid, columns);
+    const std::vector<Shard> shards = class_shards(req.relid, columns);
     const bool generalized = !shards.empty();  // the shards sent classes: values come generalized
     int64_t rows = count_source(
         req, source, columns, shards, levels_of,
@@ -464,7 +441,7 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     std::vector<uint32_t> tuple_codes;
     std::vector<int64_t> tuple_rows;
     int64_t rows = count_source(
-        req, source, columns, counting_shards(req.relid, columns), std::vector<int>(width, 0),
+        req, source, columns, class_shards(req.relid, columns), std::vector<int>(width, 0),
         [&](const uint32_t* codes, int64_t n) {
             uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
             if (t == tuple_rows.size()) {

@@ -5,6 +5,7 @@
 #include "release/release_scan.hpp"
 #include "release/policy_access.hpp"
 #include "release/scan_state.hpp"
+#include "release/shard_release.hpp"
 
 namespace privrisk::pg {
 namespace {
@@ -51,7 +52,7 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     scan->flags = path->flags;
     scan->custom_scan_tlist = scan_tlist;
     scan->custom_exprs = list_make1(copyObjectImpl(linitial(call->args)));
-    scan->custom_private = NIL;
+    scan->custom_private = pins_in_clauses(clauses);  // a coordinator's pins, checked before the first row
     scan->methods = &release_scan_methods;
     return &scan->scan.plan;
 }

@@ -12,7 +12,13 @@
 #include "release/policy_access.hpp"
 
 extern "C" {
+#include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
+#include "nodes/pathnodes.h"
+#include "parser/parse_func.h"
+#include "utils/syscache.h"
 #include "foreign/foreign.h"
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
@@ -52,7 +58,86 @@ bool has_foreign_partitions(Oid source) {
     });
 }
 
+// The pins verified by release scans in this transaction (TopTransactionContext).
+List* verified_pins = NIL;
+bool forget_registered = false;
+
+void forget_pins(XactEvent event, void*) {
+    if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_COMMIT ||
+        event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE)
+        verified_pins = NIL;
+}
+
+bool pin_verified(std::string_view pin) {
+    ListCell* lc;
+    foreach (lc, verified_pins)
+        if (std::string_view(strVal(lfirst(lc))) == pin) return true;
+    return false;
+}
+
+std::string where_of(const PinnedHierarchy& pin) {
+    return " on server " + quote_value(pin.server.empty() ? std::string("(none named)") : pin.server);
+}
+
 }  // namespace
+
+List* pins_in_clauses(List* restrictinfos) {
+    return pg_call([&] {
+        Oid type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_policy"),
+                                   ObjectIdGetDatum(get_namespace_oid("privrisk", true)));
+        if (!OidIsValid(type)) return NIL;
+        Oid argtypes[2] = {ANYELEMENTOID, type};
+        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release_is_pinned")));
+        Oid function = LookupFuncName(name, 2, argtypes, true);
+        List* pins = NIL;
+        ListCell* lc;
+        foreach (lc, restrictinfos) {
+            Node* clause = reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause);
+            if (!IsA(clause, FuncExpr) || reinterpret_cast<FuncExpr*>(clause)->funcid != function) continue;
+            Node* pin = reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(clause)->args));
+            if (!IsA(pin, Const) || reinterpret_cast<Const*>(pin)->constisnull) continue;
+            pins = lappend(pins, makeString(TextDatumGetCString(reinterpret_cast<Const*>(pin)->constvalue)));
+        }
+        return pins;
+    });
+}
+
+void verify_pins(const Policy& policy, List* pins) {
+    if (pins == NIL) return;
+    std::string digest;
+    for (int i = 0; i < list_length(pins); ++i) {
+        std::string text = strVal(list_nth(pins, i));
+        PinnedHierarchy pin = PinnedHierarchy::parse(text, kPinned);
+        const std::string where = where_of(pin);
+        if (pin.name != policy.name)
+            fail(ErrorKind::InvalidParameter, "the relation read" + where + " for policy " + quote_value(pin.name) +
+                                                  " is a release of policy " + quote_value(policy.name) +
+                                                  ": the foreign table must read that policy's release view");
+        // The role the coordinator connects as must not read the source: this
+        // scan would then report a rule's error with the value that raised it,
+        // and postgres_fdw would hand that text to the coordinator's reader.
+        if (reads_source(policy.source))
+            fail(ErrorKind::PermissionDenied,
+                 "the release of policy " + quote_value(pin.name) + where + " is read by a role that may read its "
+                 "source: map the coordinator's view owner to a role that may read only the release view (its errors "
+                 "then name no value)");
+        if (digest.empty()) digest = policy_digest(policy);
+        if (digest != pin.digest)
+            fail(ErrorKind::InvalidParameter,
+                 "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + digest + " here, " +
+                     pin.digest + " pinned): create the same policy, rules, hierarchies and labels on every server, "
+                     "then the release view on the coordinator again");
+        pg_call([&] {
+            if (!forget_registered) {
+                RegisterXactCallback(forget_pins, nullptr);
+                forget_registered = true;
+            }
+            MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+            verified_pins = lappend(verified_pins, makeString(pstrdup(text.c_str())));
+            MemoryContextSwitchTo(old);
+        });
+    }
+}
 
 std::string policy_digest(const Policy& policy) {
     std::vector<std::string> rules;
@@ -126,8 +211,9 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
     }
     std::string union_all;
     Spi spi;  // as the caller: the tables and the view are theirs to grant
-    for (const ShardTable& shard : shards) {
-        const std::string table = view + "_" + shard.name;
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+        const ShardTable& shard = shards[i];
+        const std::string table = view + "_" + std::to_string(i + 1);  // partitions' names may repeat across schemas
         if (table.size() >= NAMEDATALEN)
             fail(ErrorKind::InvalidParameter, "create_release_view: the foreign table for partition " +
                                                   quote_value(shard.name) + " would be named " + quote_value(table) +
@@ -138,8 +224,9 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                     .c_str(),
                 {}, false);
         spi.run(("COMMENT ON FOREIGN TABLE " + qualified + " IS " +
-                 literal("privrisk: the release of policy " + policy.name + " on server " + shard.server +
-                         " (its release view " + schema_name + "." + view + "), read by the view of that name here"))
+                 literal("privrisk: the release of policy " + policy.name + " on server " + shard.server + " (partition " +
+                         shard.name + "; the shard's release view " + schema_name + "." + view +
+                         "), read by the view of that name here; drop it with the view"))
                     .c_str(),
                 {}, false);
         const std::string pin = PinnedHierarchy{policy.name, digest, shard.server}.text();
@@ -183,16 +270,17 @@ PRIVRISK_FUNCTION(privrisk_pinned_policy_recv) {
 
 // release_is_pinned(value, pinned policy) -> true, or an error: run on a shard
 // (postgres_fdw ships it with the coordinator's view's scan of the shard's
-// release view), it checks that the shard's policy is the one the coordinator
-// pinned. `value` (a column of the release) only makes it a per-row
-// expression that postgres_fdw sends along. Checked once per scan.
+// release view). The shard's release scan finds it among its quals when it is
+// planned and checks the pin before its first row (verify_pins); here each row
+// only confirms that a release scan of that policy did. `value` (a column of
+// the release) makes it a per-row expression postgres_fdw sends along.
 PRIVRISK_FUNCTION(privrisk_release_is_pinned) {
     if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "release_is_pinned: the pinned policy must not be NULL");
     std::string_view pinned = text_view(PG_GETARG_DATUM(1));
     auto* memo = static_cast<::text*>(fcinfo->flinfo->fn_extra);  // the pin checked last in this scan
     if (memo && text_view(PointerGetDatum(memo)) == pinned) PG_RETURN_BOOL(true);
     PinnedHierarchy pin = PinnedHierarchy::parse(pinned, kPinned);
-    const std::string where = " on server " + quote_value(pin.server.empty() ? std::string("(none named)") : pin.server);
+    const std::string where = where_of(pin);
     Policy policy;
     try {
         policy = load_readable_policy(pin.name);
@@ -207,23 +295,15 @@ PRIVRISK_FUNCTION(privrisk_release_is_pinned) {
              "the check of policy " + quote_value(pin.name) + where +
                  " ran on this server, not on the shard: list privrisk in the server's extensions option "
                  "(ALTER SERVER … OPTIONS (ADD extensions 'privrisk'))");
-    // The role the coordinator connects as must not read the source here: this
-    // scan would then report a rule's error with the value that raised it, and
-    // postgres_fdw would hand that text to the coordinator's reader.
-    if (reads_source(policy.source))
-        fail(ErrorKind::PermissionDenied,
-             "the release of policy " + quote_value(pin.name) + where + " is read by a role that may read its source: "
-             "map the coordinator's view owner to a role that may read only the release view (its errors then name "
-             "no value)");
-    const std::string digest = policy_digest(policy);
-    if (digest != pin.digest)
+    // The release scan of the policy checked the pin before its first row (verify_pins);
+    // any other relation under this qual did not.
+    if (!pin_verified(pinned))
         fail(ErrorKind::InvalidParameter,
-             "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + digest + " here, " +
-                 pin.digest + " pinned): create the same policy, rules, hierarchies and labels on every server, "
-                 "then the release view on the coordinator again");
+             "the relation read" + where + " for policy " + quote_value(pin.name) +
+                 " is not that policy's release view (no release scan checked the pin): create it with "
+                 "privrisk.create_release_view on the shard");
     fcinfo->flinfo->fn_extra = pg_call([&] {
-        return static_cast<void*>(
-            MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARHDRSZ + pinned.size()));
+        return static_cast<void*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARHDRSZ + pinned.size()));
     });
     SET_VARSIZE(static_cast<::text*>(fcinfo->flinfo->fn_extra), VARHDRSZ + pinned.size());
     std::memcpy(VARDATA(static_cast<::text*>(fcinfo->flinfo->fn_extra)), pinned.data(), pinned.size());
@@ -243,6 +323,7 @@ PRIVRISK_FUNCTION(privrisk_release_policy_is) {
         fail(ErrorKind::InvalidParameter, "policy " + quote_value(name) + " is not the one its release view pinned (digest " +
                                               digest + " now, " + pinned +
                                               " pinned): it changed since create_release_view; make the same change on "
-                                              "every shard and create the release view again");
+                                              "every shard, drop the view and its foreign tables (<view>_1, …) and "
+                                              "create the release view again");
     PG_RETURN_BOOL(true);
 }

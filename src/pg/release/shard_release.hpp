@@ -35,4 +35,17 @@ std::vector<ShardTable> shard_tables(Oid source, const std::string& policy);
 void create_shard_release_view(const Policy& policy, const std::vector<ReleasedColumn>& shape,
                                const std::vector<ShardTable>& shards, Oid schema, const std::string& view);
 
+// The pins a scan of a shard's release view is read with: the second argument
+// of each privrisk.release_is_pinned(…) among the scan's restriction clauses
+// (postgres_fdw sends them with the coordinator's query), as String nodes.
+List* pins_in_clauses(List* restrictinfos);
+
+// Checked when the scan of `policy`'s release begins, before any row or rule:
+// each pin names this policy, its digest is this policy's, and the reader may
+// not read the source (else a rule's error would carry a value to the
+// coordinator). release_is_pinned then passes for the pins checked here, in
+// this transaction, and fails for any other: a relation that is not the
+// policy's release view never verifies its pin.
+void verify_pins(const Policy& policy_with_default_rules, List* pins);
+
 }  // namespace privrisk::pg

@@ -324,7 +324,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         }
         next_row();
     };
-    std::vector<Shard> shards = source_shards(relid);
+    std::vector<Shard> shards = class_shards(relid, columns);
     Spi spi;
     if (shards.empty()) {
         read_source_rows(source, source_rows(source), columns, on_row);

@@ -149,12 +149,22 @@ SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
 SELECT privrisk.release_is_pinned(1, 'nope@0123456789abcdef@shard1');
 SELECT privrisk.release_policy_is('patients', '0123456789abcdef');
 SET ROLE regress_privrisk_analyst;
--- A reader of the release only: the digest is compared, and a different one named with the server.
+-- Called on its own, the shard's check passes only for a pin a release scan of
+-- that policy checked, before its first row, in this transaction.
 SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
+-- The scan finds the pin among its quals (as a shard does in the coordinator's
+-- query) and checks it before any row, whatever other quals come first: the
+-- digest, named with the server; the policy; the reader's rights.
+SELECT count(*) FROM regress_release.patients_release
+WHERE id IS NULL AND privrisk.release_is_pinned(id, 'patients@0123456789abcdef@shard1');
+SELECT count(*) FROM regress_release.patients_release
+WHERE privrisk.release_is_pinned(id, 'other@0123456789abcdef@shard1');
 SELECT privrisk.release_policy_is('patients', '0123456789abcdef');
 SET ROLE regress_privrisk_steward;
--- The source's owner reads it: a shard refuses to serve its release to such a role.
-SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
+-- The source's owner reads it: a shard refuses to serve its release to such a
+-- role (a rule's error would name a value), before any rule runs.
+SELECT count(*) FROM regress_release.patients_release
+WHERE diagnosis IS NULL AND privrisk.release_is_pinned(id, 'patients@0123456789abcdef@shard1');
 RESET ROLE;
 -- A release view reads either its own tables or the shards' releases, not both.
 CREATE EXTENSION postgres_fdw;
