@@ -170,8 +170,9 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
     for (std::size_t j = 0; j < columns.size(); ++j) tally += (j ? ", " : "") + columns[j].quoted;
     tally += ")";
     // Over shards (foreign partitions), each shard tallies its own rows (postgres_fdw ships the
-    // aggregate), concurrently; their tallies are added up here (docs/scale-out.md).
-    std::vector<Shard> shards = source_shards(source.relid);
+    // aggregate), concurrently; their tallies are added up here (docs/scale-out.md). Only for
+    // columns whose text does not depend on postgres_fdw's session (class_shards).
+    std::vector<Shard> shards = class_shards(source.relid, columns);
     std::string select;
     for (const Shard& shard : shards)
         select += (select.empty() ? "SELECT " : " UNION ALL SELECT ") + tally + " FROM " + shard.qualified;

@@ -29,6 +29,7 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     auto* call = reinterpret_cast<FuncExpr*>(function->funcexpr);
     // The path's own target, not a physical tlist of every column.
     List* tlist = make_tlist_from_pathtarget(path->path.pathtarget);
+    List* pins = take_pins(&clauses);  // a coordinator's pins: checked once, before the first row
     List* quals = extract_actual_clauses(clauses, false);
     Bitmapset* read = columns_read(rel);
     List* scan_tlist = NIL;
@@ -52,7 +53,7 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     scan->flags = path->flags;
     scan->custom_scan_tlist = scan_tlist;
     scan->custom_exprs = list_make1(copyObjectImpl(linitial(call->args)));
-    scan->custom_private = pins_in_clauses(clauses);  // a coordinator's pins, checked before the first row
+    scan->custom_private = pins;
     scan->methods = &release_scan_methods;
     return &scan->scan.plan;
 }
@@ -236,6 +237,7 @@ void register_release_scan() {
     RegisterCustomScanMethods(&release_scan_methods);
     previous_pathlist_hook = set_rel_pathlist_hook;
     set_rel_pathlist_hook = release_pathlist_hook;
+    register_pin_check();  // a pin outside its release scan is refused when planned
 }
 
 }  // namespace privrisk::pg

@@ -12,11 +12,12 @@
 #include "release/policy_access.hpp"
 
 extern "C" {
-#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "nodes/pathnodes.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/planner.h"
 #include "parser/parse_func.h"
 #include "utils/syscache.h"
 #include "foreign/foreign.h"
@@ -58,48 +59,173 @@ bool has_foreign_partitions(Oid source) {
     });
 }
 
-// The pins verified by release scans in this transaction (TopTransactionContext).
-List* verified_pins = NIL;
-bool forget_registered = false;
-
-void forget_pins(XactEvent event, void*) {
-    if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_COMMIT ||
-        event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE)
-        verified_pins = NIL;
-}
-
-bool pin_verified(std::string_view pin) {
-    ListCell* lc;
-    foreach (lc, verified_pins)
-        if (std::string_view(strVal(lfirst(lc))) == pin) return true;
-    return false;
-}
-
 std::string where_of(const PinnedHierarchy& pin) {
     return " on server " + quote_value(pin.server.empty() ? std::string("(none named)") : pin.server);
 }
 
 }  // namespace
 
-List* pins_in_clauses(List* restrictinfos) {
+Oid release_is_pinned_oid() {
     return pg_call([&] {
-        Oid type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_policy"),
-                                   ObjectIdGetDatum(get_namespace_oid("privrisk", true)));
-        if (!OidIsValid(type)) return NIL;
+        Oid schema = get_namespace_oid("privrisk", true);
+        Oid type = OidIsValid(schema) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_policy"),
+                                                        ObjectIdGetDatum(schema))
+                                      : InvalidOid;
+        if (!OidIsValid(type)) return InvalidOid;
         Oid argtypes[2] = {ANYELEMENTOID, type};
         List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release_is_pinned")));
-        Oid function = LookupFuncName(name, 2, argtypes, true);
-        List* pins = NIL;
+        return LookupFuncName(name, 2, argtypes, true);
+    });
+}
+
+List* take_pins(List** restrictinfos) {
+    Oid function = release_is_pinned_oid();
+    if (!OidIsValid(function)) return NIL;
+    return pg_call([&] {
+        List *pins = NIL, *others = NIL;
         ListCell* lc;
-        foreach (lc, restrictinfos) {
-            Node* clause = reinterpret_cast<Node*>(lfirst_node(RestrictInfo, lc)->clause);
-            if (!IsA(clause, FuncExpr) || reinterpret_cast<FuncExpr*>(clause)->funcid != function) continue;
-            Node* pin = reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(clause)->args));
-            if (!IsA(pin, Const) || reinterpret_cast<Const*>(pin)->constisnull) continue;
-            pins = lappend(pins, makeString(TextDatumGetCString(reinterpret_cast<Const*>(pin)->constvalue)));
+        foreach (lc, *restrictinfos) {
+            RestrictInfo* info = lfirst_node(RestrictInfo, lc);
+            Node* clause = reinterpret_cast<Node*>(info->clause);
+            Node* pin = IsA(clause, FuncExpr) && reinterpret_cast<FuncExpr*>(clause)->funcid == function
+                            ? reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(clause)->args))
+                            : nullptr;
+            if (pin && IsA(pin, Const) && !reinterpret_cast<Const*>(pin)->constisnull)
+                pins = lappend(pins, makeString(TextDatumGetCString(reinterpret_cast<Const*>(pin)->constvalue)));
+            else
+                others = lappend(others, info);
         }
+        *restrictinfos = others;
         return pins;
     });
+}
+
+void fail_unbound_pin(const std::string& text) {
+    PinnedHierarchy pin = PinnedHierarchy::parse(text, kPinned);
+    const std::string where = where_of(pin);
+    Policy policy;
+    try {
+        policy = load_readable_policy(pin.name);
+    } catch (const Error& e) {
+        fail(e.kind(), std::string(e.what()) + where);
+    }
+    // Here rather than on the shard (privrisk not in the server's extensions
+    // option): this server's policy is the coordinator's.
+    if (has_foreign_partitions(policy.source))
+        fail(ErrorKind::InvalidParameter,
+             "the check of policy " + quote_value(pin.name) + where +
+                 " would run on this server, not on the shard: list privrisk in the server's extensions option "
+                 "(ALTER SERVER … OPTIONS (ADD extensions 'privrisk'))");
+    fail(ErrorKind::InvalidParameter,
+         "the relation read" + where + " for policy " + quote_value(pin.name) +
+             " is not that policy's release view, read by its own scan (a plain view, or a view around the release "
+             "that keeps the check from it, such as a security_barrier view): create it with "
+             "privrisk.create_release_view on the shard");
+}
+
+namespace {
+
+// The pin of a release_is_pinned call somewhere in `node`, if any.
+struct PinSearch {
+    Oid function;
+    Const* pin;  // plain data: the walk runs as PostgreSQL code
+};
+
+bool find_pin(Node* node, void* context) {
+    if (!node) return false;
+    auto* search = static_cast<PinSearch*>(context);
+    if (IsA(node, FuncExpr) && reinterpret_cast<FuncExpr*>(node)->funcid == search->function) {
+        Node* pin = reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(node)->args));
+        search->pin = IsA(pin, Const) && !reinterpret_cast<Const*>(pin)->constisnull ? reinterpret_cast<Const*>(pin) : nullptr;
+        return true;
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_pin)), context);
+}
+
+// A plan node, or one below it, that evaluates release_is_pinned on its rows.
+// (A ForeignScan's shipped quals are not evaluated here: they are skipped.)
+bool plan_has_pin(Plan* plan, PinSearch* search) {
+    if (!plan) return false;
+    auto found = [&](void* n) { return find_pin(static_cast<Node*>(n), search); };
+    if (found(plan->qual) || found(plan->targetlist)) return true;
+    auto any = [&](List* plans) {
+        ListCell* lc;
+        foreach (lc, plans)
+            if (plan_has_pin(static_cast<Plan*>(lfirst(lc)), search)) return true;
+        return false;
+    };
+    switch (nodeTag(plan)) {
+        case T_Result:
+            if (found(reinterpret_cast<Result*>(plan)->resconstantqual)) return true;
+            break;
+        case T_Append:
+            if (any(reinterpret_cast<Append*>(plan)->appendplans)) return true;
+            break;
+        case T_MergeAppend:
+            if (any(reinterpret_cast<MergeAppend*>(plan)->mergeplans)) return true;
+            break;
+        case T_BitmapAnd:
+            if (any(reinterpret_cast<BitmapAnd*>(plan)->bitmapplans)) return true;
+            break;
+        case T_BitmapOr:
+            if (any(reinterpret_cast<BitmapOr*>(plan)->bitmapplans)) return true;
+            break;
+        case T_SubqueryScan:
+            if (plan_has_pin(reinterpret_cast<SubqueryScan*>(plan)->subplan, search)) return true;
+            break;
+        case T_CustomScan:
+            if (any(reinterpret_cast<CustomScan*>(plan)->custom_plans) ||
+                found(reinterpret_cast<CustomScan*>(plan)->custom_exprs))
+                return true;
+            break;
+        case T_FunctionScan:
+            if (found(reinterpret_cast<FunctionScan*>(plan)->functions)) return true;
+            break;
+        case T_ValuesScan:
+            if (found(reinterpret_cast<ValuesScan*>(plan)->values_lists)) return true;
+            break;
+        case T_NestLoop:
+        case T_MergeJoin:
+        case T_HashJoin:
+            if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
+            break;
+        default:
+            break;
+    }
+    return plan_has_pin(plan->lefttree, search) || plan_has_pin(plan->righttree, search);
+}
+
+planner_hook_type previous_planner = nullptr;
+
+// Every pin the shard's release scans took out of their quals was checked
+// there; one left anywhere else in the plan would be evaluated on rows no
+// release scan of its policy checked. Refused when the query is planned,
+// before any row is read (so no filter of the reader's decides whether it fails).
+PlannedStmt* refuse_unbound_pins(Query* parse, const char* query_string, int options, ParamListInfo params) {
+    PlannedStmt* stmt = previous_planner ? previous_planner(parse, query_string, options, params)
+                                         : standard_planner(parse, query_string, options, params);
+    guarded([&] {
+        PinSearch search{release_is_pinned_oid(), nullptr};
+        if (!OidIsValid(search.function)) return;
+        bool found = pg_call([&] {
+            bool any = plan_has_pin(stmt->planTree, &search);
+            ListCell* lc;
+            foreach (lc, stmt->subplans)
+                any = any || plan_has_pin(static_cast<Plan*>(lfirst(lc)), &search);
+            return any;
+        });
+        if (!found) return;
+        if (!search.pin) fail(ErrorKind::InvalidParameter, "privrisk.release_is_pinned: the pin must be a constant");
+        fail_unbound_pin(std::string(pg_call([&] { return TextDatumGetCString(search.pin->constvalue); })));
+    });
+    return stmt;
+}
+
+}  // namespace
+
+void register_pin_check() {
+    previous_planner = planner_hook;
+    planner_hook = refuse_unbound_pins;
 }
 
 void verify_pins(const Policy& policy, List* pins) {
@@ -127,15 +253,6 @@ void verify_pins(const Policy& policy, List* pins) {
                  "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + digest + " here, " +
                      pin.digest + " pinned): create the same policy, rules, hierarchies and labels on every server, "
                      "then the release view on the coordinator again");
-        pg_call([&] {
-            if (!forget_registered) {
-                RegisterXactCallback(forget_pins, nullptr);
-                forget_registered = true;
-            }
-            MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
-            verified_pins = lappend(verified_pins, makeString(pstrdup(text.c_str())));
-            MemoryContextSwitchTo(old);
-        });
     }
 }
 
@@ -268,46 +385,17 @@ PRIVRISK_FUNCTION(privrisk_pinned_policy_recv) {
     return d;
 }
 
-// release_is_pinned(value, pinned policy) -> true, or an error: run on a shard
-// (postgres_fdw ships it with the coordinator's view's scan of the shard's
-// release view). The shard's release scan finds it among its quals when it is
-// planned and checks the pin before its first row (verify_pins); here each row
-// only confirms that a release scan of that policy did. `value` (a column of
-// the release) makes it a per-row expression postgres_fdw sends along.
+// release_is_pinned(value, pinned policy): the coordinator's pin in the query
+// it sends a shard (postgres_fdw ships it: IMMUTABLE). The shard's release scan
+// takes it out of its quals when it is planned and checks it before its first
+// row (verify_pins); anywhere else the shard's planner refuses the query
+// (refuse_unbound_pins), and evaluated it always fails: no relation but the
+// policy's release, read by its own scan, passes. `value` (a column of the
+// release) makes it a per-row expression postgres_fdw sends along.
 PRIVRISK_FUNCTION(privrisk_release_is_pinned) {
     if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "release_is_pinned: the pinned policy must not be NULL");
-    std::string_view pinned = text_view(PG_GETARG_DATUM(1));
-    auto* memo = static_cast<::text*>(fcinfo->flinfo->fn_extra);  // the pin checked last in this scan
-    if (memo && text_view(PointerGetDatum(memo)) == pinned) PG_RETURN_BOOL(true);
-    PinnedHierarchy pin = PinnedHierarchy::parse(pinned, kPinned);
-    const std::string where = where_of(pin);
-    Policy policy;
-    try {
-        policy = load_readable_policy(pin.name);
-    } catch (const Error& e) {
-        fail(e.kind(), std::string(e.what()) + where);
-    }
-    // Evaluated here rather than on the shard (privrisk not in the server's
-    // extensions option): this server's policy is the coordinator's, and
-    // comparing it with itself would prove nothing.
-    if (has_foreign_partitions(policy.source))
-        fail(ErrorKind::InvalidParameter,
-             "the check of policy " + quote_value(pin.name) + where +
-                 " ran on this server, not on the shard: list privrisk in the server's extensions option "
-                 "(ALTER SERVER … OPTIONS (ADD extensions 'privrisk'))");
-    // The release scan of the policy checked the pin before its first row (verify_pins);
-    // any other relation under this qual did not.
-    if (!pin_verified(pinned))
-        fail(ErrorKind::InvalidParameter,
-             "the relation read" + where + " for policy " + quote_value(pin.name) +
-                 " is not that policy's release view (no release scan checked the pin): create it with "
-                 "privrisk.create_release_view on the shard");
-    fcinfo->flinfo->fn_extra = pg_call([&] {
-        return static_cast<void*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARHDRSZ + pinned.size()));
-    });
-    SET_VARSIZE(static_cast<::text*>(fcinfo->flinfo->fn_extra), VARHDRSZ + pinned.size());
-    std::memcpy(VARDATA(static_cast<::text*>(fcinfo->flinfo->fn_extra)), pinned.data(), pinned.size());
-    PG_RETURN_BOOL(true);
+    fail_unbound_pin(std::string(text_view(PG_GETARG_DATUM(1))));
+    PG_RETURN_BOOL(false);
 }
 
 // release_policy_is(policy, digest) -> true, or an error: run on the

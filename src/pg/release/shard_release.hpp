@@ -35,17 +35,23 @@ std::vector<ShardTable> shard_tables(Oid source, const std::string& policy);
 void create_shard_release_view(const Policy& policy, const std::vector<ReleasedColumn>& shape,
                                const std::vector<ShardTable>& shards, Oid schema, const std::string& view);
 
-// The pins a scan of a shard's release view is read with: the second argument
-// of each privrisk.release_is_pinned(…) among the scan's restriction clauses
-// (postgres_fdw sends them with the coordinator's query), as String nodes.
-List* pins_in_clauses(List* restrictinfos);
+// The coordinator's pins in a shard's release scan: each restriction clause
+// privrisk.release_is_pinned(…, constant pin) is taken out of `restrictinfos`
+// (the scan checks it once, in verify_pins) and its pin returned, as String nodes.
+List* take_pins(List** restrictinfos);
 
 // Checked when the scan of `policy`'s release begins, before any row or rule:
 // each pin names this policy, its digest is this policy's, and the reader may
 // not read the source (else a rule's error would carry a value to the
-// coordinator). release_is_pinned then passes for the pins checked here, in
-// this transaction, and fails for any other: a relation that is not the
-// policy's release view never verifies its pin.
+// coordinator).
 void verify_pins(const Policy& policy_with_default_rules, List* pins);
+
+// The error for a pin evaluated anywhere but in its release scan: it ran on the
+// coordinator, or the shard's relation is not the policy's release view.
+[[noreturn]] void fail_unbound_pin(const std::string& pin);
+
+// Installs the planner hook that refuses a plan evaluating a pin on rows
+// (release_is_pinned left outside a release scan).
+void register_pin_check();
 
 }  // namespace privrisk::pg

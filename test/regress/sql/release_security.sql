@@ -149,8 +149,8 @@ SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
 SELECT privrisk.release_is_pinned(1, 'nope@0123456789abcdef@shard1');
 SELECT privrisk.release_policy_is('patients', '0123456789abcdef');
 SET ROLE regress_privrisk_analyst;
--- Called on its own, the shard's check passes only for a pin a release scan of
--- that policy checked, before its first row, in this transaction.
+-- Called on its own (anywhere but in the quals of its policy's release scan),
+-- the shard's check always fails.
 SELECT privrisk.release_is_pinned(1, 'patients@0123456789abcdef@shard1');
 -- The scan finds the pin among its quals (as a shard does in the coordinator's
 -- query) and checks it before any row, whatever other quals come first: the
@@ -160,6 +160,14 @@ WHERE id IS NULL AND privrisk.release_is_pinned(id, 'patients@0123456789abcdef@s
 SELECT count(*) FROM regress_release.patients_release
 WHERE privrisk.release_is_pinned(id, 'other@0123456789abcdef@shard1');
 SELECT privrisk.release_policy_is('patients', '0123456789abcdef');
+-- A view that keeps the check from the release scan (security_barrier) is
+-- refused when the query is planned, whatever filter comes first.
+RESET ROLE;
+CREATE VIEW regress_release.patients_barrier WITH (security_barrier) AS SELECT * FROM regress_release.patients_release;
+GRANT SELECT ON regress_release.patients_barrier TO regress_privrisk_analyst;
+SET ROLE regress_privrisk_analyst;
+SELECT count(*) FROM regress_release.patients_barrier
+WHERE id = 1 AND privrisk.release_is_pinned(id, 'patients@0123456789abcdef@shard1');
 SET ROLE regress_privrisk_steward;
 -- The source's owner reads it: a shard refuses to serve its release to such a
 -- role (a rule's error would name a value), before any rule runs.
