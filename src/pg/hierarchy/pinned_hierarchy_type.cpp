@@ -73,28 +73,32 @@ std::string pinned_hierarchy_text(std::string_view name, const std::string& serv
     return PinnedHierarchy{std::string(name), digest, server}.text();
 }
 
-}  // namespace privrisk::pg
-
 // The stored form is the canonical text: parsed and written back on input.
-PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_in) {
-    return text_datum(PinnedHierarchy::parse(PG_GETARG_CSTRING(0)).text());
-}
+Datum pin_in(const char* text, std::string_view what) { return text_datum(PinnedHierarchy::parse(text, what).text()); }
 
-PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_out) {
-    std::string_view text = text_view(PG_GETARG_DATUM(0));
+Datum pin_out(Datum pin) {
+    std::string_view text = text_view(pin);
     return CStringGetDatum(pg_call([&] { return pnstrdup(text.data(), text.size()); }));
 }
 
 // A bytea has a text's layout: the bytes are the stored text.
-PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_send) { return text_datum(text_view(PG_GETARG_DATUM(0))); }
+Datum pin_send(Datum pin) { return text_datum(text_view(pin)); }
 
-PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_recv) {
-    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
+Datum pin_recv(StringInfo buf, std::string_view what) {
     std::string_view bytes(buf->data + buf->cursor, buf->len - buf->cursor);
     pg_call([&] { (void)pg_verifymbstr(bytes.data(), static_cast<int>(bytes.size()), false); });
-    Datum d = text_datum(PinnedHierarchy::parse(bytes).text());
+    Datum d = text_datum(PinnedHierarchy::parse(bytes, what).text());
     buf->cursor = buf->len;
     return d;
+}
+
+}  // namespace privrisk::pg
+
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_in) { return pin_in(PG_GETARG_CSTRING(0), "pinned hierarchy"); }
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_out) { return pin_out(PG_GETARG_DATUM(0)); }
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_send) { return pin_send(PG_GETARG_DATUM(0)); }
+PRIVRISK_FUNCTION(privrisk_pinned_hierarchy_recv) {
+    return pin_recv(reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0)), "pinned hierarchy");
 }
 
 // pin_hierarchy(name): the hierarchy pinned as it is defined now.

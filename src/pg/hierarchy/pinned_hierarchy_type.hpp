@@ -15,4 +15,11 @@ const Hierarchy& pinned_hierarchy_for_call(FunctionCallInfo fcinfo, Datum ref, v
 // The text of a reference to `name` as defined here, for `server` (empty: none).
 std::string pinned_hierarchy_text(std::string_view name, const std::string& server);
 
+// I/O of a pin stored as its canonical text, name@digest[@server]: the types
+// privrisk.pinned_hierarchy and privrisk.pinned_policy. `what` names it in errors.
+Datum pin_in(const char* text, std::string_view what);
+Datum pin_out(Datum pin);
+Datum pin_send(Datum pin);
+Datum pin_recv(StringInfo buf, std::string_view what);
+
 }  // namespace privrisk::pg

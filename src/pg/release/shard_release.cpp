@@ -9,6 +9,7 @@
 #include "common/spi.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "hierarchy/pinned_hierarchy.hpp"
+#include "hierarchy/pinned_hierarchy_type.hpp"
 #include "release/policy_access.hpp"
 
 extern "C" {
@@ -365,24 +366,11 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
 }  // namespace privrisk::pg
 
 // privrisk.pinned_policy: name@digest@server, stored as its canonical text.
-PRIVRISK_FUNCTION(privrisk_pinned_policy_in) {
-    return text_datum(PinnedHierarchy::parse(PG_GETARG_CSTRING(0), kPinned).text());
-}
-
-PRIVRISK_FUNCTION(privrisk_pinned_policy_out) {
-    std::string_view text = text_view(PG_GETARG_DATUM(0));
-    return CStringGetDatum(pg_call([&] { return pnstrdup(text.data(), text.size()); }));
-}
-
-PRIVRISK_FUNCTION(privrisk_pinned_policy_send) { return text_datum(text_view(PG_GETARG_DATUM(0))); }
-
+PRIVRISK_FUNCTION(privrisk_pinned_policy_in) { return pin_in(PG_GETARG_CSTRING(0), kPinned); }
+PRIVRISK_FUNCTION(privrisk_pinned_policy_out) { return pin_out(PG_GETARG_DATUM(0)); }
+PRIVRISK_FUNCTION(privrisk_pinned_policy_send) { return pin_send(PG_GETARG_DATUM(0)); }
 PRIVRISK_FUNCTION(privrisk_pinned_policy_recv) {
-    StringInfo buf = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
-    std::string_view bytes(buf->data + buf->cursor, buf->len - buf->cursor);
-    pg_call([&] { (void)pg_verifymbstr(bytes.data(), static_cast<int>(bytes.size()), false); });
-    Datum d = text_datum(PinnedHierarchy::parse(bytes, kPinned).text());
-    buf->cursor = buf->len;
-    return d;
+    return pin_recv(reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0)), kPinned);
 }
 
 // release_is_pinned(value, pinned policy): the coordinator's pin in the query
