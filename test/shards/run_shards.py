@@ -233,6 +233,17 @@ def main():
               len(remote) == SHARDS and plan.count("Async Foreign Scan") == SHARDS and
               all("FROM public.adult_public WHERE (privrisk.release_is_pinned(id, 'adult_release@" in x for x in remote),
               plan)
+        # A shard relation that joins the release with the table is refused before any row.
+        on(PORT + 1, "CREATE VIEW adult_join AS SELECT r.id, r.sex, r.age, r.race, r.marital_status, r.education, "
+                     "r.native_country, r.workclass, a.occupation, r.salary_class FROM privrisk.release('adult_release') "
+                     "AS r(id bigint, sex text, age text, race text, marital_status text, education text, "
+                     "native_country text, workclass text, occupation text, salary_class text) JOIN adult a USING (id)")
+        on(PORT + 1, "GRANT SELECT ON adult_join TO adult_reader")
+        coordinator("ALTER FOREIGN TABLE adult_public_1 OPTIONS (SET table_name 'adult_join')")
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(occupation) FROM adult_public")
+        coordinator("ALTER FOREIGN TABLE adult_public_1 OPTIONS (SET table_name 'adult_public')")
+        check("a shard relation joining the release with the table is refused",
+              code != 0 and 'reads relation "adult_join", not only a release view of that policy' in err, err)
         on(PORT + 2, "SELECT privrisk.add_rule('adult_release', 'sex', 'hide', 'false')")
         for sql in ("SELECT count(*) FROM adult_public", "SELECT count(*) FROM adult_public WHERE occupation IS NULL"):
             code, out, err = coordinator("SET ROLE adult_analyst; " + sql)

@@ -185,7 +185,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     Oid source = policy.source;
     s->source_name = pg_call([&] { return get_rel_name(source); });
     s->may_see_errors = reads_source(source);
-    verify_pins(policy, plan->custom_private);  // read for a coordinator: before any row or rule
+    verify_pins(policy, plan->custom_private, estate->es_plannedstmt);  // read for a coordinator: before any row or rule
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
     bool partitioned = pg_call([&] { return read_by_tables(s->source); });
     s->source_slot = pg_call([&] {

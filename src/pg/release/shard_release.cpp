@@ -15,6 +15,7 @@
 extern "C" {
 #include "catalog/namespace.h"
 #include "catalog/pg_inherits.h"
+#include "access/transam.h"
 #include "catalog/pg_type.h"
 #include "nodes/pathnodes.h"
 #include "nodes/nodeFuncs.h"
@@ -185,9 +186,60 @@ bool plan_has_pin(Plan* plan, PinSearch* search) {
         case T_ValuesScan:
             if (found(reinterpret_cast<ValuesScan*>(plan)->values_lists)) return true;
             break;
-        case T_NestLoop:
-        case T_MergeJoin:
+        case T_TableFuncScan:
+            if (found(reinterpret_cast<TableFuncScan*>(plan)->tablefunc)) return true;
+            break;
+        case T_IndexScan: {
+            auto* scan = reinterpret_cast<IndexScan*>(plan);
+            if (found(scan->indexqual) || found(scan->indexqualorig) || found(scan->indexorderby)) return true;
+            break;
+        }
+        case T_IndexOnlyScan: {
+            auto* scan = reinterpret_cast<IndexOnlyScan*>(plan);
+            if (found(scan->indexqual) || found(scan->recheckqual) || found(scan->indexorderby)) return true;
+            break;
+        }
+        case T_BitmapIndexScan:
+            if (found(reinterpret_cast<BitmapIndexScan*>(plan)->indexqual)) return true;
+            break;
+        case T_BitmapHeapScan:
+            if (found(reinterpret_cast<BitmapHeapScan*>(plan)->bitmapqualorig)) return true;
+            break;
+        case T_TidScan:
+            if (found(reinterpret_cast<TidScan*>(plan)->tidquals)) return true;
+            break;
+        case T_TidRangeScan:
+            if (found(reinterpret_cast<TidRangeScan*>(plan)->tidrangequals)) return true;
+            break;
+        case T_Memoize:
+            if (found(reinterpret_cast<Memoize*>(plan)->param_exprs)) return true;
+            break;
+        case T_WindowAgg:
+            if (found(reinterpret_cast<WindowAgg*>(plan)->runCondition)) return true;
+            break;
+        case T_Limit:
+            if (found(reinterpret_cast<Limit*>(plan)->limitOffset) || found(reinterpret_cast<Limit*>(plan)->limitCount))
+                return true;
+            break;
+        case T_Hash:
+            if (found(reinterpret_cast<Hash*>(plan)->hashkeys)) return true;
+            break;
+        case T_ModifyTable: {
+            auto* modify = reinterpret_cast<ModifyTable*>(plan);
+            if (found(modify->onConflictWhere) || found(modify->onConflictSet) || found(modify->returningLists) ||
+                found(modify->withCheckOptionLists))
+                return true;
+            break;
+        }
         case T_HashJoin:
+            if (found(reinterpret_cast<HashJoin*>(plan)->hashclauses)) return true;
+            if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
+            break;
+        case T_MergeJoin:
+            if (found(reinterpret_cast<MergeJoin*>(plan)->mergeclauses)) return true;
+            if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
+            break;
+        case T_NestLoop:
             if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
             break;
         default:
@@ -229,8 +281,42 @@ void register_pin_check() {
     planner_hook = refuse_unbound_pins;
 }
 
-void verify_pins(const Policy& policy, List* pins) {
+void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
     if (pins == NIL) return;
+    // Read for a coordinator, the query reads the release and nothing else: no
+    // table, no view but the policy's registered release views, no function but
+    // release() of this policy. A view joining the release with a table or with
+    // another policy's release would hand the coordinator values no rule ran on.
+    std::vector<Oid> views = release_views_of(policy.name);
+    const char* other = pg_call([&]() -> const char* {
+        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release")));
+        Oid text_type = TEXTOID;
+        Oid release = LookupFuncName(name, 1, &text_type, true);
+        ListCell* lc;
+        foreach (lc, stmt->rtable) {
+            RangeTblEntry* rte = lfirst_node(RangeTblEntry, lc);
+            if (rte->rtekind == RTE_RELATION) {
+                bool registered = get_rel_relkind(rte->relid) == RELKIND_VIEW &&
+                                  std::find(views.begin(), views.end(), rte->relid) != views.end();
+                if (!registered) {
+                    const char* relname = get_rel_name(rte->relid);
+                    return relname ? psprintf("relation \"%s\"", relname) : "a dropped relation";
+                }
+            } else if (rte->rtekind == RTE_FUNCTION) {
+                ListCell* f;
+                foreach (f, rte->functions) {
+                    Node* e = lfirst_node(RangeTblFunction, f)->funcexpr;
+                    Node* arg = IsA(e, FuncExpr) && reinterpret_cast<FuncExpr*>(e)->funcid == release
+                                    ? reinterpret_cast<Node*>(linitial(reinterpret_cast<FuncExpr*>(e)->args))
+                                    : nullptr;
+                    if (!arg || !IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull ||
+                        strcmp(TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue), policy.name.c_str()) != 0)
+                        return "a function other than this policy's release()";
+                }
+            }
+        }
+        return nullptr;
+    });
     std::string digest;
     for (int i = 0; i < list_length(pins); ++i) {
         std::string text = strVal(list_nth(pins, i));
@@ -240,6 +326,11 @@ void verify_pins(const Policy& policy, List* pins) {
             fail(ErrorKind::InvalidParameter, "the relation read" + where + " for policy " + quote_value(pin.name) +
                                                   " is a release of policy " + quote_value(policy.name) +
                                                   ": the foreign table must read that policy's release view");
+        if (other)
+            fail(ErrorKind::InvalidParameter, "the relation read" + where + " for policy " + quote_value(pin.name) +
+                                                  " reads " + other +
+                                                  ", not only a release view of that policy: read for a coordinator, "
+                                                  "it must be a release view made by create_release_view and read nothing else");
         // The role the coordinator connects as must not read the source: this
         // scan would then report a rule's error with the value that raised it,
         // and postgres_fdw would hand that text to the coordinator's reader.
@@ -327,6 +418,15 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
         columns += (i ? ", " : "") + quoted_name(shape[i].name) + " " + type_text(shape[i].type, shape[i].typmod);
         names += (i ? ", " : "") + quoted_name(shape[i].name);
     }
+    // The pin rides on a column postgres_fdw ships with it: one of a built-in type
+    // (a user type or domain would keep the check here, and it would refuse).
+    const ReleasedColumn* carrier = nullptr;
+    for (const ReleasedColumn& c : shape)
+        if (!carrier && c.type < FirstGenbkiObjectId) carrier = &c;
+    if (!carrier)
+        fail(ErrorKind::InvalidParameter, "create_release_view: policy " + quote_value(policy.name) +
+                                              " releases no column of a built-in type, which the check sent to each "
+                                              "shard needs (postgres_fdw ships expressions over built-in types only)");
     std::string union_all;
     Spi spi;  // as the caller: the tables and the view are theirs to grant
     for (std::size_t i = 0; i < shards.size(); ++i) {
@@ -349,7 +449,7 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                 {}, false);
         const std::string pin = PinnedHierarchy{policy.name, digest, shard.server}.text();
         union_all += (union_all.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + names + " FROM " + qualified +
-                     " WHERE privrisk.release_is_pinned(" + quoted_name(shape.front().name) + ", " + literal(pin) +
+                     " WHERE privrisk.release_is_pinned(" + quoted_name(carrier->name) + ", " + literal(pin) +
                      "::privrisk.pinned_policy)";
     }
     // The coordinator's check comes once, before any shard's row (a join's outer

@@ -44,7 +44,8 @@ List* take_pins(List** restrictinfos);
 // each pin names this policy, its digest is this policy's, and the reader may
 // not read the source (else a rule's error would carry a value to the
 // coordinator).
-void verify_pins(const Policy& policy_with_default_rules, List* pins);
+// `stmt` (the query) may read no relation but views: the release and nothing else.
+void verify_pins(const Policy& policy_with_default_rules, List* pins, PlannedStmt* stmt);
 
 // The error for a pin evaluated anywhere but in its release scan: it ran on the
 // coordinator, or the shard's relation is not the policy's release view.

@@ -168,6 +168,17 @@ GRANT SELECT ON regress_release.patients_barrier TO regress_privrisk_analyst;
 SET ROLE regress_privrisk_analyst;
 SELECT count(*) FROM regress_release.patients_barrier
 WHERE id = 1 AND privrisk.release_is_pinned(id, 'patients@0123456789abcdef@shard1');
+-- Read with a pin, a release reads nothing else: a view joining it with its
+-- table (whose owner may read the table) is refused before any row.
+SET ROLE regress_privrisk_steward;
+CREATE VIEW regress_release.patients_join AS
+SELECT r.id, r.zip, p.diagnosis
+FROM privrisk.release('patients') AS r(id int, zip text, diagnosis text, consent boolean)
+JOIN regress_release.patients p USING (id);
+GRANT SELECT ON regress_release.patients_join TO regress_privrisk_analyst;
+SET ROLE regress_privrisk_analyst;
+SELECT count(diagnosis) FROM regress_release.patients_join
+WHERE privrisk.release_is_pinned(id, 'patients@0123456789abcdef@shard1');
 SET ROLE regress_privrisk_steward;
 -- The source's owner reads it: a shard refuses to serve its release to such a
 -- role (a rule's error would name a value), before any rule runs.
