@@ -11,6 +11,7 @@
 #include "hierarchy/pinned_hierarchy.hpp"
 #include "hierarchy/pinned_hierarchy_type.hpp"
 #include "release/policy_access.hpp"
+#include "release/scan_state.hpp"
 
 extern "C" {
 #include "catalog/namespace.h"
@@ -117,7 +118,8 @@ void fail_unbound_pin(const std::string& text) {
         fail(ErrorKind::InvalidParameter,
              "the check of policy " + quote_value(pin.name) + where +
                  " would run on this server, not on the shard: list privrisk in the server's extensions option "
-                 "(ALTER SERVER … OPTIONS (ADD extensions 'privrisk'))");
+                 "(ALTER SERVER … OPTIONS (ADD extensions 'privrisk')); if it is listed, the column the check rides "
+                 "on has a type postgres_fdw does not ship: make the release view again");
     fail(ErrorKind::InvalidParameter,
          "the relation read" + where + " for policy " + quote_value(pin.name) +
              " is not that policy's release view, read by its own scan (a plain view, or a view around the release "
@@ -281,17 +283,76 @@ void register_pin_check() {
     planner_hook = refuse_unbound_pins;
 }
 
+namespace {
+
+// A scan in `plan` that reads something besides `policy`'s release: a function
+// or table function in FROM, or the release scan of another policy (or of a
+// policy given as a parameter). PostgreSQL-style (may raise an ERROR).
+const char* plan_scan_other(Plan* plan, const char* policy) {
+    if (!plan) return nullptr;
+    auto first = [&](List* plans) -> const char* {
+        ListCell* lc;
+        foreach (lc, plans)
+            if (const char* other = plan_scan_other(static_cast<Plan*>(lfirst(lc)), policy)) return other;
+        return nullptr;
+    };
+    const char* other = nullptr;
+    switch (nodeTag(plan)) {
+        case T_FunctionScan:
+        case T_TableFuncScan:
+            return "a function in FROM";
+        case T_CustomScan: {
+            auto* scan = reinterpret_cast<CustomScan*>(plan);
+            if (strcmp(scan->methods->CustomName, kReleaseScanName) == 0) {
+                Node* arg = static_cast<Node*>(linitial(scan->custom_exprs));
+                if (!IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull ||
+                    strcmp(TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue), policy) != 0)
+                    return "the release of another policy";
+            }
+            other = first(scan->custom_plans);
+            break;
+        }
+        case T_Append:
+            other = first(reinterpret_cast<Append*>(plan)->appendplans);
+            break;
+        case T_MergeAppend:
+            other = first(reinterpret_cast<MergeAppend*>(plan)->mergeplans);
+            break;
+        case T_BitmapAnd:
+            other = first(reinterpret_cast<BitmapAnd*>(plan)->bitmapplans);
+            break;
+        case T_BitmapOr:
+            other = first(reinterpret_cast<BitmapOr*>(plan)->bitmapplans);
+            break;
+        case T_SubqueryScan:
+            other = plan_scan_other(reinterpret_cast<SubqueryScan*>(plan)->subplan, policy);
+            break;
+        default:
+            break;
+    }
+    if (!other) other = plan_scan_other(plan->lefttree, policy);
+    if (!other) other = plan_scan_other(plan->righttree, policy);
+    return other;
+}
+
+const char* plan_reads_other(PlannedStmt* stmt, const char* policy) {
+    const char* other = plan_scan_other(stmt->planTree, policy);
+    ListCell* lc;
+    foreach (lc, stmt->subplans)
+        if (!other) other = plan_scan_other(static_cast<Plan*>(lfirst(lc)), policy);
+    return other;
+}
+
+}  // namespace
+
 void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
     if (pins == NIL) return;
     // Read for a coordinator, the query reads the release and nothing else: no
-    // table, no view but the policy's registered release views, no function but
-    // release() of this policy. A view joining the release with a table or with
+    // table, no view but the policy's registered release views (the range
+    // table), no function in FROM and no release scan of another policy (the plan). A view joining the release with a table or with
     // another policy's release would hand the coordinator values no rule ran on.
     std::vector<Oid> views = release_views_of(policy.name);
     const char* other = pg_call([&]() -> const char* {
-        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release")));
-        Oid text_type = TEXTOID;
-        Oid release = LookupFuncName(name, 1, &text_type, true);
         ListCell* lc;
         foreach (lc, stmt->rtable) {
             RangeTblEntry* rte = lfirst_node(RangeTblEntry, lc);
@@ -302,20 +363,11 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
                     const char* relname = get_rel_name(rte->relid);
                     return relname ? psprintf("relation \"%s\"", relname) : "a dropped relation";
                 }
-            } else if (rte->rtekind == RTE_FUNCTION) {
-                ListCell* f;
-                foreach (f, rte->functions) {
-                    Node* e = lfirst_node(RangeTblFunction, f)->funcexpr;
-                    Node* arg = IsA(e, FuncExpr) && reinterpret_cast<FuncExpr*>(e)->funcid == release
-                                    ? reinterpret_cast<Node*>(linitial(reinterpret_cast<FuncExpr*>(e)->args))
-                                    : nullptr;
-                    if (!arg || !IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull ||
-                        strcmp(TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue), policy.name.c_str()) != 0)
-                        return "a function other than this policy's release()";
-                }
             }
         }
-        return nullptr;
+        // Functions in FROM are not in the flat range table (setrefs drops them):
+        // the plan's scans are checked instead.
+        return plan_reads_other(stmt, policy.name.c_str());
     });
     std::string digest;
     for (int i = 0; i < list_length(pins); ++i) {

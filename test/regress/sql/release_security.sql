@@ -179,7 +179,16 @@ GRANT SELECT ON regress_release.patients_join TO regress_privrisk_analyst;
 SET ROLE regress_privrisk_analyst;
 SELECT count(diagnosis) FROM regress_release.patients_join
 WHERE privrisk.release_is_pinned(id, 'patients@0123456789abcdef@shard1');
+-- Nor a function in FROM, nor the release of another (say, a lenient) policy.
+SELECT count(*) FROM regress_release.patients_release r, generate_series(1, 2) g
+WHERE privrisk.release_is_pinned(r.id, 'patients@0123456789abcdef@shard1');
 SET ROLE regress_privrisk_steward;
+SELECT privrisk.create_policy('patients_lenient', 'regress_release.patients');
+SELECT count(l.diagnosis)
+FROM regress_release.patients_release r
+JOIN privrisk.release('patients_lenient') AS l(id int, diagnosis text) USING (id)
+WHERE privrisk.release_is_pinned(r.id, 'patients@0123456789abcdef@shard1');
+SELECT privrisk.drop_policy('patients_lenient');
 -- The source's owner reads it: a shard refuses to serve its release to such a
 -- role (a rule's error would name a value), before any rule runs.
 SELECT count(*) FROM regress_release.patients_release
