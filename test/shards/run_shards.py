@@ -244,6 +244,22 @@ def main():
         coordinator("ALTER FOREIGN TABLE adult_public_1 OPTIONS (SET table_name 'adult_public')")
         check("a shard relation joining the release with the table is refused",
               code != 0 and 'reads relation "adult_join", not only a release view of that policy' in err, err)
+        # A shard whose policy reads another table (same rules, same view) fails too: the pin names
+        # the table the partition reads there.
+        rules = open(os.path.join(ROOT, "test/shards/release.psql")).read().split("\n")
+        moved = "\n".join(line.replace("'adult')", "'adult_archive')") for line in rules
+                          if "CREATE ROLE" not in line)
+        for sql in ("SELECT privrisk.drop_policy('adult_release')", "DROP VIEW adult_public",
+                    "CREATE TABLE adult_archive AS SELECT * FROM adult LIMIT 10", moved):
+            on(PORT + 3, sql)
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
+        check("a shard whose policy reads another table is an error naming the policy and the server",
+              code != 0 and 'policy "adult_release" on server "shard3" is not the one pinned' in err, err)
+        for sql in ("SELECT privrisk.drop_policy('adult_release')", "DROP VIEW adult_public",
+                    "\n".join(line for line in rules if "CREATE ROLE" not in line)):
+            on(PORT + 3, sql)
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
+        check("the shard's policy on its table again: the release reads", code == 0 and out.endswith("30162"), err)
         on(PORT + 2, "SELECT privrisk.add_rule('adult_release', 'sex', 'hide', 'false')")
         for sql in ("SELECT count(*) FROM adult_public", "SELECT count(*) FROM adult_public WHERE occupation IS NULL"):
             code, out, err = coordinator("SET ROLE adult_analyst; " + sql)

@@ -16,6 +16,7 @@
 extern "C" {
 #include "catalog/namespace.h"
 #include "catalog/pg_inherits.h"
+#include "commands/defrem.h"
 #include "access/transam.h"
 #include "catalog/pg_type.h"
 #include "nodes/pathnodes.h"
@@ -285,6 +286,12 @@ void register_pin_check() {
 
 namespace {
 
+// schema.table, as written in a digest.
+std::string source_name(Oid relid) {
+    return std::string(pg_call([&] { return get_namespace_name(get_rel_namespace(relid)); })) + "." +
+           pg_call([&] { return get_rel_name(relid); });
+}
+
 // A scan in `plan` that reads something besides `policy`'s release: a function
 // or table function in FROM, or the release scan of another policy (or of a
 // policy given as a parameter). PostgreSQL-style (may raise an ERROR).
@@ -391,7 +398,7 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
                  "the release of policy " + quote_value(pin.name) + where + " is read by a role that may read its "
                  "source: map the coordinator's view owner to a role that may read only the release view (its errors "
                  "then name no value)");
-        if (digest.empty()) digest = policy_digest(policy);
+        if (digest.empty()) digest = policy_digest(policy, source_name(policy.source));
         if (digest != pin.digest)
             fail(ErrorKind::InvalidParameter,
                  "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + digest + " here, " +
@@ -400,7 +407,7 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
     }
 }
 
-std::string policy_digest(const Policy& policy) {
+std::string policy_digest(const Policy& policy, const std::string& source) {
     std::vector<std::string> rules;
     for (const PolicyRule& r : policy.rules) {
         Digest fields;  // one rule's fields, written as one field of the policy's
@@ -419,6 +426,10 @@ std::string policy_digest(const Policy& policy) {
     std::sort(rules.begin(), rules.end());  // rules compose by maximum: their order changes nothing
     Digest sum;
     sum.add("privrisk policy 1");
+    if (!source.empty()) {  // a shard's: which table its policy reads
+        sum.add("source");
+        sum.add(source);
+    }
     sum.add(policy.name);
     sum.add(policy.unlabelled_hidden ? "hide" : "publish");
     sum.add(std::to_string(rules.size()));
@@ -447,8 +458,18 @@ std::vector<ShardTable> shard_tables(Oid source, const std::string& policy) {
             continue;
         }
         if (foreign.empty()) foreign = name;
-        std::string server = pg_call([&] { return GetForeignServer(GetForeignTable(leaf)->serverid)->servername; });
-        shards.push_back({leaf, pg_call([&] { return get_rel_name(leaf); }), server});
+        ForeignTable* table = pg_call([&] { return GetForeignTable(leaf); });
+        std::string server = pg_call([&] { return GetForeignServer(table->serverid)->servername; });
+        // The table it reads on the shard: its schema_name and table_name options, else its own names.
+        std::string remote_schema = pg_call([&] { return get_namespace_name(get_rel_namespace(leaf)); });
+        std::string remote_table = pg_call([&] { return get_rel_name(leaf); });
+        ListCell* lc;
+        foreach (lc, table->options) {
+            DefElem* option = lfirst_node(DefElem, lc);
+            if (strcmp(option->defname, "schema_name") == 0) remote_schema = pg_call([&] { return defGetString(option); });
+            if (strcmp(option->defname, "table_name") == 0) remote_table = pg_call([&] { return defGetString(option); });
+        }
+        shards.push_back({leaf, pg_call([&] { return get_rel_name(leaf); }), server, remote_schema + "." + remote_table});
     }
     if (!local.empty())
         fail(ErrorKind::InvalidParameter,
@@ -499,7 +520,9 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                          "), read by the view of that name here; drop it with the view"))
                     .c_str(),
                 {}, false);
-        const std::string pin = PinnedHierarchy{policy.name, digest, shard.server}.text();
+        // Each shard's pin also names the table the partition reads there: a shard
+        // whose policy reads another table fails.
+        const std::string pin = PinnedHierarchy{policy.name, policy_digest(full, shard.remote), shard.server}.text();
         union_all += (union_all.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + names + " FROM " + qualified +
                      " WHERE privrisk.release_is_pinned(" + quoted_name(carrier->name) + ", " + literal(pin) +
                      "::privrisk.pinned_policy)";

@@ -17,8 +17,9 @@ namespace privrisk::pg {
 
 // The digest of what a policy releases: its name, its rules (with privacy by
 // default's, in any order), the digests of their hierarchies and the released
-// columns' names and types. Equal on servers that hold the same policy.
-std::string policy_digest(const Policy& policy_with_default_rules);
+// columns' names and types; for a shard's pin, also `source`, the schema.table
+// its policy reads. Equal on servers that hold the same policy.
+std::string policy_digest(const Policy& policy_with_default_rules, const std::string& source = "");
 
 // The foreign partitions of `source` (a partitioned table's leaves), or none.
 // A table that mixes local and foreign leaves is an error naming one of each.
@@ -26,6 +27,7 @@ struct ShardTable {
     Oid relid;
     std::string name;
     std::string server;
+    std::string remote;  // schema.table the partition reads on its server
 };
 std::vector<ShardTable> shard_tables(Oid source, const std::string& policy);
 
