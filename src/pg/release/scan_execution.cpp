@@ -7,7 +7,7 @@
 // the PostgreSQL calls in it may raise an ERROR and jump over its frames. What
 // can throw (filling the generalization cache) runs behind guarded().
 #include "common/memory_limit.hpp"
-#include "release/shard_release.hpp"
+#include "release/shard_pins.hpp"
 #include "release/value_cache.hpp"
 
 namespace privrisk::pg {

@@ -5,7 +5,7 @@
 #include "release/release_scan.hpp"
 #include "release/policy_access.hpp"
 #include "release/scan_state.hpp"
-#include "release/shard_release.hpp"
+#include "release/shard_pins.hpp"
 
 namespace privrisk::pg {
 namespace {

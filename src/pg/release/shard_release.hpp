@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "release/policy_catalog.hpp"
+#include "hierarchy/pinned_hierarchy.hpp"
 #include "release/release_shape.hpp"
 
 namespace privrisk::pg {
@@ -37,24 +38,13 @@ std::vector<ShardTable> shard_tables(Oid source, const std::string& policy);
 void create_shard_release_view(const Policy& policy, const std::vector<ReleasedColumn>& shape,
                                const std::vector<ShardTable>& shards, Oid schema, const std::string& view);
 
-// The coordinator's pins in a shard's release scan: each restriction clause
-// privrisk.release_is_pinned(…, constant pin) is taken out of `restrictinfos`
-// (the scan checks it once, in verify_pins) and its pin returned, as String nodes.
-List* take_pins(List** restrictinfos);
+// The pin's text form is a pinned hierarchy's (name@digest@server); errors call it this.
+constexpr const char* kPinnedPolicy = "pinned policy";
 
-// Checked when the scan of `policy`'s release begins, before any row or rule:
-// each pin names this policy, its digest is this policy's, and the reader may
-// not read the source (else a rule's error would carry a value to the
-// coordinator).
-// `stmt` (the query) may read no relation but views: the release and nothing else.
-void verify_pins(const Policy& policy_with_default_rules, List* pins, PlannedStmt* stmt);
+// The partitioned `source` has a foreign partition (it is a coordinator's table).
+bool has_foreign_partitions(Oid source);
 
-// The error for a pin evaluated anywhere but in its release scan: it ran on the
-// coordinator, or the shard's relation is not the policy's release view.
-[[noreturn]] void fail_unbound_pin(const std::string& pin);
-
-// Installs the planner hook that refuses a plan evaluating a pin on rows
-// (release_is_pinned left outside a release scan).
-void register_pin_check();
+// " on server "name"", for messages about a pin.
+std::string pin_where(const PinnedHierarchy& pin);
 
 }  // namespace privrisk::pg
