@@ -21,6 +21,7 @@ extern "C" {
 #include "nodes/pathnodes.h"
 #include "optimizer/planner.h"
 #include "parser/parse_func.h"
+#include "utils/inval.h"
 #include "utils/syscache.h"
 }
 
@@ -30,17 +31,42 @@ using namespace privrisk::pg;
 namespace privrisk::pg {
 namespace {
 
+// privrisk.release_is_pinned's OID (InvalidOid without the extension), looked
+// up once per backend and again after any change to functions, types or
+// schemas: the planner hook asks for it on every query it plans.
+Oid pin_function = InvalidOid;
+bool pin_function_known = false;
+
+void forget_pin_function(Datum, int, uint32) { pin_function_known = false; }
+
 Oid release_is_pinned_oid() {
-    return pg_call([&] {
-        Oid schema = get_namespace_oid("privrisk", true);
-        Oid type = OidIsValid(schema) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_policy"),
-                                                        ObjectIdGetDatum(schema))
-                                      : InvalidOid;
-        if (!OidIsValid(type)) return InvalidOid;
-        Oid argtypes[2] = {ANYELEMENTOID, type};
-        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release_is_pinned")));
-        return LookupFuncName(name, 2, argtypes, true);
-    });
+    if (pin_function_known) return pin_function;
+    static bool callbacks = false;
+    // Known from here on, unless an invalidation arrives during the lookup
+    // (the callback clears it) or the lookup fails.
+    pin_function_known = true;
+    try {
+        pin_function = pg_call([&] {
+            if (!callbacks) {
+                CacheRegisterSyscacheCallback(PROCOID, forget_pin_function, 0);
+                CacheRegisterSyscacheCallback(TYPEOID, forget_pin_function, 0);
+                CacheRegisterSyscacheCallback(NAMESPACEOID, forget_pin_function, 0);
+                callbacks = true;
+            }
+            Oid schema = get_namespace_oid("privrisk", true);
+            Oid type = OidIsValid(schema) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_policy"),
+                                                            ObjectIdGetDatum(schema))
+                                          : InvalidOid;
+            if (!OidIsValid(type)) return InvalidOid;
+            Oid argtypes[2] = {ANYELEMENTOID, type};
+            List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release_is_pinned")));
+            return LookupFuncName(name, 2, argtypes, true);
+        });
+    } catch (...) {
+        pin_function_known = false;
+        throw;
+    }
+    return pin_function;
 }
 
 }  // namespace
