@@ -231,3 +231,23 @@ RESET ROLE;
 SELECT count(*) AS policies_left, (SELECT count(*) FROM privrisk.release_view) AS views_left FROM privrisk.policy;
 DROP ROLE regress_privrisk_steward, regress_privrisk_analyst, regress_privrisk_stranger;
 SELECT privrisk.drop_hierarchy('sec_zip');
+
+-- The planner hook knows release_is_pinned by an OID it looks up once per
+-- backend; creating, dropping and creating the extension again in a session
+-- that loaded privrisk before is seen by the next plan: the pin is refused when
+-- the query is planned (the table is empty: evaluated, the pin would never be,
+-- so a stale OID would return 0 without an error).
+\set regress_db :DBNAME
+CREATE DATABASE regress_pin_cache;
+\c regress_pin_cache
+SET client_min_messages = warning;
+LOAD 'privrisk';
+SELECT 1 AS planned_without_the_extension;
+CREATE EXTENSION privrisk;
+CREATE TABLE pinned (id int);
+SELECT count(*) FROM pinned WHERE privrisk.release_is_pinned(id, 'p@0123456789abcdef@s');
+DROP EXTENSION privrisk;
+CREATE EXTENSION privrisk;
+SELECT count(*) FROM pinned WHERE privrisk.release_is_pinned(id, 'p@0123456789abcdef@s');
+\c :regress_db
+DROP DATABASE regress_pin_cache;
