@@ -2,6 +2,7 @@
 
 #include "common/args.hpp"
 #include "common/error.hpp"
+#include "common/sql_text.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "hierarchy/pinned_hierarchy_type.hpp"
 
@@ -97,23 +98,14 @@ std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& colu
     return source_shards(relid);
 }
 
-namespace {
-
-std::string literal(const std::string& s) {
-    const char* text = s.c_str();
-    return std::string(pg_call([&] { return quote_literal_cstr(text); }));
-}
-
-}  // namespace
-
 std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,
                                                bool pinned) {
     std::vector<std::string> out;
     for (const ClassColumn& c : columns) {
         std::string e = c.column.quoted;
         if (c.hierarchy) {
-            std::string h = pinned ? literal(pinned_hierarchy_text(*c.hierarchy, server)) + "::privrisk.pinned_hierarchy"
-                                   : literal(*c.hierarchy) + "::pg_catalog.text";
+            std::string h = pinned ? sql_literal(pinned_hierarchy_text(*c.hierarchy, server)) + "::privrisk.pinned_hierarchy"
+                                   : sql_literal(*c.hierarchy) + "::pg_catalog.text";
             e = "privrisk.gen(" + e + ", " + h + ", " + std::to_string(c.level) + ")";
         }
         out.push_back(std::move(e));

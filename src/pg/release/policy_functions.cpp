@@ -13,6 +13,7 @@
 #include "release/shard_release.hpp"
 #include "labels/column_labels.hpp"
 #include "common/spi.hpp"
+#include "common/sql_text.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
@@ -200,26 +201,12 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
                                               quote_value(view_name) + " would be created in pg_temp)");
     // Over shards: the shards' release views, read through postgres_fdw (docs/scale-out.md).
     const std::vector<ShardTable> shards = shard_tables(policy.source, name);
-    if (!shards.empty()) create_shard_release_view(policy, shape, shards, schema, target->relname);
-    std::string sql = "CREATE VIEW ";
-    sql += std::string(pg_call([&] { return quote_identifier(get_namespace_name(schema)); })) + ".";
-    sql += pg_call([&] { return quote_identifier(target->relname); });
-    sql += " AS SELECT * FROM privrisk.release(";
-    const char* policy_text = name.c_str();
-    sql += pg_call([&] { return quote_literal_cstr(policy_text); });
-    sql += ") AS r(";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        const ReleasedColumn& c = shape[i];
-        const char* column = c.name.c_str();
-        if (i) sql += ", ";
-        sql += pg_call([&] { return quote_identifier(column); });
-        sql += " ";
-        sql += pg_call([&] {
-            return format_type_extended(c.type, c.typmod, FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY);
-        });
-    }
-    sql += ")";
-    if (shards.empty()) {
+    if (!shards.empty()) {
+        create_shard_release_view(policy, shape, shards, schema, target->relname);
+    } else {
+        const std::string sql = "CREATE VIEW " + sql_identifier(pg_call([&] { return get_namespace_name(schema); })) +
+                                "." + sql_identifier(target->relname) + " AS SELECT * FROM privrisk.release(" +
+                                sql_literal(name) + ") AS r(" + column_definitions(shape) + ")";
         Spi spi;
         spi.run(sql.c_str(), {}, false);  // as the caller: the view is theirs to grant
         spi.finish();

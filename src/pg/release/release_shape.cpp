@@ -1,4 +1,5 @@
 #include "release/release_shape.hpp"
+#include "common/sql_text.hpp"
 
 #include "common/error.hpp"
 #include "release/policy_access.hpp"
@@ -51,6 +52,13 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
         c.typmod = -1;
     }
     return columns;
+}
+
+std::string column_definitions(const std::vector<ReleasedColumn>& shape) {
+    std::string sql;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        sql += (i ? ", " : "") + sql_identifier(shape[i].name) + " " + sql_type(shape[i].type, shape[i].typmod);
+    return sql;
 }
 
 std::vector<ReleasedColumn> release_shape(const Policy& policy) {

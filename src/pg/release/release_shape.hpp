@@ -30,4 +30,8 @@ int gen_rule_height(const PolicyRule& rule, const std::string& who, const std::s
 std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source);
 std::vector<ReleasedColumn> release_shape(const Policy& policy);  // opens the source itself
 
+// The release's columns as SQL, "name type, …": a column definition list, or
+// a foreign table's columns.
+std::string column_definitions(const std::vector<ReleasedColumn>& shape);
+
 }  // namespace privrisk::pg

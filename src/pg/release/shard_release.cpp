@@ -7,6 +7,7 @@
 #include "common/digest.hpp"
 #include "common/error.hpp"
 #include "common/spi.hpp"
+#include "common/sql_text.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "hierarchy/pinned_hierarchy.hpp"
 #include "hierarchy/pinned_hierarchy_type.hpp"
@@ -24,25 +25,6 @@ using namespace privrisk;
 using namespace privrisk::pg;
 
 namespace privrisk::pg {
-namespace {
-
-std::string quoted_name(const std::string& name) {
-    const char* n = name.c_str();
-    return std::string(pg_call([&] { return quote_identifier(n); }));
-}
-
-std::string literal(const std::string& s) {
-    const char* text = s.c_str();
-    return std::string(pg_call([&] { return quote_literal_cstr(text); }));
-}
-
-std::string type_text(Oid type, int32 typmod) {
-    return std::string(pg_call([&] {
-        return format_type_extended(type, typmod, FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY);
-    }));
-}
-
-}  // namespace
 
 bool has_foreign_partitions(Oid source) {
     return pg_call([&] {
@@ -87,7 +69,7 @@ std::string policy_digest(const Policy& policy, const std::string& source) {
     for (const std::string& r : rules) sum.add(r);
     for (const ReleasedColumn& c : release_shape(policy)) {
         sum.add(c.name);
-        sum.add(type_text(c.type, c.typmod));
+        sum.add(sql_type(c.type, c.typmod));
     }
     return sum.hex();
 }
@@ -136,12 +118,10 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
     add_default_rules(full);
     const std::string digest = policy_digest(full);
     const std::string schema_name = pg_call([&] { return get_namespace_name(schema); });
-    const std::string qualified_schema = quoted_name(schema_name);
-    std::string columns, names;
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        columns += (i ? ", " : "") + quoted_name(shape[i].name) + " " + type_text(shape[i].type, shape[i].typmod);
-        names += (i ? ", " : "") + quoted_name(shape[i].name);
-    }
+    const std::string qualified_schema = sql_identifier(schema_name);
+    const std::string columns = column_definitions(shape);
+    std::string names;
+    for (std::size_t i = 0; i < shape.size(); ++i) names += (i ? ", " : "") + sql_identifier(shape[i].name);
     // The pin rides on a column postgres_fdw ships with it: one of a built-in type
     // (a user type or domain would keep the check here, and it would refuse).
     const ReleasedColumn* carrier = nullptr;
@@ -160,13 +140,13 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
             fail(ErrorKind::InvalidParameter, "create_release_view: the foreign table for partition " +
                                                   quote_value(shard.name) + " would be named " + quote_value(table) +
                                                   ", longer than 63 bytes: choose a shorter view name");
-        const std::string qualified = qualified_schema + "." + quoted_name(table);
-        spi.run(("CREATE FOREIGN TABLE " + qualified + " (" + columns + ") SERVER " + quoted_name(shard.server) +
-                 " OPTIONS (schema_name " + literal(schema_name) + ", table_name " + literal(view) + ")")
+        const std::string qualified = qualified_schema + "." + sql_identifier(table);
+        spi.run(("CREATE FOREIGN TABLE " + qualified + " (" + columns + ") SERVER " + sql_identifier(shard.server) +
+                 " OPTIONS (schema_name " + sql_literal(schema_name) + ", table_name " + sql_literal(view) + ")")
                     .c_str(),
                 {}, false);
         spi.run(("COMMENT ON FOREIGN TABLE " + qualified + " IS " +
-                 literal("privrisk: the release of policy " + policy.name + " on server " + shard.server + " (partition " +
+                 sql_literal("privrisk: the release of policy " + policy.name + " on server " + shard.server + " (partition " +
                          shard.name + "; the shard's release view " + schema_name + "." + view +
                          "), read by the view of that name here; drop it with the view"))
                     .c_str(),
@@ -175,15 +155,15 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
         // whose policy reads another table fails.
         const std::string pin = PinnedHierarchy{policy.name, policy_digest(full, shard.remote), shard.server}.text();
         union_all += (union_all.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + names + " FROM " + qualified +
-                     " WHERE privrisk.release_is_pinned(" + quoted_name(carrier->name) + ", " + literal(pin) +
+                     " WHERE privrisk.release_is_pinned(" + sql_identifier(carrier->name) + ", " + sql_literal(pin) +
                      "::privrisk.pinned_policy)";
     }
     // The coordinator's check comes once, before any shard's row (a join's outer
     // side), and keeps the shards' scans direct children of the Append, so they
     // run at the same time (a filter on each would make them run in turn).
-    spi.run(("CREATE VIEW " + qualified_schema + "." + quoted_name(view) +
-             " AS WITH pin AS MATERIALIZED (SELECT privrisk.release_policy_is(" + literal(policy.name) + ", " +
-             literal(digest) + ") AS checked) SELECT shards.* FROM pin CROSS JOIN (" + union_all + ") AS shards")
+    spi.run(("CREATE VIEW " + qualified_schema + "." + sql_identifier(view) +
+             " AS WITH pin AS MATERIALIZED (SELECT privrisk.release_policy_is(" + sql_literal(policy.name) + ", " +
+             sql_literal(digest) + ") AS checked) SELECT shards.* FROM pin CROSS JOIN (" + union_all + ") AS shards")
                 .c_str(),
             {}, false);
     spi.finish();
