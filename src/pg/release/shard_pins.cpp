@@ -69,6 +69,60 @@ Oid release_is_pinned_oid() {
     return pin_function;
 }
 
+// `node` is a call of release_is_pinned (`function`, *call set); its pin, the
+// second argument, when that is a non-NULL constant, else nullptr.
+Const* pin_argument(Node* node, Oid function, bool* call) {
+    *call = node && IsA(node, FuncExpr) && reinterpret_cast<FuncExpr*>(node)->funcid == function;
+    if (!*call) return nullptr;
+    Node* pin = reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(node)->args));
+    return IsA(pin, Const) && !reinterpret_cast<Const*>(pin)->constisnull ? reinterpret_cast<Const*>(pin) : nullptr;
+}
+
+// Calls visit(node, context) on every node of `plan`, children and
+// subqueries' plans included, until it returns true. PostgreSQL-style.
+bool any_plan_node(Plan* plan, bool (*visit)(Plan*, void*), void* context) {
+    if (!plan) return false;
+    if (visit(plan, context)) return true;
+    auto any = [&](List* plans) {
+        ListCell* lc;
+        foreach (lc, plans)
+            if (any_plan_node(static_cast<Plan*>(lfirst(lc)), visit, context)) return true;
+        return false;
+    };
+    switch (nodeTag(plan)) {
+        case T_Append:
+            if (any(reinterpret_cast<Append*>(plan)->appendplans)) return true;
+            break;
+        case T_MergeAppend:
+            if (any(reinterpret_cast<MergeAppend*>(plan)->mergeplans)) return true;
+            break;
+        case T_BitmapAnd:
+            if (any(reinterpret_cast<BitmapAnd*>(plan)->bitmapplans)) return true;
+            break;
+        case T_BitmapOr:
+            if (any(reinterpret_cast<BitmapOr*>(plan)->bitmapplans)) return true;
+            break;
+        case T_SubqueryScan:
+            if (any_plan_node(reinterpret_cast<SubqueryScan*>(plan)->subplan, visit, context)) return true;
+            break;
+        case T_CustomScan:
+            if (any(reinterpret_cast<CustomScan*>(plan)->custom_plans)) return true;
+            break;
+        default:
+            break;
+    }
+    return any_plan_node(plan->lefttree, visit, context) || any_plan_node(plan->righttree, visit, context);
+}
+
+// The same over a statement: its plan and its subplans (CTEs, SubPlans).
+bool any_statement_node(PlannedStmt* stmt, bool (*visit)(Plan*, void*), void* context) {
+    if (any_plan_node(stmt->planTree, visit, context)) return true;
+    ListCell* lc;
+    foreach (lc, stmt->subplans)
+        if (any_plan_node(static_cast<Plan*>(lfirst(lc)), visit, context)) return true;
+    return false;
+}
+
 }  // namespace
 
 List* take_pins(List** restrictinfos) {
@@ -79,12 +133,9 @@ List* take_pins(List** restrictinfos) {
         ListCell* lc;
         foreach (lc, *restrictinfos) {
             RestrictInfo* info = lfirst_node(RestrictInfo, lc);
-            Node* clause = reinterpret_cast<Node*>(info->clause);
-            Node* pin = IsA(clause, FuncExpr) && reinterpret_cast<FuncExpr*>(clause)->funcid == function
-                            ? reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(clause)->args))
-                            : nullptr;
-            if (pin && IsA(pin, Const) && !reinterpret_cast<Const*>(pin)->constisnull)
-                pins = lappend(pins, makeString(TextDatumGetCString(reinterpret_cast<Const*>(pin)->constvalue)));
+            bool call;
+            if (Const* pin = pin_argument(reinterpret_cast<Node*>(info->clause), function, &call))
+                pins = lappend(pins, makeString(TextDatumGetCString(pin->constvalue)));
             else
                 others = lappend(others, info);
         }
@@ -128,116 +179,71 @@ struct PinSearch {
 bool find_pin(Node* node, void* context) {
     if (!node) return false;
     auto* search = static_cast<PinSearch*>(context);
-    if (IsA(node, FuncExpr) && reinterpret_cast<FuncExpr*>(node)->funcid == search->function) {
-        Node* pin = reinterpret_cast<Node*>(lsecond(reinterpret_cast<FuncExpr*>(node)->args));
-        search->pin = IsA(pin, Const) && !reinterpret_cast<Const*>(pin)->constisnull ? reinterpret_cast<Const*>(pin) : nullptr;
+    bool call;
+    Const* pin = pin_argument(node, search->function, &call);
+    if (call) {
+        search->pin = pin;
         return true;
     }
     return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_pin)), context);
 }
 
-// A plan node, or one below it, that evaluates release_is_pinned on its rows.
-// (A ForeignScan's shipped quals are not evaluated here: they are skipped.)
-bool plan_has_pin(Plan* plan, PinSearch* search) {
-    if (!plan) return false;
+// A plan node that evaluates release_is_pinned on its rows, in any of its
+// expressions. (A ForeignScan's shipped quals are not evaluated here: skipped.)
+bool node_has_pin(Plan* plan, void* context) {
+    auto* search = static_cast<PinSearch*>(context);
     auto found = [&](void* n) { return find_pin(static_cast<Node*>(n), search); };
     if (found(plan->qual) || found(plan->targetlist)) return true;
-    auto any = [&](List* plans) {
-        ListCell* lc;
-        foreach (lc, plans)
-            if (plan_has_pin(static_cast<Plan*>(lfirst(lc)), search)) return true;
-        return false;
-    };
     switch (nodeTag(plan)) {
         case T_Result:
-            if (found(reinterpret_cast<Result*>(plan)->resconstantqual)) return true;
-            break;
-        case T_Append:
-            if (any(reinterpret_cast<Append*>(plan)->appendplans)) return true;
-            break;
-        case T_MergeAppend:
-            if (any(reinterpret_cast<MergeAppend*>(plan)->mergeplans)) return true;
-            break;
-        case T_BitmapAnd:
-            if (any(reinterpret_cast<BitmapAnd*>(plan)->bitmapplans)) return true;
-            break;
-        case T_BitmapOr:
-            if (any(reinterpret_cast<BitmapOr*>(plan)->bitmapplans)) return true;
-            break;
-        case T_SubqueryScan:
-            if (plan_has_pin(reinterpret_cast<SubqueryScan*>(plan)->subplan, search)) return true;
-            break;
+            return found(reinterpret_cast<Result*>(plan)->resconstantqual);
         case T_CustomScan:
-            if (any(reinterpret_cast<CustomScan*>(plan)->custom_plans) ||
-                found(reinterpret_cast<CustomScan*>(plan)->custom_exprs))
-                return true;
-            break;
+            return found(reinterpret_cast<CustomScan*>(plan)->custom_exprs);
         case T_FunctionScan:
-            if (found(reinterpret_cast<FunctionScan*>(plan)->functions)) return true;
-            break;
+            return found(reinterpret_cast<FunctionScan*>(plan)->functions);
         case T_ValuesScan:
-            if (found(reinterpret_cast<ValuesScan*>(plan)->values_lists)) return true;
-            break;
+            return found(reinterpret_cast<ValuesScan*>(plan)->values_lists);
         case T_TableFuncScan:
-            if (found(reinterpret_cast<TableFuncScan*>(plan)->tablefunc)) return true;
-            break;
+            return found(reinterpret_cast<TableFuncScan*>(plan)->tablefunc);
         case T_IndexScan: {
             auto* scan = reinterpret_cast<IndexScan*>(plan);
-            if (found(scan->indexqual) || found(scan->indexqualorig) || found(scan->indexorderby)) return true;
-            break;
+            return found(scan->indexqual) || found(scan->indexqualorig) || found(scan->indexorderby);
         }
         case T_IndexOnlyScan: {
             auto* scan = reinterpret_cast<IndexOnlyScan*>(plan);
-            if (found(scan->indexqual) || found(scan->recheckqual) || found(scan->indexorderby)) return true;
-            break;
+            return found(scan->indexqual) || found(scan->recheckqual) || found(scan->indexorderby);
         }
         case T_BitmapIndexScan:
-            if (found(reinterpret_cast<BitmapIndexScan*>(plan)->indexqual)) return true;
-            break;
+            return found(reinterpret_cast<BitmapIndexScan*>(plan)->indexqual);
         case T_BitmapHeapScan:
-            if (found(reinterpret_cast<BitmapHeapScan*>(plan)->bitmapqualorig)) return true;
-            break;
+            return found(reinterpret_cast<BitmapHeapScan*>(plan)->bitmapqualorig);
         case T_TidScan:
-            if (found(reinterpret_cast<TidScan*>(plan)->tidquals)) return true;
-            break;
+            return found(reinterpret_cast<TidScan*>(plan)->tidquals);
         case T_TidRangeScan:
-            if (found(reinterpret_cast<TidRangeScan*>(plan)->tidrangequals)) return true;
-            break;
+            return found(reinterpret_cast<TidRangeScan*>(plan)->tidrangequals);
         case T_Memoize:
-            if (found(reinterpret_cast<Memoize*>(plan)->param_exprs)) return true;
-            break;
+            return found(reinterpret_cast<Memoize*>(plan)->param_exprs);
         case T_WindowAgg:
-            if (found(reinterpret_cast<WindowAgg*>(plan)->runCondition)) return true;
-            break;
+            return found(reinterpret_cast<WindowAgg*>(plan)->runCondition);
         case T_Limit:
-            if (found(reinterpret_cast<Limit*>(plan)->limitOffset) || found(reinterpret_cast<Limit*>(plan)->limitCount))
-                return true;
-            break;
+            return found(reinterpret_cast<Limit*>(plan)->limitOffset) || found(reinterpret_cast<Limit*>(plan)->limitCount);
         case T_Hash:
-            if (found(reinterpret_cast<Hash*>(plan)->hashkeys)) return true;
-            break;
+            return found(reinterpret_cast<Hash*>(plan)->hashkeys);
         case T_ModifyTable: {
             auto* modify = reinterpret_cast<ModifyTable*>(plan);
-            if (found(modify->onConflictWhere) || found(modify->onConflictSet) || found(modify->returningLists) ||
-                found(modify->withCheckOptionLists))
-                return true;
-            break;
+            return found(modify->onConflictWhere) || found(modify->onConflictSet) || found(modify->returningLists) ||
+                   found(modify->withCheckOptionLists);
         }
         case T_HashJoin:
-            if (found(reinterpret_cast<HashJoin*>(plan)->hashclauses)) return true;
-            if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
-            break;
+            return found(reinterpret_cast<HashJoin*>(plan)->hashclauses) || found(reinterpret_cast<Join*>(plan)->joinqual);
         case T_MergeJoin:
-            if (found(reinterpret_cast<MergeJoin*>(plan)->mergeclauses)) return true;
-            if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
-            break;
+            return found(reinterpret_cast<MergeJoin*>(plan)->mergeclauses) ||
+                   found(reinterpret_cast<Join*>(plan)->joinqual);
         case T_NestLoop:
-            if (found(reinterpret_cast<Join*>(plan)->joinqual)) return true;
-            break;
+            return found(reinterpret_cast<Join*>(plan)->joinqual);
         default:
-            break;
+            return false;
     }
-    return plan_has_pin(plan->lefttree, search) || plan_has_pin(plan->righttree, search);
 }
 
 planner_hook_type previous_planner = nullptr;
@@ -252,13 +258,7 @@ PlannedStmt* refuse_unbound_pins(Query* parse, const char* query_string, int opt
     guarded([&] {
         PinSearch search{release_is_pinned_oid(), nullptr};
         if (!OidIsValid(search.function)) return;
-        bool found = pg_call([&] {
-            bool any = plan_has_pin(stmt->planTree, &search);
-            ListCell* lc;
-            foreach (lc, stmt->subplans)
-                any = any || plan_has_pin(static_cast<Plan*>(lfirst(lc)), &search);
-            return any;
-        });
+        bool found = pg_call([&] { return any_statement_node(stmt, node_has_pin, &search); });
         if (!found) return;
         if (!search.pin) fail(ErrorKind::InvalidParameter, "privrisk.release_is_pinned: the pin must be a constant");
         fail_unbound_pin(std::string(pg_call([&] { return TextDatumGetCString(search.pin->constvalue); })));
@@ -281,62 +281,25 @@ std::string source_name(Oid relid) {
            pg_call([&] { return get_rel_name(relid); });
 }
 
-// A scan in `plan` that reads something besides `policy`'s release: a function
-// or table function in FROM, or the release scan of another policy (or of a
-// policy given as a parameter). PostgreSQL-style (may raise an ERROR).
-const char* plan_scan_other(Plan* plan, const char* policy) {
-    if (!plan) return nullptr;
-    auto first = [&](List* plans) -> const char* {
-        ListCell* lc;
-        foreach (lc, plans)
-            if (const char* other = plan_scan_other(static_cast<Plan*>(lfirst(lc)), policy)) return other;
-        return nullptr;
-    };
-    const char* other = nullptr;
-    switch (nodeTag(plan)) {
-        case T_FunctionScan:
-        case T_TableFuncScan:
-            return "a function in FROM";
-        case T_CustomScan: {
-            auto* scan = reinterpret_cast<CustomScan*>(plan);
-            if (strcmp(scan->methods->CustomName, kReleaseScanName) == 0) {
-                Node* arg = static_cast<Node*>(linitial(scan->custom_exprs));
-                if (!IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull ||
-                    strcmp(TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue), policy) != 0)
-                    return "the release of another policy";
-            }
-            other = first(scan->custom_plans);
-            break;
-        }
-        case T_Append:
-            other = first(reinterpret_cast<Append*>(plan)->appendplans);
-            break;
-        case T_MergeAppend:
-            other = first(reinterpret_cast<MergeAppend*>(plan)->mergeplans);
-            break;
-        case T_BitmapAnd:
-            other = first(reinterpret_cast<BitmapAnd*>(plan)->bitmapplans);
-            break;
-        case T_BitmapOr:
-            other = first(reinterpret_cast<BitmapOr*>(plan)->bitmapplans);
-            break;
-        case T_SubqueryScan:
-            other = plan_scan_other(reinterpret_cast<SubqueryScan*>(plan)->subplan, policy);
-            break;
-        default:
-            break;
-    }
-    if (!other) other = plan_scan_other(plan->lefttree, policy);
-    if (!other) other = plan_scan_other(plan->righttree, policy);
-    return other;
-}
+// A scan that reads something besides a policy's release: a function or table
+// function in FROM, or the release scan of another policy (or of a policy given
+// as a parameter). `what` names it. PostgreSQL-style (may raise an ERROR).
+struct OtherScan {
+    const char* policy;
+    const char* what;
+};
 
-const char* plan_reads_other(PlannedStmt* stmt, const char* policy) {
-    const char* other = plan_scan_other(stmt->planTree, policy);
-    ListCell* lc;
-    foreach (lc, stmt->subplans)
-        if (!other) other = plan_scan_other(static_cast<Plan*>(lfirst(lc)), policy);
-    return other;
+bool node_reads_other(Plan* plan, void* context) {
+    auto* search = static_cast<OtherScan*>(context);
+    if (IsA(plan, FunctionScan) || IsA(plan, TableFuncScan)) {
+        search->what = "a function in FROM";
+    } else if (IsA(plan, CustomScan) && strcmp(reinterpret_cast<CustomScan*>(plan)->methods->CustomName, kReleaseScanName) == 0) {
+        Node* arg = static_cast<Node*>(linitial(reinterpret_cast<CustomScan*>(plan)->custom_exprs));
+        if (!IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull ||
+            strcmp(TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue), search->policy) != 0)
+            search->what = "the release of another policy";
+    }
+    return search->what != nullptr;
 }
 
 }  // namespace
@@ -345,8 +308,9 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
     if (pins == NIL) return;
     // Read for a coordinator, the query reads the release and nothing else: no
     // table, no view but the policy's registered release views (the range
-    // table), no function in FROM and no release scan of another policy (the plan). A view joining the release with a table or with
-    // another policy's release would hand the coordinator values no rule ran on.
+    // table), no function in FROM and no release scan of another policy (the
+    // plan). A view joining the release with a table or with another policy's
+    // release would hand the coordinator values no rule ran on.
     std::vector<Oid> views = release_views_of(policy.name);
     const char* other = pg_call([&]() -> const char* {
         ListCell* lc;
@@ -363,7 +327,9 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
         }
         // Functions in FROM are not in the flat range table (setrefs drops them):
         // the plan's scans are checked instead.
-        return plan_reads_other(stmt, policy.name.c_str());
+        OtherScan search{policy.name.c_str(), nullptr};
+        any_statement_node(stmt, node_reads_other, &search);
+        return search.what;
     });
     std::string digest;
     for (int i = 0; i < list_length(pins); ++i) {
