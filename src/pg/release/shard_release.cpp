@@ -40,7 +40,9 @@ std::string pin_where(const PinnedHierarchy& pin) {
     return " on server " + quote_value(pin.server.empty() ? std::string("(none named)") : pin.server);
 }
 
-std::string policy_digest(const Policy& policy, const std::string& source) {
+std::vector<std::string> policy_digests(const Policy& policy, const std::vector<std::string>& sources) {
+    // What every digest shares, written once: the rules (sorted: they compose
+    // by maximum, their order changes nothing) and the released columns.
     std::vector<std::string> rules;
     for (const PolicyRule& r : policy.rules) {
         Digest fields;  // one rule's fields, written as one field of the policy's
@@ -56,27 +58,35 @@ std::string policy_digest(const Policy& policy, const std::string& source) {
         }
         rules.push_back(fields.hex());
     }
-    std::sort(rules.begin(), rules.end());  // rules compose by maximum: their order changes nothing
-    Digest sum;
-    sum.add("privrisk policy 1");
-    if (!source.empty()) {  // a shard's: which table its policy reads
-        sum.add("source");
-        sum.add(source);
-    }
-    sum.add(policy.name);
-    sum.add(policy.unlabelled_hidden ? "hide" : "publish");
-    sum.add(std::to_string(rules.size()));
-    for (const std::string& r : rules) sum.add(r);
+    std::sort(rules.begin(), rules.end());
+    std::vector<std::string> columns;
     for (const ReleasedColumn& c : release_shape(policy)) {
-        sum.add(c.name);
-        sum.add(sql_type(c.type, c.typmod));
+        columns.push_back(c.name);
+        columns.push_back(sql_type(c.type, c.typmod));
     }
-    return sum.hex();
+    std::vector<std::string> digests;
+    for (const std::string& source : sources) {
+        Digest sum;
+        sum.add("privrisk policy 1");
+        if (!source.empty()) {  // a shard's: which table its policy reads
+            sum.add("source");
+            sum.add(source);
+        }
+        sum.add(policy.name);
+        sum.add(policy.unlabelled_hidden ? "hide" : "publish");
+        sum.add(std::to_string(rules.size()));
+        for (const std::string& r : rules) sum.add(r);
+        for (const std::string& c : columns) sum.add(c);
+        digests.push_back(sum.hex());
+    }
+    return digests;
 }
+
+std::string policy_digest(const Policy& policy, const std::string& source) { return policy_digests(policy, {source})[0]; }
 
 std::vector<ShardTable> shard_tables(Oid source, const std::string& policy) {
     std::vector<ShardTable> shards;
-    if (!has_foreign_partitions(source)) return shards;
+    if (pg_call([&] { return get_rel_relkind(source); }) != RELKIND_PARTITIONED_TABLE) return shards;
     std::string local, foreign;  // the first of each, for the error
     List* all = pg_call([&] { return find_all_inheritors(source, AccessShareLock, nullptr); });
     for (int i = 0; i < list_length(all); ++i) {
@@ -104,7 +114,7 @@ std::vector<ShardTable> shard_tables(Oid source, const std::string& policy) {
         }
         shards.push_back({leaf, pg_call([&] { return get_rel_name(leaf); }), server, remote_schema + "." + remote_table});
     }
-    if (!local.empty())
+    if (!shards.empty() && !local.empty())
         fail(ErrorKind::InvalidParameter,
              "the source of policy " + quote_value(policy) + " mixes local and foreign partitions: " + local +
                  " is local, " + foreign + " is foreign; a release view reads either its own tables or "
@@ -116,7 +126,11 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                                const std::vector<ShardTable>& shards, Oid schema, const std::string& view) {
     Policy full = policy;
     add_default_rules(full);
-    const std::string digest = policy_digest(full);
+    // The coordinator's digest, then each shard's (which also names the table its partition reads there).
+    std::vector<std::string> sources{""};
+    for (const ShardTable& shard : shards) sources.push_back(shard.remote);
+    const std::vector<std::string> digests = policy_digests(full, sources);
+    const std::string& digest = digests[0];
     const std::string schema_name = pg_call([&] { return get_namespace_name(schema); });
     const std::string qualified_schema = sql_identifier(schema_name);
     const std::string columns = column_definitions(shape);
@@ -151,9 +165,8 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                          "), read by the view of that name here; drop it with the view"))
                     .c_str(),
                 {}, false);
-        // Each shard's pin also names the table the partition reads there: a shard
-        // whose policy reads another table fails.
-        const std::string pin = PinnedHierarchy{policy.name, policy_digest(full, shard.remote), shard.server}.text();
+        // A shard whose policy reads another table fails: its digest names the table.
+        const std::string pin = PinnedHierarchy{policy.name, digests[i + 1], shard.server}.text();
         union_all += (union_all.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + names + " FROM " + qualified +
                      " WHERE privrisk.release_is_pinned(" + sql_identifier(carrier->name) + ", " + sql_literal(pin) +
                      "::privrisk.pinned_policy)";
