@@ -83,7 +83,7 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
             tuple_rows[t] += n;
         },
         [&](std::size_t j, uint32_t code) {
-            const auto& v = req.columns[j].values[code];
+            const auto& v = req.columns[j].values.text[code];
             if (v) req.columns[j].check_value(*v, 0);  // generalizations start from leaves
         });
     // Each distinct row's kept records: a function of its values and count alone.
@@ -91,14 +91,14 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     std::vector<std::optional<std::string_view>> values(width);
     for (std::size_t t = 0; t < tuple_rows.size(); ++t) {
         for (std::size_t j = 0; j < width; ++j) {
-            const auto& v = req.columns[j].values[tuple_codes[t * width + j]];
+            const auto& v = req.columns[j].values.text[tuple_codes[t * width + j]];
             values[j] = v ? std::optional<std::string_view>(*v) : std::nullopt;
         }
         tuple_kept[t] = sampled_rows(random, values, tuple_rows[t], keep);
         if ((t & 4095) == 4095) pg_call([] { CHECK_FOR_INTERRUPTS(); });
     }
     // Each column's values generalized per level: ids per level, texts per released id.
-    std::vector<ReleasedValues> released(width);
+    std::vector<TextIds> released(width);
     std::vector<std::vector<std::vector<uint32_t>>> released_at(width);  // [column][level][code] -> released id
     int max_chain = 1;
     std::string scratch;
@@ -107,14 +107,14 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
         FouadDimension& d = dims[j];
         d.height = c.height();
         max_chain = std::max(max_chain, d.height + 1);
-        const std::size_t n = c.values.size();
+        const std::size_t n = c.values.text.size();
         d.ancestor.assign(d.height + 1, std::vector<uint32_t>(n));
         d.weight.assign(d.height + 1, std::vector<double>(n));
         released_at[j].assign(d.height + 1, std::vector<uint32_t>(n));
         d.suppressed.resize(n);
         for (int level = 0; level <= d.height; ++level) {
             for (uint32_t code = 0; code < n; ++code) {
-                const auto& v = c.values[code];
+                const auto& v = c.values.text[code];
                 d.suppressed[code] = !v;
                 Value g = !v ? Value() : c.hierarchy ? c.hierarchy->generalize(*v, level, scratch) : Value(*v);
                 uint32_t id = released[j].id(g);
@@ -132,7 +132,7 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     for (std::size_t t = 0; t < tuple_rows.size(); ++t) m.add(&tuple_codes[t * width], tuple_rows[t], tuple_kept[t]);
     m.prepare();
     auto value_of = [&](std::size_t t, std::size_t j) -> const std::optional<std::string>& {
-        return req.columns[j].values[m.tuple(t)[j]];
+        return req.columns[j].values.text[m.tuple(t)[j]];
     };
     SampleClasses classes(width);
     std::vector<uint32_t> ids(width);

@@ -33,35 +33,9 @@
 
 namespace privrisk::pg::dp {
 
-// A quasi-identifier of the release: its distinct source values as codes, each
-// checked against the hierarchy when first seen (every row's values, sampled or
-// not, so an error does not depend on the sample).
-struct DpColumn {
-    std::string name;
-    std::optional<std::string> hierarchy_name;
-    const Hierarchy* hierarchy = nullptr;
-    int level = 0;                                   // safepub: the released level
-    std::vector<std::optional<std::string>> values;  // code -> source value text (⊥: nullopt)
-
-    int height() const { return hierarchy ? hierarchy->height() : 0; }
-
-    void check_value(std::string_view value, int max_level) const {
-        if (!hierarchy) return;
-        int at;
-        try {
-            at = hierarchy->level_of(value);
-        } catch (const Error& e) {
-            fail(e.kind(), "quasi-identifier " + quote_value(name) + ": " + e.what());
-        }
-        if (at > max_level)
-            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(name) + ": value " + quote_value(value) +
-                                                  " is at level " + std::to_string(at) + " of hierarchy " +
-                                                  quote_value(hierarchy->name()) + ", above level " + std::to_string(max_level));
-    }
-};
-
-// Released values of one column: text per id (⊥: nullopt), deduplicated.
-struct ReleasedValues {
+// One id per distinct text of a column (⊥: nullopt), the texts by id: a
+// column's source values, or its released ones.
+struct TextIds {
     FlatIndex index{std::pmr::new_delete_resource()};
     std::vector<uint32_t> id_of_index;
     std::vector<std::optional<std::string>> text;
@@ -82,6 +56,33 @@ struct ReleasedValues {
             text.emplace_back(std::string(*value));
         }
         return id_of_index[i];
+    }
+};
+
+// A quasi-identifier of the release: its distinct source values as codes, each
+// checked against the hierarchy when first seen (every row's values, sampled or
+// not, so an error does not depend on the sample).
+struct DpColumn {
+    std::string name;
+    std::optional<std::string> hierarchy_name;
+    const Hierarchy* hierarchy = nullptr;
+    int level = 0;                                   // safepub: the released level
+    TextIds values;  // the source values' codes: one per distinct text (two NaNs are one value)
+
+    int height() const { return hierarchy ? hierarchy->height() : 0; }
+
+    void check_value(std::string_view value, int max_level) const {
+        if (!hierarchy) return;
+        int at;
+        try {
+            at = hierarchy->level_of(value);
+        } catch (const Error& e) {
+            fail(e.kind(), "quasi-identifier " + quote_value(name) + ": " + e.what());
+        }
+        if (at > max_level)
+            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(name) + ": value " + quote_value(value) +
+                                                  " is at level " + std::to_string(at) + " of hierarchy " +
+                                                  quote_value(hierarchy->name()) + ", above level " + std::to_string(max_level));
     }
 };
 

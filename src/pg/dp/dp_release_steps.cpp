@@ -69,31 +69,13 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
                    }};
     // One code per distinct text: values whose bytes differ but that print
     // alike (two NaNs) are one value of the release, and one key of its sampling.
-    struct Texts {
-        FlatIndex index{std::pmr::new_delete_resource()};
-        std::vector<uint32_t> code_of;
-        std::optional<uint32_t> null_code;
-    };
-    std::vector<Texts> texts(columns.size());
     scan.on_value = [&](std::size_t j, std::optional<std::string_view> text) {
         if (hierarchy_generation() != generation)
             fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
-        DpColumn& c = req.columns[j];
-        Texts& seen = texts[j];
-        if (!text && seen.null_code) return *seen.null_code;
-        bool added = true;
-        uint32_t index = 0;
-        if (text) {
-            index = seen.index.find_or_add(*text, &added);
-            if (!added) return seen.code_of[index];
-        }
-        const uint32_t code = static_cast<uint32_t>(c.values.size());
-        c.values.emplace_back(text ? std::optional<std::string>(std::string(*text)) : std::nullopt);
-        if (text)
-            seen.code_of.push_back(code);
-        else
-            seen.null_code = code;
-        on_new(j, code);
+        TextIds& values = req.columns[j].values;
+        const std::size_t known = values.text.size();
+        const uint32_t code = values.id(text);
+        if (values.text.size() > known) on_new(j, code);
         return code;
     };
     int64_t rows;

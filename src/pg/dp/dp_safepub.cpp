@@ -18,7 +18,7 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
                                                               ", \"k\": " + std::to_string(p.k)),
                                      req.seed.has_value()});
     const std::size_t width = req.columns.size();
-    std::vector<ReleasedValues> released_values(width);
+    std::vector<TextIds> released_values(width);
     std::vector<std::vector<uint32_t>> released_of(width);  // code -> released id
     DpRandom random = run_random(req.seed);
     const uint64_t threshold = DpRandom::inclusion_threshold(p.beta);
@@ -37,7 +37,7 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
         },
         [&](std::size_t j, uint32_t code) {
             DpColumn& c = req.columns[j];
-            const auto& v = c.values[code];
+            const auto& v = c.values.text[code];
             Value g = std::nullopt;
             if (v) {
                 if (!generalized) c.check_value(*v, c.level);
