@@ -19,14 +19,11 @@ PRIVRISK_FUNCTION(privrisk_classes_sql) {
     std::vector<ClassColumn> columns = class_columns(source, qi, hierarchies, levels);
     std::optional<SourceColumn> sensitive;
     if (!PG_ARGISNULL(4)) sensitive = source_column(source, std::string(text_view(PG_GETARG_DATUM(4))), "sensitive");
-    std::vector<SourceColumn> used;
-    for (const ClassColumn& c : columns) used.push_back(c.column);
-    if (sensitive) used.push_back(*sensitive);
     std::string keys, texts;
     for (std::size_t i = 0; i < columns.size(); ++i) {
         keys += (i ? ", k" : "k") + std::to_string(i);
         texts += (i ? ", k" : "k") + std::to_string(i) + "::pg_catalog.text";
     }
     return text_datum("SELECT ARRAY[" + texts + "] AS class, h AS hist FROM (" +
-                      class_query(source, class_shards(source.relid, used), columns, sensitive) + ") AS q(" + keys + ", h)");
+                      class_query(source, class_shards(source.relid, columns, sensitive), columns, sensitive) + ") AS q(" + keys + ", h)");
 }

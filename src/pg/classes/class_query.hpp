@@ -51,6 +51,9 @@ std::vector<Shard> source_shards(Oid relid);
 // types' equality is coarser than their text (0 = -0, 1.0 = 1.00) or their text
 // depends on the session.
 std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns);
+// The same for a class query's keys and its sensitive column.
+std::vector<Shard> class_shards(Oid relid, const std::vector<ClassColumn>& keys,
+                                const std::optional<SourceColumn>& sensitive);
 
 // The class key of each column as SQL: the column, or gen() of it. Pinned:
 // through the hierarchies pinned for `server` (a server with another

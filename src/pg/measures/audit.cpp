@@ -152,10 +152,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     bool plain = args.empty() && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
     bool direct = plain && readable_from_heap(relid);
     // Over shards (foreign partitions), each server tallies its own rows into classes.
-    std::vector<SourceColumn> used;
-    for (const ClassColumn& c : columns) used.push_back(c.column);
-    if (sensitive_column) used.push_back(*sensitive_column);
-    std::vector<Shard> shards = class_shards(relid, used);
+    std::vector<Shard> shards = class_shards(relid, columns, sensitive_column);
 
     // The scan. Its memory lives in a context of its own, so it can be measured and bounded.
     MemoryContext memory = pg_call([] {
