@@ -48,6 +48,10 @@ std::vector<ClassColumn> class_columns(const SourceRelation& source,
     return columns;
 }
 
+namespace {
+
+// The leaves, when reading them one by one gives what reading the source gives
+// the caller (class_shards adds the columns' condition).
 std::vector<Shard> source_shards(Oid relid) {
     std::vector<Shard> shards;
     bool partitioned = pg_call([&] {
@@ -79,6 +83,8 @@ std::vector<Shard> source_shards(Oid relid) {
     if (!foreign) shards.clear();
     return shards;
 }
+
+}  // namespace
 
 std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
     for (const SourceColumn& c : columns) {

@@ -38,13 +38,10 @@ struct Shard {
 };
 
 // The leaf partitions of `relid` when it is partitioned, at least one leaf is
-// a foreign table, and reading the leaves one by one gives what reading the
-// source gives the caller: SELECT on every leaf and no row-level security on
-// the source or a leaf. Otherwise empty: the source is read as a whole.
-std::vector<Shard> source_shards(Oid relid);
-
-// source_shards(relid) when grouping on the shards gives exactly the classes
-// grouping here gives, else none (the source is read whole, here). A shard
+// a foreign table, reading the leaves one by one gives what reading the source
+// gives the caller (SELECT on every leaf, no row-level security on the source
+// or a leaf), and grouping on the shards gives exactly the classes grouping
+// here gives. Otherwise none: the source is read whole, here. A shard
 // groups with SQL equality and writes values as text in postgres_fdw's session
 // (UTC, ISO dates), so every column used (keys and sensitive) must be text,
 // varchar, int2, int4, int8 or boolean, under a deterministic collation: other
