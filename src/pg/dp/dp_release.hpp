@@ -21,6 +21,7 @@
 #include "dp/dp_random.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
+#include "common/text_ids.hpp"
 #include "dp/fouad_mechanism.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "common/json_text.hpp"
@@ -32,32 +33,6 @@
 
 
 namespace privrisk::pg::dp {
-
-// One id per distinct text of a column (⊥: nullopt), the texts by id: a
-// column's source values, or its released ones.
-struct TextIds {
-    FlatIndex index{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> id_of_index;
-    std::vector<std::optional<std::string>> text;
-    uint32_t null_id = UINT32_MAX;
-
-    uint32_t id(std::optional<std::string_view> value) {
-        if (!value) {
-            if (null_id == UINT32_MAX) {
-                null_id = static_cast<uint32_t>(text.size());
-                text.emplace_back(std::nullopt);
-            }
-            return null_id;
-        }
-        bool added;
-        uint32_t i = index.find_or_add(*value, &added);
-        if (added) {
-            id_of_index.push_back(static_cast<uint32_t>(text.size()));
-            text.emplace_back(std::string(*value));
-        }
-        return id_of_index[i];
-    }
-};
 
 // A quasi-identifier of the release: its distinct source values as codes, each
 // checked against the hierarchy when first seen (every row's values, sampled or

@@ -15,6 +15,7 @@
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
+#include "common/text_ids.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "common/json_text.hpp"
 #include "common/memory_limit.hpp"
@@ -230,10 +231,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     }
     ValueText sensitive_text{};
     if (sensitive) pg_call([&] { init_value_text(&sensitive_text, columns[width].type, CurrentMemoryContext); });
-    FlatIndex sensitive_ids{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> sensitive_id_of;  // index id -> value id
-    std::vector<std::optional<std::string>> sensitive_values;
-    uint32_t sensitive_null = UINT32_MAX;
+    TextIds sensitive_values;  // the sensitive values by id (⊥ included)
 
     BaseClassBuilder builder(width, sensitive.has_value());
     std::size_t coded_bytes = 0;  // the distinct values' codes and texts, estimated
@@ -268,21 +266,10 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         }
     };
     auto sensitive_id = [&](std::optional<std::string_view> text) {
-        if (!text) {
-            if (sensitive_null == UINT32_MAX) {
-                sensitive_null = static_cast<uint32_t>(sensitive_values.size());
-                sensitive_values.emplace_back(std::nullopt);
-            }
-            return sensitive_null;
-        }
-        bool added;
-        uint32_t index = sensitive_ids.find_or_add(*text, &added);
-        if (added) {
-            sensitive_id_of.push_back(static_cast<uint32_t>(sensitive_values.size()));
-            sensitive_values.emplace_back(std::string(*text));
-            coded_bytes += kCodedValueBytes + 2 * text->size();
-        }
-        return sensitive_id_of[index];
+        const std::size_t known = sensitive_values.text.size();
+        const uint32_t id = sensitive_values.id(text);
+        if (text && sensitive_values.text.size() > known) coded_bytes += kCodedValueBytes + 2 * text->size();
+        return id;
     };
     // The level-0 classes and the coded values, within privrisk.memory_limit (docs/memory.md).
     const MemoryBound memory = memory_bound();
@@ -342,7 +329,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // are (measure_registry): the search measures what audit() would, or says why it cannot.
     if (q.t && q.t_kind == TCloseness::Ordered) {
         bool any = false;
-        for (const auto& v : sensitive_values) {
+        for (const auto& v : sensitive_values.text) {
             if (!v) continue;
             any = true;
             if (!is_number(*v))
@@ -416,7 +403,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     MemoryBound lattice_memory = memory;
     lattice_memory.reserved = coded_bytes;
     lattice_memory.operation = operation;
-    GeneralizationLattice lattice(dims, builder.finish(), sensitive_values, q, metric, interrupt, lattice_memory);
+    GeneralizationLattice lattice(dims, builder.finish(), sensitive_values.text, q, metric, interrupt, lattice_memory);
     constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
     if (every && lattice.nodes() > kMaxListedNodes)
         fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) + " nodes; this one has " +
