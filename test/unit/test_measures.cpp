@@ -503,6 +503,88 @@ TEST(ClassAggregator, RefusesMalformedTallies) {
     EXPECT_THROW(binary.merge_serialized(good), Error);
 }
 
+// A parallel read (src/pg/classes/parallel_classes.cpp): each part's classes in
+// tasks, task t of every part merged into one table part, the parts put
+// together. Tasks are disjoint (the classes add up to the one-pass count) and
+// the measures are the one pass's, bit for bit.
+TEST(ClassAggregator, TasksMergedAcrossPartsGiveTheOnePassClasses) {
+    std::mt19937 rng(43);
+    for (int round = 0; round < 40; ++round) {
+        const int qis = 1 + rng() % 4, rows = 1 + rng() % 5000, parts = 1 + rng() % 4;
+        const std::size_t tasks = std::vector<std::size_t>{1, 3, 32, 256}[rng() % 4];
+        ClassAggregator one(std::pmr::new_delete_resource(), qis);
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p)
+            part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis, 1 + rng() % 700));
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> key(qis);
+            std::vector<Value> qi(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 9;
+                key[i] = std::string(1 + v % 3, char('a' + v));  // keys of several lengths
+                qi[i] = v == 8 ? Value() : Value(key[i]);
+            }
+            int s = rng() % 7;
+            std::string sv = "s" + std::to_string(s);
+            Value sensitive = s == 6 ? Value() : Value(sv);
+            one.add(qi.data(), sensitive);
+            part[rng() % parts]->add(qi.data(), sensitive);
+        }
+        std::vector<std::string> values;
+        std::vector<std::vector<std::string>> task_bytes(tasks);
+        for (auto& p : part) {
+            for (std::size_t t = 0; t < tasks; ++t) task_bytes[t].push_back(p->serialize_task(t, tasks));
+            values.push_back(p->serialize_values());
+        }
+        ContingencyTable got;
+        for (std::size_t t = 0; t < tasks; ++t) {
+            ClassAggregator merged(std::pmr::new_delete_resource(), qis);
+            for (int p = 0; p < parts; ++p) merged.merge_task(values[p], task_bytes[t][p]);
+            got.add_serialized(merged.finish(false).serialize());
+        }
+        got.canonicalize();
+        ContingencyTable want = one.finish();
+        EXPECT_EQ(got.classes(), want.classes());
+        EXPECT_EQ(got.rows(), want.rows());
+        EXPECT_EQ(got.values(), want.values());
+        EXPECT_EQ(got.base(), want.base());
+        EXPECT_EQ(*a_know(got), *a_know(want));
+        EXPECT_EQ(*information_gain(got), *information_gain(want));
+        EXPECT_EQ(*l_entropy(got), *l_entropy(want));
+        EXPECT_EQ(*t_equal(got), *t_equal(want));
+        EXPECT_EQ(*k_anonymity(got), *k_anonymity(want));
+    }
+}
+
+// A contingency table's byte form round-trips, and a damaged one is refused.
+TEST(ContingencyTable, ByteFormRoundTripsAndRefusesDamage) {
+    std::mt19937 rng(47);
+    ContingencyTable t = contingency(random_table(rng, 40, 6, 30));
+    std::string bytes = t.serialize();
+    ContingencyTable again;
+    again.add_serialized(bytes);
+    again.add_serialized(bytes);  // twice: every class twice
+    EXPECT_EQ(again.classes(), 2 * t.classes());
+    EXPECT_EQ(again.rows(), 2 * t.rows());
+    auto refused = [](const std::string& b) {
+        ContingencyTable u;
+        try {
+            u.add_serialized(b);
+        } catch (const Error& e) {
+            return e.kind() == ErrorKind::InvalidParameter;
+        }
+        return false;
+    };
+    for (std::size_t n = 0; n < bytes.size(); n += 1 + n / 16) EXPECT_TRUE(refused(bytes.substr(0, n))) << n;
+    EXPECT_TRUE(refused(bytes + "z"));
+    std::string id = bytes;
+    id[id.size() - 12] = char(0x7f);  // the last pair's value: no such value
+    EXPECT_TRUE(refused(id));
+    std::string count = bytes;
+    count[count.size() - 1] = char(0x80);  // the last pair's count: negative
+    EXPECT_TRUE(refused(count));
+}
+
 // Canonical order: the same classes in any order give bit-identical measures.
 TEST(ContingencyTable, CanonicalOrderMakesMeasuresBitIdentical) {
     std::mt19937 rng(37);

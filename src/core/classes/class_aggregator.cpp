@@ -18,6 +18,7 @@ ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quas
       codes_(mr),
       texts_(mr),
       text_ends_(mr),
+      value_hashes_(mr),
       partitions_(mr),
       record_(quasi_identifiers + 1),
       buffer_rows_(buffer_rows ? buffer_rows : 1) {
@@ -26,6 +27,7 @@ ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quas
         codes_.emplace_back(mr);
         texts_.emplace_back();
         text_ends_.emplace_back();
+        value_hashes_.emplace_back();
     }
     for (std::size_t p = 0; p < kPartitions; ++p) partitions_.emplace_back(mr);
 }
@@ -51,15 +53,28 @@ uint32_t ClassAggregator::code(std::size_t column, std::string_view key, Texts* 
         std::string_view text = texts ? texts->text(column) : key;
         texts_[column].insert(texts_[column].end(), text.begin(), text.end());
         text_ends_[column].push_back(texts_[column].size());
+        value_hashes_[column].push_back(FlatIndex::hash(key));
     }
     return code + 1;
+}
+
+std::size_t ClassAggregator::partition_of(const uint32_t* codes) const {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ qi_count_;
+    for (std::size_t i = 0; i < qi_count_; ++i) {
+        h ^= codes[i] ? value_hashes_[i][codes[i] - 1] : 0x5bd1e9955bd1e995ull;  // ⊥ has no bytes
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h >> (64 - kPartitionBits));
 }
 
 void ClassAggregator::add(const Value* qi, Value sensitive, Texts* texts) {
     if (texts) binary_keys_ = true;
     for (std::size_t i = 0; i < qi_count_; ++i) record_[i] = qi[i] ? code(i, *qi[i], texts) : 0;
     record_[qi_count_] = table_.intern(sensitive);
-    Partition& p = partitions_[hash_codes(record_.data(), qi_count_) >> (64 - kPartitionBits)];
+    Partition& p = partitions_[partition_of(record_.data())];
     if (p.blocks.empty() || p.used + record_words_ > kBlockWords) {
         if (!p.blocks.empty()) ++p.full_blocks, p.used = 0;
         if (p.full_blocks == p.blocks.size())
@@ -72,7 +87,7 @@ void ClassAggregator::add(const Value* qi, Value sensitive, Texts* texts) {
     if (++buffered_ == buffer_rows_) fold_all();
 }
 
-void ClassAggregator::add_class_row(Partition& p, const uint32_t* row, int64_t count) {
+uint32_t ClassAggregator::find_class(Partition& p, const uint32_t* row) {
     const std::size_t k = qi_count_;
     if (2 * (p.first.size() + 1) > p.slots.size()) {  // keep the load under one half
         std::size_t n = std::max<std::size_t>(64, 2 * p.slots.size());
@@ -84,21 +99,19 @@ void ClassAggregator::add_class_row(Partition& p, const uint32_t* row, int64_t c
         }
     }
     std::size_t mask = p.slots.size() - 1;
-    uint32_t id;
     for (std::size_t i = hash_codes(row, k) & mask;; i = (i + 1) & mask) {
         if (p.slots[i] == 0) {
-            id = static_cast<uint32_t>(p.first.size());
+            uint32_t id = static_cast<uint32_t>(p.first.size());
             p.slots[i] = id + 1;
             p.keys.insert(p.keys.end(), row, row + k);
             p.first.push_back(UINT32_MAX);
-            break;
+            return id;
         }
-        if (std::equal(row, row + k, p.keys.data() + std::size_t(p.slots[i] - 1) * k)) {
-            id = p.slots[i] - 1;
-            break;
-        }
+        if (std::equal(row, row + k, p.keys.data() + std::size_t(p.slots[i] - 1) * k)) return p.slots[i] - 1;
     }
-    uint32_t value = row[k];
+}
+
+void ClassAggregator::add_cell(Partition& p, uint32_t id, uint32_t value, int64_t count) {
     for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next)
         if (p.cells[c].value == value) {
             if (__builtin_add_overflow(p.cells[c].count, count, &p.cells[c].count))
@@ -108,6 +121,10 @@ void ClassAggregator::add_class_row(Partition& p, const uint32_t* row, int64_t c
     if (p.cells.size() >= UINT32_MAX - 1) fail(ErrorKind::ProgramLimit, "too many classes for audit()");
     p.cells.push_back(Cell{value, p.first[id], count});
     p.first[id] = static_cast<uint32_t>(p.cells.size() - 1);
+}
+
+void ClassAggregator::add_class_row(Partition& p, const uint32_t* row, int64_t count) {
+    add_cell(p, find_class(p, row), row[qi_count_], count);
 }
 
 void ClassAggregator::fold(Partition& p) {
@@ -126,7 +143,7 @@ void ClassAggregator::fold_all() {
     buffered_ = 0;
 }
 
-ContingencyTable ClassAggregator::finish() {
+ContingencyTable ClassAggregator::finish(bool canonical) {
     fold_all();
     std::size_t classes = 0, pairs = 0;
     for (const Partition& p : partitions_) classes += p.first.size(), pairs += p.cells.size();
@@ -142,11 +159,11 @@ ContingencyTable ClassAggregator::finish() {
         for (uint32_t* block : p.blocks) mr_->deallocate(block, kBlockWords * sizeof(uint32_t), alignof(uint32_t));
         p = Partition(mr_);  // give the partition's memory back as we go
     }
-    table_.canonicalize();
+    if (canonical) table_.canonicalize();
     return std::move(table_);
 }
 
-std::string ClassAggregator::serialize() {
+std::string ClassAggregator::serialize_values() {
     fold_all();
     std::string out;
     put_bytes<uint32_t>(out, static_cast<uint32_t>(qi_count_));
@@ -166,62 +183,113 @@ std::string ClassAggregator::serialize() {
         put_bytes<uint32_t>(out, v ? static_cast<uint32_t>(v->size()) : 0);
         if (v) out += *v;
     }
-    uint64_t classes = 0;
-    for (const Partition& p : partitions_) classes += p.first.size();
-    put_bytes<uint64_t>(out, classes);
-    for (const Partition& p : partitions_)
-        for (uint32_t id = 0; id < p.first.size(); ++id) {
-            for (std::size_t i = 0; i < qi_count_; ++i) put_bytes<uint32_t>(out, p.keys[std::size_t(id) * qi_count_ + i]);
-            uint32_t n = 0;
-            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) ++n;
-            put_bytes<uint32_t>(out, n);
-            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) {
-                put_bytes<uint32_t>(out, p.cells[c].value);
-                put_bytes<int64_t>(out, p.cells[c].count);
-            }
-        }
     return out;
 }
 
-void ClassAggregator::merge_serialized(std::string_view bytes) {
+void ClassAggregator::put_classes(std::string& out, std::size_t first_partition, std::size_t end_partition) const {
+    // Sized first and written in place: the byte form is most of a parallel read's overhead.
+    const std::size_t k = qi_count_, class_bytes = k * sizeof(uint32_t) + sizeof(uint32_t);
+    const std::size_t cell_bytes = sizeof(uint32_t) + sizeof(int64_t);
+    uint64_t classes = 0;
+    std::size_t size = sizeof(uint64_t);
+    for (std::size_t q = first_partition; q < end_partition; ++q) {
+        classes += partitions_[q].first.size();
+        size += partitions_[q].first.size() * class_bytes + partitions_[q].cells.size() * cell_bytes;
+    }
+    std::size_t at = out.size();
+    out.resize(at + size);
+    char* to = out.data() + at;
+    auto put = [&to](auto v) {
+        std::memcpy(to, &v, sizeof v);
+        to += sizeof v;
+    };
+    put(classes);
+    for (std::size_t q = first_partition; q < end_partition; ++q) {
+        const Partition& p = partitions_[q];
+        for (uint32_t id = 0; id < p.first.size(); ++id) {
+            std::memcpy(to, p.keys.data() + std::size_t(id) * k, k * sizeof(uint32_t));
+            to += k * sizeof(uint32_t);
+            char* count_at = to;
+            to += sizeof(uint32_t);
+            uint32_t n = 0;
+            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next, ++n) {
+                put(p.cells[c].value);
+                put(p.cells[c].count);
+            }
+            std::memcpy(count_at, &n, sizeof n);
+        }
+    }
+}
+
+std::string ClassAggregator::serialize() {
+    std::string out = serialize_values();
+    put_classes(out, 0, kPartitions);
+    return out;
+}
+
+std::string ClassAggregator::serialize_task(std::size_t task, std::size_t tasks) {
+    if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class tally task out of range");
+    fold_all();
+    std::string out;
+    put_classes(out, task * kPartitions / tasks, (task + 1) * kPartitions / tasks);
+    return out;
+}
+
+// Another aggregator's values: their bytes are kept as read and each gets one
+// of our codes when a class first uses it, so a task costs its classes, not
+// every value of the column.
+struct ClassAggregator::Recoding {
+    std::vector<std::vector<std::string_view>> values;  // per column, by their code − 1
+    std::vector<std::vector<uint32_t>> codes;           // per column, by their code: ours, or kUnset
+    std::vector<uint32_t> value_ids;                    // their sensitive value ids as ours
+    static constexpr uint32_t kUnset = UINT32_MAX;
+};
+
+ClassAggregator::Recoding ClassAggregator::read_values(ByteReader& r) {
     if (binary_keys_) fail(ErrorKind::Internal, "a class tally merged into one keyed by binary values");
-    ByteReader r{bytes, "a class tally"};
     if (r.get<uint32_t>() != qi_count_) fail(ErrorKind::InvalidParameter, "a class tally of another width");
-    // Each of its codes becomes one of ours once, by text; classes are then recoded by lookups.
-    std::vector<std::vector<uint32_t>> recode(qi_count_);
+    Recoding recoding;
+    recoding.values.resize(qi_count_);
+    recoding.codes.resize(qi_count_);
     for (std::size_t i = 0; i < qi_count_; ++i) {
         uint32_t n = r.get<uint32_t>();
         r.need(std::size_t(n) * sizeof(uint32_t));  // each value takes at least its length: nothing sized by a lie
-        recode[i].reserve(std::size_t(n) + 1);
-        recode[i].push_back(0);
-        for (uint32_t v = 0; v < n; ++v) recode[i].push_back(code(i, r.bytes(r.get<uint32_t>()), nullptr));
+        recoding.values[i].reserve(n);
+        for (uint32_t v = 0; v < n; ++v) recoding.values[i].push_back(r.bytes(r.get<uint32_t>()));
+        recoding.codes[i].assign(std::size_t(n) + 1, Recoding::kUnset);
+        recoding.codes[i][0] = 0;  // ⊥
     }
     uint32_t m = r.get<uint32_t>();
     r.need(std::size_t(m) * 5);
-    std::vector<uint32_t> value_ids;
-    value_ids.reserve(m);
+    recoding.value_ids.reserve(m);
     for (uint32_t v = 0; v < m; ++v) {
         uint8_t present = r.get<uint8_t>();
         std::string_view text = r.bytes(r.get<uint32_t>());
         if (present > 1 || (!present && !text.empty())) fail(ErrorKind::InvalidParameter, "a class tally's sensitive value is malformed");
-        value_ids.push_back(table_.intern(present ? Value(text) : Value()));
+        recoding.value_ids.push_back(table_.intern(present ? Value(text) : Value()));
     }
+    return recoding;
+}
+
+void ClassAggregator::merge_classes(Recoding& recoding, ByteReader& r) {
+    const uint32_t m = static_cast<uint32_t>(recoding.value_ids.size());
     uint64_t classes = r.get<uint64_t>();
     std::vector<uint32_t> row(record_words_);
     for (uint64_t k = 0; k < classes; ++k) {
         for (std::size_t i = 0; i < qi_count_; ++i) {
             uint32_t c = r.get<uint32_t>();
-            if (c >= recode[i].size()) fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
-            row[i] = recode[i][c];
+            if (c >= recoding.codes[i].size()) fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
+            if (recoding.codes[i][c] == Recoding::kUnset) recoding.codes[i][c] = code(i, recoding.values[i][c - 1], nullptr);
+            row[i] = recoding.codes[i][c];
         }
         uint32_t cells = r.get<uint32_t>();
         if (cells == 0) fail(ErrorKind::InvalidParameter, "a class tally's class is empty");
-        Partition& p = partitions_[hash_codes(row.data(), qi_count_) >> (64 - kPartitionBits)];
+        Partition& p = partitions_[partition_of(row.data())];
+        const uint32_t id = find_class(p, row.data());
         for (uint32_t c = 0; c < cells; ++c) {
             uint32_t v = r.get<uint32_t>();
             int64_t count = r.get<int64_t>();
             if (v >= m || count <= 0) fail(ErrorKind::InvalidParameter, "a class tally's count is malformed");
-            row[qi_count_] = value_ids[v];
             // Checked before adding: a cell's count is at most the rows in all, so bounding
             // those keeps every cell within a bigint too.
             uint64_t total;
@@ -229,9 +297,27 @@ void ClassAggregator::merge_serialized(std::string_view bytes) {
                 total > static_cast<uint64_t>(INT64_MAX))
                 fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
             rows_ = total;
-            add_class_row(p, row.data(), count);
+            add_cell(p, id, recoding.value_ids[v], count);
         }
     }
+}
+
+void ClassAggregator::merge_serialized(std::string_view bytes) {
+    ByteReader r{bytes, "a class tally"};
+    Recoding recoding = read_values(r);
+    // A whole tally's values are coded in their order, as merge() codes them: both give the same codes.
+    for (std::size_t i = 0; i < qi_count_; ++i)
+        for (std::size_t c = 1; c < recoding.codes[i].size(); ++c) recoding.codes[i][c] = code(i, recoding.values[i][c - 1], nullptr);
+    merge_classes(recoding, r);
+    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
+}
+
+void ClassAggregator::merge_task(std::string_view values, std::string_view classes) {
+    ByteReader v{values, "a class tally"};
+    Recoding recoding = read_values(v);
+    if (!v.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
+    ByteReader r{classes, "a class tally"};
+    merge_classes(recoding, r);
     if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
 }
 
@@ -254,7 +340,7 @@ void ClassAggregator::merge(ClassAggregator& other) {
     for (const Partition& q : other.partitions_)
         for (uint32_t id = 0; id < q.first.size(); ++id) {
             for (std::size_t i = 0; i < qi_count_; ++i) row[i] = recode[i][q.keys[std::size_t(id) * qi_count_ + i]];
-            Partition& p = partitions_[hash_codes(row.data(), qi_count_) >> (64 - kPartitionBits)];
+            Partition& p = partitions_[partition_of(row.data())];
             for (uint32_t c = q.first[id]; c != UINT32_MAX; c = q.cells[c].next) {
                 row[qi_count_] = value_ids[q.cells[c].value];
                 add_class_row(p, row.data(), q.cells[c].count);

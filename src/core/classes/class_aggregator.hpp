@@ -22,6 +22,8 @@
 
 namespace privrisk {
 
+struct ByteReader;
+
 class ClassAggregator {
 public:
     // buffer_rows: rows buffered before they are folded into the classes.
@@ -43,8 +45,9 @@ public:
     // `texts`, a value's key is its text.
     void add(const Value* qi, Value sensitive, Texts* texts = nullptr);
     uint64_t rows() const { return rows_; }
-    // The release's contingency table, in canonical order; the aggregator is spent afterwards.
-    ContingencyTable finish();
+    // The release's contingency table, in canonical order unless `canonical` is
+    // false (a part another table will take in); the aggregator is spent afterwards.
+    ContingencyTable finish(bool canonical = true);
 
     // The tally's byte form (docs/scale-out.md): each column's values by text,
     // the sensitive values, every class's codes with its (value, count) cells.
@@ -56,6 +59,17 @@ public:
     void merge_serialized(std::string_view bytes);
     // Adds another aggregator's classes, its values by text (a combine in one process).
     void merge(ClassAggregator& other);
+
+    // The same byte form in parts, for merging in parallel (docs/scale-out.md):
+    // the values (width, each column's values, the sensitive values) once, and
+    // the classes split into `tasks` disjoint tasks. A class's task depends on
+    // its values' bytes only, so every aggregator of one release puts a class in
+    // the same task, and task t of every aggregator merges into one of its own.
+    std::string serialize_values();
+    std::string serialize_task(std::size_t task, std::size_t tasks);
+    // Adds task bytes with the values bytes they refer to, checked as merge_serialized's.
+    void merge_task(std::string_view values, std::string_view classes);
+    static constexpr std::size_t kMaxTasks = 256;
 
 private:
     static constexpr std::size_t kPartitionBits = 8;
@@ -80,8 +94,16 @@ private:
     void fold(Partition& p);  // the buffered rows into the partition's classes
     void fold_all();
     void add_class_row(Partition& p, const uint32_t* row, int64_t count = 1);
+    uint32_t find_class(Partition& p, const uint32_t* codes);  // its id, added when new
+    void add_cell(Partition& p, uint32_t id, uint32_t value, int64_t count);
     uint32_t code(std::size_t column, std::string_view key, Texts* texts);
     static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
+    // A class's partition, from its values' bytes (not this aggregator's codes).
+    std::size_t partition_of(const uint32_t* codes) const;
+    struct Recoding;  // another aggregator's values as ours, coded as they are met
+    Recoding read_values(ByteReader& r);
+    void merge_classes(Recoding& recoding, ByteReader& r);
+    void put_classes(std::string& out, std::size_t first_partition, std::size_t end_partition) const;
 
     std::pmr::memory_resource* mr_;
     std::size_t qi_count_;
@@ -90,6 +112,7 @@ private:
     // Per quasi-identifier: the texts of its values (code − 1), end offsets.
     std::pmr::vector<std::pmr::vector<char>> texts_;
     std::pmr::vector<std::pmr::vector<uint64_t>> text_ends_;
+    std::pmr::vector<std::pmr::vector<uint64_t>> value_hashes_;  // per column: FlatIndex::hash of each code's key
     bool binary_keys_ = false;  // some key was not its text: cannot merge tallies keyed by text
     std::pmr::vector<Partition> partitions_;
     std::vector<uint32_t> record_;  // scratch: the current row

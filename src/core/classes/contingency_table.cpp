@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "common/byte_form.hpp"
 #include "common/error.hpp"
 #include "common/no_postgres.hpp"
 
@@ -86,6 +87,59 @@ void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
     h.for_each([&](std::string_view v, int64_t c) { counts.emplace_back(intern(v), c); });
     if (h.bottom() > 0) counts.emplace_back(intern(std::nullopt), h.bottom());
     add_class(std::move(counts), multiplicity);
+}
+
+std::string ContingencyTable::serialize() const {
+    std::string out;
+    put_bytes<uint32_t>(out, static_cast<uint32_t>(values_.size()));
+    for (const auto& v : values_) {
+        put_bytes<uint8_t>(out, v ? 1 : 0);
+        put_bytes<uint32_t>(out, v ? static_cast<uint32_t>(v->size()) : 0);
+        if (v) out += *v;
+    }
+    put_bytes<uint64_t>(out, static_cast<uint64_t>(all_.size()));
+    for (const Class& c : all_) {
+        put_bytes<uint32_t>(out, c.distinct);
+        put_bytes<int64_t>(out, c.multiplicity);
+        for (const Pair& p : counts(c)) {
+            put_bytes<uint32_t>(out, p.first);
+            put_bytes<int64_t>(out, p.second);
+        }
+    }
+    return out;
+}
+
+void ContingencyTable::add_serialized(std::string_view bytes) {
+    ByteReader r{bytes, "a contingency table"};
+    uint32_t m = r.get<uint32_t>();
+    r.need(std::size_t(m) * 5);
+    std::vector<uint32_t> ids;
+    ids.reserve(m);
+    for (uint32_t v = 0; v < m; ++v) {
+        uint8_t present = r.get<uint8_t>();
+        std::string_view text = r.bytes(r.get<uint32_t>());
+        if (present > 1 || (!present && !text.empty()))
+            fail(ErrorKind::InvalidParameter, "a contingency table's value is malformed");
+        ids.push_back(intern(present ? Value(text) : Value()));
+    }
+    uint64_t classes = r.get<uint64_t>();
+    r.need(classes * (sizeof(uint32_t) + sizeof(int64_t)));
+    std::vector<Pair> pairs;
+    for (uint64_t k = 0; k < classes; ++k) {
+        uint32_t n = r.get<uint32_t>();
+        int64_t multiplicity = r.get<int64_t>();
+        if (n == 0 || multiplicity <= 0) fail(ErrorKind::InvalidParameter, "a contingency table's class is malformed");
+        r.need(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
+        pairs.clear();
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t id = r.get<uint32_t>();
+            int64_t count = r.get<int64_t>();
+            if (id >= m || count <= 0) fail(ErrorKind::InvalidParameter, "a contingency table's count is malformed");
+            pairs.emplace_back(ids[id], count);
+        }
+        add_class(pairs.data(), n, multiplicity);
+    }
+    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table's byte form has trailing bytes");
 }
 
 }  // namespace privrisk

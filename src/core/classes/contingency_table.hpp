@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,12 @@ public:
         add_class(pairs.data(), pairs.size(), multiplicity);
     }
     void add_class(HistogramView h, int64_t multiplicity = 1);
+
+    // Byte form of the classes, for a part of a table built in another process:
+    // the values, then each class's (value, count) pairs and multiplicity.
+    std::string serialize() const;
+    // Adds the classes of such bytes, checking every id and count.
+    void add_serialized(std::string_view bytes);
 
     // Puts values in one canonical order (bytewise, ⊥ last) and each class's
     // pairs in value order. With sums over classes kept exact, every measure is
