@@ -174,15 +174,23 @@ bool in_subtransaction(int sqlstate, const std::function<void()>& fn) {
         BeginInternalSubTransaction(nullptr);
         MemoryContextSwitchTo(outer);
     });
-    try {
-        fn();
-    } catch (const PgError& e) {
-        if (e.data()->sqlerrcode != sqlstate) throw;
+    // Any failure rolls the subtransaction back before it goes on: an error that
+    // left it open would leave the session in an aborted transaction block.
+    auto roll_back = [&] {
         pg_call([&] {
             RollbackAndReleaseCurrentSubTransaction();
             back();
         });
+    };
+    try {
+        fn();
+    } catch (const PgError& e) {
+        roll_back();
+        if (e.data()->sqlerrcode != sqlstate) throw;
         return false;
+    } catch (...) {
+        roll_back();
+        throw;
     }
     pg_call([&] {
         ReleaseCurrentSubTransaction();

@@ -73,7 +73,7 @@ private:
 // Runs fn() in a subtransaction. If it fails with `sqlstate` (an expected
 // failure with a fallback, such as a memory limit), the subtransaction is
 // rolled back, cleaning up what the error left, and the result is false; any
-// other error propagates and aborts the transaction.
+// other error rolls it back too and propagates.
 bool in_subtransaction(int sqlstate, const std::function<void()>& fn);
 
 }  // namespace privrisk::pg
