@@ -82,6 +82,7 @@ struct TableScan {
     Datum* values;
     bool* nulls;
     const std::function<void(const Datum*, const bool*)>* on_row;
+    ParallelTableScanDesc parallel;
     std::exception_ptr error;
 };
 
@@ -89,7 +90,8 @@ struct TableScan {
 // row callback's exceptions are caught in deliver() and end the scan.
 void run_table_scan(TableScan* t) {
     TupleTableSlot* slot = table_slot_create(t->relation, nullptr);
-    TableScanDesc scan = table_beginscan(t->relation, GetActiveSnapshot(), 0, nullptr);
+    TableScanDesc scan = t->parallel ? table_beginscan_parallel(t->relation, t->parallel)
+                                     : table_beginscan(t->relation, GetActiveSnapshot(), 0, nullptr);
     while (table_scan_getnextslot(scan, ForwardScanDirection, slot)) {
         CHECK_FOR_INTERRUPTS();
         slot_getsomeattrs(slot, t->last);
@@ -115,8 +117,9 @@ void run_table_scan(TableScan* t) {
 }  // namespace
 
 void scan_table_rows(Oid relid, const std::vector<AttrNumber>& columns,
-                     const std::function<void(const Datum*, const bool*)>& on_row) {
+                     const std::function<void(const Datum*, const bool*)>& on_row, ParallelTableScanDesc parallel) {
     TableScan t{};
+    t.parallel = parallel;
     t.columns = columns.data();
     t.count = static_cast<int>(columns.size());
     for (AttrNumber a : columns) t.last = std::max(t.last, a);

@@ -21,7 +21,9 @@ void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
 // `relid`, values being `columns` in that order, read straight from the heap under
 // the active snapshot: no executor, no projection. Checks no privilege: the
 // caller has (the reader may SELECT the table and no row-level security applies).
+// With `parallel`, only the blocks this process is given of a parallel scan.
 void scan_table_rows(Oid relid, const std::vector<AttrNumber>& columns,
-                     const std::function<void(const Datum*, const bool*)>& on_row);
+                     const std::function<void(const Datum*, const bool*)>& on_row,
+                     ParallelTableScanDesc parallel = nullptr);
 
 }  // namespace privrisk::pg

@@ -19,6 +19,7 @@
 #include "measures/measure_registry.hpp"
 #include "classes/class_aggregator.hpp"
 #include "classes/class_query.hpp"
+#include "classes/parallel_classes.hpp"
 #include "ck/ck_safety.hpp"
 #include "classes/class_set.hpp"
 #include "common/error.hpp"
@@ -178,10 +179,26 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     // tallies each shard's or worker's rows and they are merged here. A tally
     // past privrisk.audit_memory_limit falls back to the spilling GROUP BY.
     const bool sharded = !shards.empty();
-    const bool tally = sharded || parallel_tally_pays(relid, std::vector<AttrNumber>(attnums.begin(), attnums.begin() + width));
-    bool spilled = false, tallied = false;
+    const std::vector<AttrNumber> key_attnums(attnums.begin(), attnums.begin() + width);
+    // A table read from its heap is read by parallel workers that also merge in
+    // parallel (parallel_classes.hpp), whatever the classes per row.
+    const int workers = direct ? parallel_class_workers(relid, key_attnums) : 0;
+    const bool tally = !workers && (sharded || parallel_tally_pays(relid, key_attnums));
+    bool spilled = false, tallied = false, parallel = false;
+    int launched = 0;
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
+    if (workers > 0) {
+        in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+            ParallelClasses read = parallel_class_table(relid, key_attnums, sensitive ? sensitive_column->attnum : 0, workers);
+            streamed = std::chrono::steady_clock::now();
+            table = std::move(read.table);
+            launched = read.launched;
+            peak = read.leader_peak;
+            parallel = true;
+        });
+        spilled = !parallel;
+    }
     if (tally) {
         const std::string sensitive_text = sensitive ? expressions.back() : std::string("NULL::pg_catalog.text");
         std::string select_tally;
@@ -209,7 +226,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     }
     // Other sessions follow the serial scan in privrisk.progress: rows read of the planner's estimate.
     ActivityProgress activity("audit");
-    if (!tally) try {
+    if (!tally && !workers) try {
         ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
@@ -298,10 +315,13 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     double scan_ms = ms(started, streamed), finish_ms = ms(streamed, scanned), measure_ms = ms(scanned, measured);
     long long rows = table.rows(), classes = table.classes();
+    const std::string how = spilled ? "spilling GROUP BY"
+                            : tallied ? "class tallies"
+                            : parallel ? "parallel aggregation, " + std::to_string(launched) + " workers"
+                                       : "in-memory aggregation";
     pg_call([&] {
         elog(DEBUG1, "audit: %lld rows into %lld classes: scan %.1f ms (%s, %zu kB), table %.1f ms, measures %.1f ms",
-             rows, classes, scan_ms, spilled ? "spilling GROUP BY" : tallied ? "class tallies" : "in-memory aggregation", peak / 1024, finish_ms,
-             measure_ms);
+             rows, classes, scan_ms, how.c_str(), peak / 1024, finish_ms, measure_ms);
         MemoryContextDelete(memory);
     });
     return jsonb_datum(json);

@@ -1,0 +1,296 @@
+// Parallel class tallies (parallel_classes.hpp): one ParallelContext, a
+// parallel heap scan, and a dynamic shared memory area for the tallies' byte
+// forms. Every participant (the leader and each worker that starts in time)
+// runs the same two phases, separated by a barrier:
+//   0. tally the blocks it is given (ClassAggregator, binary keys), then put
+//      its values and each of its tasks' classes in the area;
+//   1. take tasks one at a time and merge that task of every participant into
+//      finished classes, put in the area as a part of the contingency table.
+// The leader then reads the parts. A worker that starts after phase 0 only
+// merges, one that starts later does nothing; an error in any participant
+// reaches the leader, whose abort stops the others.
+#include "classes/parallel_classes.hpp"
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "classes/class_aggregator.hpp"
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "common/guard.hpp"
+#include "common/memory.hpp"
+#include "common/row_stream.hpp"
+#include "common/source_columns.hpp"
+#include "measures/audit.hpp"
+
+extern "C" {
+#include "optimizer/paths.h"
+#include "postmaster/bgworker_internals.h"
+#include "storage/bufmgr.h"
+#include "port/atomics.h"
+#include "storage/barrier.h"
+#include "storage/lwlock.h"
+#include "storage/shm_toc.h"
+#include "utils/dsa.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/wait_event.h"
+}
+
+using namespace privrisk;
+using namespace privrisk::pg;
+
+namespace {
+
+constexpr uint64 kKeyShared = UINT64CONST(0x5052495652534b01);
+constexpr uint64 kKeyScan = UINT64CONST(0x5052495652534b02);
+constexpr uint64 kKeyArea = UINT64CONST(0x5052495652534b03);
+// Tasks: enough that the participants finish phase 1 together.
+constexpr uint32 kTasks = 32;
+static_assert(kTasks <= ClassAggregator::kMaxTasks);
+
+// In the segment: this, then the byte forms' addresses (values per slot, each
+// slot's tasks, each task's merged part). A slot is a participant of phase 0.
+struct Shared {
+    Oid relid;
+    int32 width;           // keys
+    int32 slots;           // the leader and every worker
+    AttrNumber sensitive;  // 0: none
+    Size limit;            // bytes each participant may hold
+    pg_atomic_uint32 next_slot;
+    pg_atomic_uint32 next_task;
+    Barrier barrier;
+    AttrNumber keys[FLEXIBLE_ARRAY_MEMBER];
+};
+
+Size addresses_offset(int width) { return MAXALIGN(offsetof(Shared, keys) + sizeof(AttrNumber) * width); }
+Size shared_size(int width, int slots) {
+    return addresses_offset(width) + sizeof(dsa_pointer) * (slots + std::size_t(slots) * kTasks + kTasks);
+}
+dsa_pointer* values_of(Shared* s) { return reinterpret_cast<dsa_pointer*>(reinterpret_cast<char*>(s) + addresses_offset(s->width)); }
+dsa_pointer* tasks_of(Shared* s, int slot) { return values_of(s) + s->slots + std::size_t(slot) * kTasks; }
+dsa_pointer* parts_of(Shared* s) { return values_of(s) + s->slots + std::size_t(s->slots) * kTasks; }
+
+// A byte form in the area: its length, then its bytes. Past the area's limit it
+// is the memory limit's error.
+dsa_pointer store(dsa_area* area, const std::string& bytes, Size limit) {
+    const Size size = sizeof(uint64) + bytes.size();
+    dsa_pointer p = pg_call([&] { return dsa_allocate_extended(area, size, DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM); });
+    if (!DsaPointerIsValid(p)) throw MemoryLimitExceeded{size, limit};
+    char* at = static_cast<char*>(pg_call([&] { return dsa_get_address(area, p); }));
+    uint64 n = bytes.size();
+    std::memcpy(at, &n, sizeof n);
+    std::memcpy(at + sizeof n, bytes.data(), bytes.size());
+    return p;
+}
+
+std::string_view load(dsa_area* area, dsa_pointer p) {
+    const char* at = static_cast<const char*>(pg_call([&] { return dsa_get_address(area, p); }));
+    uint64 n;
+    std::memcpy(&n, at, sizeof n);
+    return std::string_view(at + sizeof n, n);
+}
+
+// Phase 0 for one participant: its blocks' classes, in byte forms in the area.
+// Returns the most memory its tally held.
+Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryContext memory) {
+    const int slot = static_cast<int>(pg_atomic_fetch_add_u32(&s->next_slot, 1));
+    if (slot >= s->slots) fail(ErrorKind::Internal, "more parallel class participants than slots");
+    const std::size_t width = static_cast<std::size_t>(s->width);
+    std::vector<AttrNumber> columns(s->keys, s->keys + width);
+    if (s->sensitive) columns.push_back(s->sensitive);
+    std::vector<ClassKeyReader> readers;
+    for (std::size_t i = 0; i < width; ++i)
+        readers.push_back(ClassKeyReader::for_type(pg_call([&] { return get_atttype(s->relid, s->keys[i]); })));
+    MemoryContext row_context = pg_call([&] {
+        return AllocSetContextCreate(memory, "privrisk parallel classes rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    PgMemoryResource bounded(memory, s->limit);
+    ClassAggregator aggregator(&bounded, width);
+    std::vector<Value> key(width);
+    std::vector<std::array<char, sizeof(Datum)>> scratch(width);
+    scan_table_rows(
+        s->relid, columns,
+        [&](const Datum* values, const bool* nulls) {
+            for (std::size_t i = 0; i < width; ++i)
+                key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
+            Value sensitive = !s->sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+            aggregator.add(key.data(), sensitive);
+            if ((aggregator.rows() & 4095) == 0) pg_call([&] { MemoryContextReset(row_context); });
+        },
+        scan);
+    // Area memory is counted apart from the aggregator's, so both stay within their limits.
+    for (uint32 t = 0; t < kTasks; ++t) tasks_of(s, slot)[t] = store(area, aggregator.serialize_task(t, kTasks), s->limit);
+    values_of(s)[slot] = store(area, aggregator.serialize_values(), s->limit);  // last: marks the slot complete
+    return pg_call([&] { return MemoryContextMemAllocated(memory, true); });
+}
+
+// Phase 1: whole tasks, merged from every complete slot.
+void merge_tasks(Shared* s, dsa_area* area, MemoryContext memory) {
+    for (;;) {
+        uint32 t = pg_atomic_fetch_add_u32(&s->next_task, 1);
+        if (t >= kTasks) return;
+        pg_call([] { CHECK_FOR_INTERRUPTS(); });
+        PgMemoryResource bounded(memory, s->limit);
+        ClassAggregator merged(&bounded, static_cast<std::size_t>(s->width));
+        for (int slot = 0; slot < s->slots; ++slot)
+            if (DsaPointerIsValid(values_of(s)[slot]))
+                merged.merge_task(load(area, values_of(s)[slot]), load(area, tasks_of(s, slot)[t]));
+        parts_of(s)[t] = store(area, merged.finish(false).serialize(), s->limit);
+    }
+}
+
+// The memory limit as the ERROR audit() falls back from (SQLSTATE 54000).
+template <typename F>
+void within_audit_limit(F&& f) {
+    within_limit("privrisk.audit_memory_limit", "audit: the classes of a parallel read",
+                 "raise privrisk.audit_memory_limit (audit() falls back to GROUP BY meanwhile)", f);
+}
+
+MemoryContext participant_context() {
+    return pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk parallel classes", ALLOCSET_DEFAULT_SIZES);
+    });
+}
+
+}  // namespace
+
+extern "C" PGDLLEXPORT void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc);
+
+void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc) {
+    guarded([&] {
+        auto* s = static_cast<Shared*>(pg_call([&] { return shm_toc_lookup(toc, kKeyShared, false); }));
+        auto* scan = static_cast<ParallelTableScanDesc>(pg_call([&] { return shm_toc_lookup(toc, kKeyScan, false); }));
+        dsa_area* area = pg_call([&] { return dsa_attach_in_place(shm_toc_lookup(toc, kKeyArea, false), seg); });
+        int phase = pg_call([&] { return BarrierAttach(&s->barrier); });
+        MemoryContext memory = participant_context();
+        within_audit_limit([&] {
+            if (phase == 0) {
+                tally_blocks(s, area, scan, memory);
+                pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
+                phase = 1;
+            }
+            if (phase == 1) merge_tasks(s, area, memory);
+        });
+        pg_call([&] {
+            if (phase <= 1)
+                BarrierArriveAndDetach(&s->barrier);
+            else
+                BarrierDetach(&s->barrier);
+            MemoryContextDelete(memory);
+            dsa_detach(area);
+        });
+    });
+}
+
+namespace privrisk::pg {
+
+int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
+    for (AttrNumber key : keys)
+        if (ClassKeyReader::for_type(pg_call([&] { return get_atttype(relid, key); })).kind == ClassKeyReader::kOutput)
+            return 0;
+    return pg_call([&] {
+        if (IsInParallelMode() || max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return 0;
+        if (get_rel_relkind(relid) != RELKIND_RELATION && get_rel_relkind(relid) != RELKIND_MATVIEW) return 0;
+        Relation r = table_open(relid, AccessShareLock);
+        int workers = RelationGetParallelWorkers(r, -1);
+        BlockNumber blocks = RelationGetNumberOfBlocks(r);
+        table_close(r, AccessShareLock);
+        if (workers < 0) {  // as compute_parallel_worker() does for a heap scan
+            if (blocks < static_cast<BlockNumber>(min_parallel_table_scan_size)) return 0;
+            double threshold = Max(min_parallel_table_scan_size, 1);
+            workers = 1;
+            while (blocks >= threshold * 3 && workers < MAX_PARALLEL_WORKER_LIMIT) {
+                ++workers;
+                threshold *= 3;
+            }
+        }
+        return Min(workers, max_parallel_workers_per_gather);
+    });
+}
+
+ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers) {
+    const int width = static_cast<int>(keys.size());
+    const int slots = workers + 1;
+    const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
+    ParallelContext* pcxt = nullptr;
+    Shared* s = nullptr;
+    ParallelTableScanDesc scan = nullptr;
+    dsa_area* area = nullptr;
+    pg_call([&] {
+        EnterParallelMode();
+        pcxt = CreateParallelContext("privrisk", "privrisk_parallel_classes_worker", workers);
+        Relation r = table_open(relid, AccessShareLock);
+        Size scan_size = table_parallelscan_estimate(r, GetActiveSnapshot());
+        shm_toc_estimate_chunk(&pcxt->estimator, shared_size(width, slots));
+        shm_toc_estimate_chunk(&pcxt->estimator, scan_size);
+        shm_toc_estimate_chunk(&pcxt->estimator, dsa_minimum_size());
+        shm_toc_estimate_keys(&pcxt->estimator, 3);
+        InitializeParallelDSM(pcxt);
+        s = static_cast<Shared*>(shm_toc_allocate(pcxt->toc, shared_size(width, slots)));
+        std::memset(s, 0, shared_size(width, slots));
+        s->relid = relid;
+        s->width = width;
+        s->slots = slots;
+        s->sensitive = sensitive;
+        s->limit = limit;
+        for (int i = 0; i < width; ++i) s->keys[i] = keys[i];
+        for (std::size_t i = 0; i < std::size_t(slots) * (kTasks + 1) + kTasks; ++i) values_of(s)[i] = InvalidDsaPointer;
+        pg_atomic_init_u32(&s->next_slot, 0);
+        pg_atomic_init_u32(&s->next_task, 0);
+        BarrierInit(&s->barrier, 0);
+        scan = static_cast<ParallelTableScanDesc>(shm_toc_allocate(pcxt->toc, scan_size));
+        table_parallelscan_initialize(r, scan, GetActiveSnapshot());
+        table_close(r, NoLock);
+        void* space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
+        area = dsa_create_in_place(space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA, pcxt->seg);
+        dsa_set_size_limit(area, limit * slots);
+        shm_toc_insert(pcxt->toc, kKeyShared, s);
+        shm_toc_insert(pcxt->toc, kKeyScan, scan);
+        shm_toc_insert(pcxt->toc, kKeyArea, space);
+        BarrierAttach(&s->barrier);  // before any worker: phase 0 waits for the leader
+        LaunchParallelWorkers(pcxt);
+    });
+    // The leader always reads too (parallel_leader_participation is for Gather):
+    // the workers that attach in phase 0 may be none, and the read must be whole.
+    MemoryContext memory = participant_context();
+    Size peak = 0;
+    try {
+        within_audit_limit([&] {
+            peak = tally_blocks(s, area, scan, memory);
+            pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
+            merge_tasks(s, area, memory);
+        });
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::ProgramLimit) throw;
+        // The leader's own limit as a PostgreSQL error, as a worker's arrives: the caller's
+        // subtransaction falls back on 54000.
+        std::string message = e.what();
+        pg_call([&] { ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("%s", message.c_str()))); });
+    }
+    pg_call([&] {
+        BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION);  // every task is merged
+        BarrierDetach(&s->barrier);
+        WaitForParallelWorkersToFinish(pcxt);
+    });
+    ParallelClasses result;
+    result.launched = pcxt->nworkers_launched;
+    result.leader_peak = peak;
+    std::size_t bytes = 0;
+    for (uint32 t = 0; t < kTasks; ++t) bytes += load(area, parts_of(s)[t]).size();
+    result.table.reserve(bytes / 24, bytes / 12);  // a class takes at least 12 bytes and a pair, a pair 12
+    for (uint32 t = 0; t < kTasks; ++t) result.table.add_serialized(load(area, parts_of(s)[t]));
+    result.table.canonicalize();
+    pg_call([&] {
+        MemoryContextDelete(memory);
+        dsa_detach(area);
+        DestroyParallelContext(pcxt);
+        ExitParallelMode();
+    });
+    return result;
+}
+
+}  // namespace privrisk::pg

@@ -1,0 +1,38 @@
+// The classes of a table read by parallel workers and the leader, merged in
+// parallel too (docs/scale-out.md). PostgreSQL's parallel aggregation merges
+// every worker's partial state in the leader, one after another: with a class
+// for every dozen rows that merge costs as much as the scan. Here each process
+// tallies the blocks it is given, splits its classes into tasks by their
+// values' bytes, and every process then merges whole tasks, so a class is
+// merged once, by one process; the leader only puts the merged parts together.
+#pragma once
+
+#include <vector>
+
+#include "classes/contingency_table.hpp"
+#include "common/postgres.hpp"
+
+namespace privrisk::pg {
+
+// The workers a parallel read of table `relid` gets, as PostgreSQL plans a
+// parallel sequential scan of it (its size, min_parallel_table_scan_size, the
+// table's parallel_workers, max_parallel_workers_per_gather); 0 where a
+// parallel read cannot be used: a key read through an output function (one
+// that may not be parallel safe), a table that is not a plain heap table, or a
+// call already in parallel mode.
+int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys);
+
+struct ParallelClasses {
+    ContingencyTable table;
+    int launched = 0;     // workers that were started
+    Size leader_peak = 0;  // the most memory the leader's own tally held
+};
+
+// The classes of the rows of `relid` (a table the caller may read whole, with
+// no row-level security) keyed by the binary forms of `keys`, with the counts
+// of the text column `sensitive` (0: none). Each process's memory is bounded by
+// privrisk.audit_memory_limit; past it, an ERROR with SQLSTATE 54000, so run it
+// in a subtransaction that can fall back.
+ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers);
+
+}  // namespace privrisk::pg

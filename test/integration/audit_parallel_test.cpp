@@ -1,0 +1,153 @@
+// audit() of a table read from its heap by parallel workers (src/pg/classes/parallel_classes.cpp):
+// the same report as the serial read, bit for bit, with and without the leader
+// scanning, inside a transaction that changed the table, past the memory limit
+// (the spilling GROUP BY), and after a cancelled read.
+#include <gtest/gtest.h>
+
+#include <pqxx/pqxx>
+#include <string>
+
+#include "../common/notices.hpp"
+#include "server.hpp"
+
+namespace {
+
+using privrisk_test::Notices;
+
+// 200,000 rows, about 60,000 classes, keys of four types with NULLs, a sensitive text with NULLs.
+void make_people(pqxx::connection& c) {
+    itest::exec(c, "SELECT setseed(0.61)");
+    itest::exec(c, "CREATE TABLE people AS SELECT i AS id, "
+                   "CASE WHEN random() < 0.01 THEN NULL ELSE (17 + random() * 70)::int END AS age, "
+                   "CASE WHEN random() < 0.01 THEN NULL ELSE lpad((random() * 300)::int::text, 3, '0') END AS zip, "
+                   "(random() < 0.5) AS smoker, "
+                   "((ARRAY['a', 'bb', 'ccc'])[1 + (random() * 2)::int])::char(4) AS grade, "
+                   "CASE WHEN random() < 0.02 THEN NULL ELSE 'job' || floor(random() * random() * 14)::int END AS occupation "
+                   "FROM generate_series(1, 200000) AS i");
+    itest::exec(c, "VACUUM ANALYZE people");
+}
+
+const char* kAudit =
+    "SELECT privrisk.audit('people', ARRAY['age', 'zip', 'smoker', 'grade'], 'occupation')::text";
+
+std::string one(pqxx::connection& c, const std::string& sql) {
+    pqxx::nontransaction tx{c};
+    return tx.exec(sql)[0][0].as<std::string>();
+}
+
+// The scan part of audit()'s DEBUG line ("parallel aggregation, 2 workers", ...).
+std::string how_read(const Notices& notices) {
+    for (const auto& l : notices.lines) {
+        auto at = l.find("audit: ");
+        if (at == std::string::npos) continue;
+        auto open = l.find(" (", at), comma = l.find(" kB)", at);
+        if (open != std::string::npos && comma != std::string::npos) return l.substr(open + 2, comma - open - 2);
+    }
+    return "";
+}
+
+void parallel_settings(pqxx::connection& c, int workers) {
+    itest::exec(c, "SET min_parallel_table_scan_size = 0");
+    itest::exec(c, "SET max_parallel_workers_per_gather = " + std::to_string(workers));
+    itest::exec(c, "SET client_min_messages = debug1");
+}
+
+}  // namespace
+
+TEST(AuditParallel, GivesTheSerialReportBitForBit) {
+    itest::Database db("privrisk_audit_parallel");
+    pqxx::connection c{db.conninfo()};
+    make_people(c);
+    Notices notices(c);
+    parallel_settings(c, 0);
+    const std::string serial = one(c, kAudit);
+    EXPECT_EQ(how_read(notices).rfind("in-memory aggregation", 0), 0u) << how_read(notices);
+    EXPECT_NE(serial.find("\"rows\": 200000"), std::string::npos) << serial;
+    for (int workers : {1, 2, 4}) {
+        for (const char* leader : {"on", "off"}) {
+            parallel_settings(c, workers);
+            itest::exec(c, std::string("SET parallel_leader_participation = ") + leader);
+            notices.lines.clear();
+            EXPECT_EQ(one(c, kAudit), serial) << workers << " workers, leader " << leader;
+            std::string how = how_read(notices);
+            EXPECT_EQ(how.rfind("parallel aggregation, ", 0), 0u) << how;
+            EXPECT_NE(how.find("parallel aggregation, 0 workers"), 0u) << "no worker started: " << how;
+        }
+    }
+    // Without a sensitive column, and with one key: the same as serial too.
+    for (const std::string& sql : {std::string("SELECT privrisk.audit('people', ARRAY['zip', 'age'])::text"),
+                                   std::string("SELECT privrisk.audit('people', ARRAY['grade'], 'occupation')::text")}) {
+        parallel_settings(c, 0);
+        const std::string want = one(c, sql);
+        parallel_settings(c, 2);
+        EXPECT_EQ(one(c, sql), want) << sql;
+    }
+}
+
+// Workers read under the leader's snapshot: rows the transaction inserted or
+// deleted and has not committed count exactly as in the serial read.
+TEST(AuditParallel, SeesTheTransactionsOwnChanges) {
+    itest::Database db("privrisk_audit_parallel_xact");
+    pqxx::connection c{db.conninfo()};
+    make_people(c);
+    Notices notices(c);
+    pqxx::work tx{c};
+    tx.exec("INSERT INTO people SELECT id + 200000, age, zip, smoker, grade, 'new' FROM people WHERE id % 3 = 0");
+    tx.exec("DELETE FROM people WHERE id % 7 = 0");
+    tx.exec("SET LOCAL client_min_messages = debug1");
+    tx.exec("SET LOCAL min_parallel_table_scan_size = 0");
+    tx.exec("SET LOCAL max_parallel_workers_per_gather = 0");
+    const std::string serial = tx.exec(kAudit)[0][0].as<std::string>();
+    tx.exec("SET LOCAL max_parallel_workers_per_gather = 2");
+    notices.lines.clear();
+    EXPECT_EQ(tx.exec(kAudit)[0][0].as<std::string>(), serial);
+    EXPECT_EQ(how_read(notices).rfind("parallel aggregation, ", 0), 0u) << how_read(notices);
+    const long rows = tx.exec("SELECT count(*) FROM people")[0][0].as<long>();
+    EXPECT_NE(serial.find("\"rows\": " + std::to_string(rows) + ","), std::string::npos) << serial;
+    tx.abort();
+}
+
+// Past privrisk.audit_memory_limit in any participant, audit() groups with a
+// spilling GROUP BY instead: a NOTICE, and the same report.
+TEST(AuditParallel, FallsBackPastTheMemoryLimit) {
+    itest::Database db("privrisk_audit_parallel_limit");
+    pqxx::connection c{db.conninfo()};
+    make_people(c);
+    Notices notices(c);
+    parallel_settings(c, 0);
+    const std::string serial = one(c, kAudit);
+    parallel_settings(c, 2);
+    itest::exec(c, "SET privrisk.audit_memory_limit = '1MB'");
+    notices.lines.clear();
+    EXPECT_EQ(one(c, kAudit), serial);
+    EXPECT_EQ(how_read(notices).rfind("spilling GROUP BY", 0), 0u) << how_read(notices);
+    bool noticed = false;
+    for (const auto& l : notices.lines) noticed |= l.find("grouping with a spilling GROUP BY instead") != std::string::npos;
+    EXPECT_TRUE(noticed);
+}
+
+// A read cancelled while the workers run leaves nothing behind: the next one works
+// and gives the same report.
+TEST(AuditParallel, CancelledReadLeavesTheSessionUsable) {
+    itest::Database db("privrisk_audit_parallel_cancel");
+    pqxx::connection c{db.conninfo()};
+    make_people(c);
+    parallel_settings(c, 2);
+    const std::string want = one(c, kAudit);
+    int cancelled = 0;
+    for (const char* timeout : {"1ms", "5ms", "20ms", "40ms"}) {
+        itest::exec(c, std::string("SET statement_timeout = '") + timeout + "'");
+        try {
+            one(c, kAudit);
+        } catch (const pqxx::sql_error& e) {
+            EXPECT_NE(std::string(e.what()).find("canceling statement due to statement timeout"), std::string::npos) << e.what();
+            ++cancelled;
+        }
+        itest::exec(c, "SET statement_timeout = 0");
+        EXPECT_EQ(one(c, kAudit), want);
+    }
+    EXPECT_GE(cancelled, 1);
+    // No worker of a cancelled read is left running.
+    pqxx::connection other{db.conninfo()};
+    EXPECT_EQ(one(other, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker'"), "0");
+}
