@@ -64,6 +64,8 @@ TEST(AuditParallel, GivesTheSerialReportBitForBit) {
     EXPECT_EQ(how_read(notices).rfind("in-memory aggregation", 0), 0u) << how_read(notices);
     EXPECT_NE(serial.find("\"rows\": 200000"), std::string::npos) << serial;
     for (int workers : {1, 2, 4}) {
+        // The table's parallel_workers: that many workers even past one process per CPU.
+        itest::exec(c, "ALTER TABLE people SET (parallel_workers = " + std::to_string(workers) + ")");
         for (const char* leader : {"on", "off"}) {
             parallel_settings(c, workers);
             itest::exec(c, std::string("SET parallel_leader_participation = ") + leader);
@@ -74,6 +76,14 @@ TEST(AuditParallel, GivesTheSerialReportBitForBit) {
             EXPECT_NE(how.find("parallel aggregation, 0 workers"), 0u) << "no worker started: " << how;
         }
     }
+    itest::exec(c, "ALTER TABLE people RESET (parallel_workers)");
+    // A temporary table's pages are in the leader's local buffers: read serially.
+    itest::exec(c, "CREATE TEMP TABLE people_here AS SELECT * FROM people");
+    parallel_settings(c, 2);
+    notices.lines.clear();
+    EXPECT_EQ(one(c, "SELECT privrisk.audit('people_here', ARRAY['age', 'zip', 'smoker', 'grade'], 'occupation')::text"),
+              serial);
+    EXPECT_EQ(how_read(notices).rfind("in-memory aggregation", 0), 0u) << how_read(notices);
     // Without a sensitive column, and with one key: the same as serial too.
     for (const std::string& sql : {std::string("SELECT privrisk.audit('people', ARRAY['zip', 'age'])::text"),
                                    std::string("SELECT privrisk.audit('people', ARRAY['grade'], 'occupation')::text")}) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -373,6 +374,7 @@ TEST(ClassSet, DedupesMergesAndSerializes) {
 }
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
 
 // audit()'s one-pass aggregation builds the same classes as grouping by hand,
 // small classes and classes past the linear-scan limit alike.
@@ -504,10 +506,10 @@ TEST(ClassAggregator, RefusesMalformedTallies) {
 }
 
 // A parallel read (src/pg/classes/parallel_classes.cpp): each part's classes in
-// tasks, task t of every part merged into one table part, the parts put
-// together. Tasks are disjoint (the classes add up to the one-pass count) and
-// the measures are the one pass's, bit for bit.
-TEST(ClassAggregator, TasksMergedAcrossPartsGiveTheOnePassClasses) {
+// runs by task, task t's runs of every part merged into one table part, the
+// parts put together. Tasks are disjoint (the classes add up to the one-pass
+// count) and the measures are the one pass's, bit for bit.
+TEST(ClassAggregator, RunsMergedAcrossPartsGiveTheOnePassClasses) {
     std::mt19937 rng(43);
     for (int round = 0; round < 40; ++round) {
         const int qis = 1 + rng() % 4, rows = 1 + rng() % 5000, parts = 1 + rng() % 4;
@@ -530,19 +532,18 @@ TEST(ClassAggregator, TasksMergedAcrossPartsGiveTheOnePassClasses) {
             one.add(qi.data(), sensitive);
             part[rng() % parts]->add(qi.data(), sensitive);
         }
-        std::vector<std::string> values;
-        std::vector<std::vector<std::string>> task_bytes(tasks);
+        std::vector<std::string> sensitive;
+        std::vector<std::vector<std::string>> run_bytes(tasks);
         for (auto& p : part) {
-            for (std::size_t t = 0; t < tasks; ++t) task_bytes[t].push_back(p->serialize_task(t, tasks));
-            values.push_back(p->serialize_values());
+            for (std::size_t t = 0; t < tasks; ++t) run_bytes[t].push_back(p->serialize_run(t, tasks));
+            sensitive.push_back(p->serialize_sensitive());
         }
-        ContingencyTable got;
-        for (std::size_t t = 0; t < tasks; ++t) {
-            ClassAggregator merged(std::pmr::new_delete_resource(), qis);
-            for (int p = 0; p < parts; ++p) merged.merge_task(values[p], task_bytes[t][p]);
-            got.add_serialized(merged.finish(false).serialize());
-        }
-        got.canonicalize();
+        const RunValues merged = run_values(std::vector<std::string_view>(sensitive.begin(), sensitive.end()));
+        std::vector<std::string> merged_parts;
+        for (std::size_t t = 0; t < tasks; ++t)
+            merged_parts.push_back(merge_class_runs(std::vector<std::string_view>(run_bytes[t].begin(), run_bytes[t].end()), merged));
+        ContingencyTable got = ContingencyTable::from_canonical_parts(
+            merged.values, std::vector<std::string_view>(merged_parts.begin(), merged_parts.end()));
         ContingencyTable want = one.finish();
         EXPECT_EQ(got.classes(), want.classes());
         EXPECT_EQ(got.rows(), want.rows());
@@ -556,33 +557,58 @@ TEST(ClassAggregator, TasksMergedAcrossPartsGiveTheOnePassClasses) {
     }
 }
 
-// A contingency table's byte form round-trips, and a damaged one is refused.
-TEST(ContingencyTable, ByteFormRoundTripsAndRefusesDamage) {
-    std::mt19937 rng(47);
-    ContingencyTable t = contingency(random_table(rng, 40, 6, 30));
-    std::string bytes = t.serialize();
-    ContingencyTable again;
-    again.add_serialized(bytes);
-    again.add_serialized(bytes);  // twice: every class twice
-    EXPECT_EQ(again.classes(), 2 * t.classes());
-    EXPECT_EQ(again.rows(), 2 * t.rows());
-    auto refused = [](const std::string& b) {
-        ContingencyTable u;
+// A damaged run is refused, never read past its end: truncated, trailing
+// bytes, an unknown value id, a count of 0, classes out of order.
+TEST(ClassRuns, RefusesDamagedRuns) {
+    ClassAggregator a(std::pmr::new_delete_resource(), 1);
+    std::string x = "x", y = "y";
+    for (const std::string* v : {&x, &y, &x}) {
+        Value key[1] = {Value(*v)};
+        a.add(key, Value(x));
+    }
+    const std::string sensitive = a.serialize_sensitive(), run = a.serialize_run(0, 1);
+    auto refused = [&](const std::string& s, const std::string& r) {
         try {
-            u.add_serialized(b);
-        } catch (const Error& e) {
-            return e.kind() == ErrorKind::InvalidParameter;
+            merge_class_runs({r}, run_values({s}));
+        } catch (const Error&) {
+            return true;
         }
         return false;
     };
-    for (std::size_t n = 0; n < bytes.size(); n += 1 + n / 16) EXPECT_TRUE(refused(bytes.substr(0, n))) << n;
-    EXPECT_TRUE(refused(bytes + "z"));
-    std::string id = bytes;
-    id[id.size() - 12] = char(0x7f);  // the last pair's value: no such value
-    EXPECT_TRUE(refused(id));
-    std::string count = bytes;
-    count[count.size() - 1] = char(0x80);  // the last pair's count: negative
-    EXPECT_TRUE(refused(count));
+    EXPECT_FALSE(refused(sensitive, run));
+    for (std::size_t n = 0; n < run.size(); ++n) EXPECT_TRUE(refused(sensitive, run.substr(0, n))) << n;
+    for (std::size_t n = 0; n < sensitive.size(); ++n) EXPECT_TRUE(refused(sensitive.substr(0, n), run)) << n;
+    EXPECT_TRUE(refused(sensitive, run + "z"));
+    // One class's record: hash (8), key length (4), key (4 + 1), cells (4), one cell (4 + 8).
+    const std::size_t record = 8 + 4 + 5 + 4 + 12;
+    ASSERT_EQ(run.size(), 8 + 2 * record);
+    std::string id = run;
+    id[8 + record - 12] = 5;  // the first class's cell: value id 5 of 1
+    EXPECT_TRUE(refused(sensitive, id));
+    std::string zero = run;
+    std::memset(zero.data() + 8 + record - 8, 0, 8);  // its count: 0
+    EXPECT_TRUE(refused(sensitive, zero));
+    std::string swapped = run.substr(0, 8) + run.substr(8 + record, record) + run.substr(8, record);
+    EXPECT_TRUE(refused(sensitive, swapped));
+    // Merged, the two classes count 2 and 1 rows.
+    const RunValues values = run_values({sensitive});
+    const std::string part = merge_class_runs({run}, values);
+    ContingencyTable t = ContingencyTable::from_canonical_parts(values.values, {part});
+    EXPECT_EQ(t.classes(), 2);
+    EXPECT_EQ(t.rows(), 3);
+    // A part whose pairs are not in id order, or values not in canonical order, is refused.
+    std::vector<std::optional<std::string>> two = {std::string("a"), std::string("b")};
+    std::string pairs;
+    for (auto [id, count] : {std::pair<uint32_t, int64_t>{1, 1}, {0, 1}}) {
+        pairs.append(reinterpret_cast<const char*>(&id), 4);
+        pairs.append(reinterpret_cast<const char*>(&count), 8);
+    }
+    uint64_t one = 1;
+    uint32_t n = 2;
+    std::string unordered = std::string(reinterpret_cast<const char*>(&one), 8) + std::string(reinterpret_cast<const char*>(&n), 4) + pairs;
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {unordered}), Error);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts({std::string("b"), std::string("a")}, {}), Error);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts({std::nullopt, std::string("a")}, {}), Error);
 }
 
 // Canonical order: the same classes in any order give bit-identical measures.

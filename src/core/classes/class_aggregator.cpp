@@ -58,7 +58,7 @@ uint32_t ClassAggregator::code(std::size_t column, std::string_view key, Texts* 
     return code + 1;
 }
 
-std::size_t ClassAggregator::partition_of(const uint32_t* codes) const {
+uint64_t ClassAggregator::class_hash(const uint32_t* codes) const {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ qi_count_;
     for (std::size_t i = 0; i < qi_count_; ++i) {
         h ^= codes[i] ? value_hashes_[i][codes[i] - 1] : 0x5bd1e9955bd1e995ull;  // ⊥ has no bytes
@@ -67,7 +67,12 @@ std::size_t ClassAggregator::partition_of(const uint32_t* codes) const {
     }
     h *= 0x94d049bb133111ebull;
     h ^= h >> 29;
-    return static_cast<std::size_t>(h >> (64 - kPartitionBits));
+    return h;
+}
+
+std::string_view ClassAggregator::key_text(std::size_t column, uint32_t code) const {
+    const uint64_t start = code == 1 ? 0 : text_ends_[column][code - 2], end = text_ends_[column][code - 1];
+    return std::string_view(texts_[column].data() + start, end - start);
 }
 
 void ClassAggregator::add(const Value* qi, Value sensitive, Texts* texts) {
@@ -143,7 +148,7 @@ void ClassAggregator::fold_all() {
     buffered_ = 0;
 }
 
-ContingencyTable ClassAggregator::finish(bool canonical) {
+ContingencyTable ClassAggregator::finish() {
     fold_all();
     std::size_t classes = 0, pairs = 0;
     for (const Partition& p : partitions_) classes += p.first.size(), pairs += p.cells.size();
@@ -159,7 +164,7 @@ ContingencyTable ClassAggregator::finish(bool canonical) {
         for (uint32_t* block : p.blocks) mr_->deallocate(block, kBlockWords * sizeof(uint32_t), alignof(uint32_t));
         p = Partition(mr_);  // give the partition's memory back as we go
     }
-    if (canonical) table_.canonicalize();
+    table_.canonicalize();
     return std::move(table_);
 }
 
@@ -176,12 +181,95 @@ std::string ClassAggregator::serialize_values() {
             start = end;
         }
     }
+    put_sensitive(out);
+    return out;
+}
+
+void ClassAggregator::put_sensitive(std::string& out) const {
     const auto& values = table_.values();  // the sensitive values, by id
     put_bytes<uint32_t>(out, static_cast<uint32_t>(values.size()));
     for (const auto& v : values) {
         put_bytes<uint8_t>(out, v ? 1 : 0);
         put_bytes<uint32_t>(out, v ? static_cast<uint32_t>(v->size()) : 0);
         if (v) out += *v;
+    }
+}
+
+std::string ClassAggregator::serialize_sensitive() {
+    std::string out;
+    put_sensitive(out);
+    return out;
+}
+
+std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) {
+    if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class run's task out of range");
+    fold_all();
+    const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
+    struct Entry {
+        uint64_t hash;
+        uint32_t partition, id;
+        std::size_t key_at, key_length;
+    };
+    // Sized first and written in place: the runs are most of a parallel read's overhead.
+    std::size_t classes = 0, cells = 0, key_bytes = 0;
+    for (std::size_t q = first; q < end; ++q) {
+        const Partition& p = partitions_[q];
+        classes += p.first.size();
+        cells += p.cells.size();
+        for (std::size_t w = 0; w < p.keys.size(); ++w)
+            key_bytes += sizeof(uint32_t) + (p.keys[w] ? key_text(w % k, p.keys[w]).size() : 0);
+    }
+    std::vector<Entry> entries;
+    entries.reserve(classes);
+    std::string keys(key_bytes, '\0');  // each class's key: per column its length (UINT32_MAX: ⊥) and bytes
+    char* to = keys.data();
+    for (std::size_t q = first; q < end; ++q) {
+        const Partition& p = partitions_[q];
+        for (uint32_t id = 0; id < p.first.size(); ++id) {
+            const uint32_t* codes = p.keys.data() + std::size_t(id) * k;
+            Entry e{class_hash(codes), static_cast<uint32_t>(q), id, static_cast<std::size_t>(to - keys.data()), 0};
+            for (std::size_t i = 0; i < k; ++i) {
+                std::string_view text = codes[i] ? key_text(i, codes[i]) : std::string_view();
+                uint32_t length = codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX;
+                std::memcpy(to, &length, sizeof length);
+                std::memcpy(to + sizeof length, text.data(), text.size());
+                to += sizeof length + text.size();
+            }
+            e.key_length = static_cast<std::size_t>(to - keys.data()) - e.key_at;
+            entries.push_back(e);
+        }
+    }
+    // Sorted as (hash, entry) pairs: half the bytes to move; keys are compared only on equal hashes.
+    std::vector<std::pair<uint64_t, uint32_t>> order(entries.size());
+    for (uint32_t i = 0; i < entries.size(); ++i) order[i] = {entries[i].hash, i};
+    std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first < b.first;
+        const Entry &x = entries[a.second], &y = entries[b.second];
+        return std::string_view(keys.data() + x.key_at, x.key_length) < std::string_view(keys.data() + y.key_at, y.key_length);
+    });
+    const std::size_t cell_bytes = sizeof(uint32_t) + sizeof(int64_t);
+    std::string out(sizeof(uint64_t) + classes * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + key_bytes + cells * cell_bytes, '\0');
+    to = out.data();
+    auto put = [&to](auto v) {
+        std::memcpy(to, &v, sizeof v);
+        to += sizeof v;
+    };
+    put(static_cast<uint64_t>(classes));
+    for (const auto& [hash, index] : order) {
+        const Entry& e = entries[index];
+        const Partition& p = partitions_[e.partition];
+        put(e.hash);
+        put(static_cast<uint32_t>(e.key_length));
+        std::memcpy(to, keys.data() + e.key_at, e.key_length);
+        to += e.key_length;
+        char* count_at = to;
+        to += sizeof(uint32_t);
+        uint32_t n = 0;
+        for (uint32_t c = p.first[e.id]; c != UINT32_MAX; c = p.cells[c].next, ++n) {
+            put(p.cells[c].value);
+            put(p.cells[c].count);
+        }
+        std::memcpy(count_at, &n, sizeof n);
     }
     return out;
 }
@@ -227,37 +315,23 @@ std::string ClassAggregator::serialize() {
     return out;
 }
 
-std::string ClassAggregator::serialize_task(std::size_t task, std::size_t tasks) {
-    if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class tally task out of range");
-    fold_all();
-    std::string out;
-    put_classes(out, task * kPartitions / tasks, (task + 1) * kPartitions / tasks);
-    return out;
-}
-
-// Another aggregator's values: their bytes are kept as read and each gets one
-// of our codes when a class first uses it, so a task costs its classes, not
-// every value of the column.
+// Another aggregator's values, coded here in their order (as merge() codes them: both give the same codes).
 struct ClassAggregator::Recoding {
-    std::vector<std::vector<std::string_view>> values;  // per column, by their code − 1
-    std::vector<std::vector<uint32_t>> codes;           // per column, by their code: ours, or kUnset
-    std::vector<uint32_t> value_ids;                    // their sensitive value ids as ours
-    static constexpr uint32_t kUnset = UINT32_MAX;
+    std::vector<std::vector<uint32_t>> codes;  // per column, by their code: ours (0: ⊥)
+    std::vector<uint32_t> value_ids;           // their sensitive value ids as ours
 };
 
 ClassAggregator::Recoding ClassAggregator::read_values(ByteReader& r) {
     if (binary_keys_) fail(ErrorKind::Internal, "a class tally merged into one keyed by binary values");
     if (r.get<uint32_t>() != qi_count_) fail(ErrorKind::InvalidParameter, "a class tally of another width");
     Recoding recoding;
-    recoding.values.resize(qi_count_);
     recoding.codes.resize(qi_count_);
     for (std::size_t i = 0; i < qi_count_; ++i) {
         uint32_t n = r.get<uint32_t>();
         r.need(std::size_t(n) * sizeof(uint32_t));  // each value takes at least its length: nothing sized by a lie
-        recoding.values[i].reserve(n);
-        for (uint32_t v = 0; v < n; ++v) recoding.values[i].push_back(r.bytes(r.get<uint32_t>()));
-        recoding.codes[i].assign(std::size_t(n) + 1, Recoding::kUnset);
-        recoding.codes[i][0] = 0;  // ⊥
+        recoding.codes[i].reserve(std::size_t(n) + 1);
+        recoding.codes[i].push_back(0);
+        for (uint32_t v = 0; v < n; ++v) recoding.codes[i].push_back(code(i, r.bytes(r.get<uint32_t>()), nullptr));
     }
     uint32_t m = r.get<uint32_t>();
     r.need(std::size_t(m) * 5);
@@ -279,7 +353,6 @@ void ClassAggregator::merge_classes(Recoding& recoding, ByteReader& r) {
         for (std::size_t i = 0; i < qi_count_; ++i) {
             uint32_t c = r.get<uint32_t>();
             if (c >= recoding.codes[i].size()) fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
-            if (recoding.codes[i][c] == Recoding::kUnset) recoding.codes[i][c] = code(i, recoding.values[i][c - 1], nullptr);
             row[i] = recoding.codes[i][c];
         }
         uint32_t cells = r.get<uint32_t>();
@@ -305,18 +378,6 @@ void ClassAggregator::merge_classes(Recoding& recoding, ByteReader& r) {
 void ClassAggregator::merge_serialized(std::string_view bytes) {
     ByteReader r{bytes, "a class tally"};
     Recoding recoding = read_values(r);
-    // A whole tally's values are coded in their order, as merge() codes them: both give the same codes.
-    for (std::size_t i = 0; i < qi_count_; ++i)
-        for (std::size_t c = 1; c < recoding.codes[i].size(); ++c) recoding.codes[i][c] = code(i, recoding.values[i][c - 1], nullptr);
-    merge_classes(recoding, r);
-    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
-}
-
-void ClassAggregator::merge_task(std::string_view values, std::string_view classes) {
-    ByteReader v{values, "a class tally"};
-    Recoding recoding = read_values(v);
-    if (!v.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
-    ByteReader r{classes, "a class tally"};
     merge_classes(recoding, r);
     if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
 }

@@ -45,9 +45,8 @@ public:
     // `texts`, a value's key is its text.
     void add(const Value* qi, Value sensitive, Texts* texts = nullptr);
     uint64_t rows() const { return rows_; }
-    // The release's contingency table, in canonical order unless `canonical` is
-    // false (a part another table will take in); the aggregator is spent afterwards.
-    ContingencyTable finish(bool canonical = true);
+    // The release's contingency table, in canonical order; the aggregator is spent afterwards.
+    ContingencyTable finish();
 
     // The tally's byte form (docs/scale-out.md): each column's values by text,
     // the sensitive values, every class's codes with its (value, count) cells.
@@ -60,15 +59,13 @@ public:
     // Adds another aggregator's classes, its values by text (a combine in one process).
     void merge(ClassAggregator& other);
 
-    // The same byte form in parts, for merging in parallel (docs/scale-out.md):
-    // the values (width, each column's values, the sensitive values) once, and
-    // the classes split into `tasks` disjoint tasks. A class's task depends on
-    // its values' bytes only, so every aggregator of one release puts a class in
-    // the same task, and task t of every aggregator merges into one of its own.
-    std::string serialize_values();
-    std::string serialize_task(std::size_t task, std::size_t tasks);
-    // Adds task bytes with the values bytes they refer to, checked as merge_serialized's.
-    void merge_task(std::string_view values, std::string_view classes);
+    // Runs, for merging in parallel (class_runs.hpp): the sensitive values once,
+    // and the classes of task `task` of `tasks`, sorted by class hash and key
+    // bytes, each with its key's bytes. A class's task and place depend on its
+    // values' bytes only, so every aggregator of one release puts a class in the
+    // same task's run at the same place.
+    std::string serialize_sensitive();
+    std::string serialize_run(std::size_t task, std::size_t tasks);
     static constexpr std::size_t kMaxTasks = 256;
 
 private:
@@ -98,9 +95,13 @@ private:
     void add_cell(Partition& p, uint32_t id, uint32_t value, int64_t count);
     uint32_t code(std::size_t column, std::string_view key, Texts* texts);
     static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
-    // A class's partition, from its values' bytes (not this aggregator's codes).
-    std::size_t partition_of(const uint32_t* codes) const;
-    struct Recoding;  // another aggregator's values as ours, coded as they are met
+    // A class's hash and partition, from its values' bytes (not this aggregator's codes).
+    uint64_t class_hash(const uint32_t* codes) const;
+    std::size_t partition_of(const uint32_t* codes) const { return static_cast<std::size_t>(class_hash(codes) >> (64 - kPartitionBits)); }
+    std::string_view key_text(std::size_t column, uint32_t code) const;  // code > 0
+    void put_sensitive(std::string& out) const;
+    std::string serialize_values();  // the byte form's head: width, each column's values, the sensitive values
+    struct Recoding;  // another aggregator's values as ours
     Recoding read_values(ByteReader& r);
     void merge_classes(Recoding& recoding, ByteReader& r);
     void put_classes(std::string& out, std::size_t first_partition, std::size_t end_partition) const;

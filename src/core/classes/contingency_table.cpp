@@ -64,17 +64,7 @@ void ContingencyTable::canonicalize() {
     }
     values_.swap(values);
     base_.swap(base);
-    ids_ = FlatIndex(std::pmr::new_delete_resource());
-    id_of_.clear();
-    bottom_id_.reset();
-    for (uint32_t id = 0; id < values_.size(); ++id) {
-        if (!values_[id]) {
-            bottom_id_ = id;
-            continue;
-        }
-        ids_.find_or_add(*values_[id]);
-        id_of_.push_back(id);
-    }
+    index_values();
     for (auto& p : pairs_) p.first = rank[p.first];
     // Within a class, pairs by value: every per-class sum runs in value order.
     // Sums over classes are exact (ExactSum), so the classes' order does not matter.
@@ -89,57 +79,60 @@ void ContingencyTable::add_class(HistogramView h, int64_t multiplicity) {
     add_class(std::move(counts), multiplicity);
 }
 
-std::string ContingencyTable::serialize() const {
-    std::string out;
-    put_bytes<uint32_t>(out, static_cast<uint32_t>(values_.size()));
-    for (const auto& v : values_) {
-        put_bytes<uint8_t>(out, v ? 1 : 0);
-        put_bytes<uint32_t>(out, v ? static_cast<uint32_t>(v->size()) : 0);
-        if (v) out += *v;
-    }
-    put_bytes<uint64_t>(out, static_cast<uint64_t>(all_.size()));
-    for (const Class& c : all_) {
-        put_bytes<uint32_t>(out, c.distinct);
-        put_bytes<int64_t>(out, c.multiplicity);
-        for (const Pair& p : counts(c)) {
-            put_bytes<uint32_t>(out, p.first);
-            put_bytes<int64_t>(out, p.second);
+void ContingencyTable::index_values() {
+    ids_ = FlatIndex(std::pmr::new_delete_resource());
+    id_of_.clear();
+    bottom_id_.reset();
+    for (uint32_t id = 0; id < values_.size(); ++id) {
+        if (!values_[id]) {
+            bottom_id_ = id;
+            continue;
         }
+        ids_.find_or_add(*values_[id]);
+        id_of_.push_back(id);
     }
-    return out;
 }
 
-void ContingencyTable::add_serialized(std::string_view bytes) {
-    ByteReader r{bytes, "a contingency table"};
-    uint32_t m = r.get<uint32_t>();
-    r.need(std::size_t(m) * 5);
-    std::vector<uint32_t> ids;
-    ids.reserve(m);
-    for (uint32_t v = 0; v < m; ++v) {
-        uint8_t present = r.get<uint8_t>();
-        std::string_view text = r.bytes(r.get<uint32_t>());
-        if (present > 1 || (!present && !text.empty()))
-            fail(ErrorKind::InvalidParameter, "a contingency table's value is malformed");
-        ids.push_back(intern(present ? Value(text) : Value()));
-    }
-    uint64_t classes = r.get<uint64_t>();
-    r.need(classes * (sizeof(uint32_t) + sizeof(int64_t)));
-    std::vector<Pair> pairs;
-    for (uint64_t k = 0; k < classes; ++k) {
-        uint32_t n = r.get<uint32_t>();
-        int64_t multiplicity = r.get<int64_t>();
-        if (n == 0 || multiplicity <= 0) fail(ErrorKind::InvalidParameter, "a contingency table's class is malformed");
-        r.need(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
-        pairs.clear();
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t id = r.get<uint32_t>();
-            int64_t count = r.get<int64_t>();
-            if (id >= m || count <= 0) fail(ErrorKind::InvalidParameter, "a contingency table's count is malformed");
-            pairs.emplace_back(ids[id], count);
+ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optional<std::string>> values,
+                                                        const std::vector<std::string_view>& parts) {
+    for (std::size_t i = 1; i < values.size(); ++i)
+        if (!values[i - 1] || (values[i] && !(*values[i - 1] < *values[i])))
+            fail(ErrorKind::InvalidParameter, "a contingency table's values are not in canonical order");
+    ContingencyTable t;
+    t.values_ = std::move(values);
+    t.base_.assign(t.values_.size(), 0);
+    t.index_values();
+    const uint32_t m = static_cast<uint32_t>(t.values_.size());
+    std::size_t bytes = 0;
+    for (std::string_view part : parts) bytes += part.size();
+    t.reserve(bytes / 16, bytes / 12);  // a class takes at least 16 bytes, a pair 12
+    for (std::string_view part : parts) {
+        ByteReader r{part, "a contingency table part"};
+        uint64_t classes = r.get<uint64_t>();
+        r.need(classes * (sizeof(uint32_t) + sizeof(uint32_t) + sizeof(int64_t)));
+        for (uint64_t k = 0; k < classes; ++k) {
+            uint32_t n = r.get<uint32_t>();
+            if (n == 0) fail(ErrorKind::InvalidParameter, "a contingency table part's class is empty");
+            r.need(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
+            const uint64_t offset = t.pairs_.size();
+            int64_t size = 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                uint32_t id = r.get<uint32_t>();
+                int64_t count = r.get<int64_t>();
+                if (id >= m || count <= 0 || (i > 0 && id <= t.pairs_.back().first))
+                    fail(ErrorKind::InvalidParameter, "a contingency table part's pair is malformed");
+                if (__builtin_add_overflow(size, count, &size) || __builtin_add_overflow(t.base_[id], count, &t.base_[id]))
+                    fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+                t.pairs_.emplace_back(id, count);
+            }
+            if (__builtin_add_overflow(t.rows_, size, &t.rows_))
+                fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+            t.all_.push_back(Class{offset, n, size, 1});
+            ++t.classes_;
         }
-        add_class(pairs.data(), n, multiplicity);
+        if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table part has trailing bytes");
     }
-    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table's byte form has trailing bytes");
+    return t;
 }
 
 }  // namespace privrisk

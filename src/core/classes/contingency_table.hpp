@@ -46,11 +46,11 @@ public:
     }
     void add_class(HistogramView h, int64_t multiplicity = 1);
 
-    // Byte form of the classes, for a part of a table built in another process:
-    // the values, then each class's (value, count) pairs and multiplicity.
-    std::string serialize() const;
-    // Adds the classes of such bytes, checking every id and count.
-    void add_serialized(std::string_view bytes);
+    // A canonical table from `values` in canonical order and parts whose classes
+    // use those ids with their pairs in id order (merge_class_runs), all checked:
+    // no canonicalize() needed, so the leader of a parallel read only appends.
+    static ContingencyTable from_canonical_parts(std::vector<std::optional<std::string>> values,
+                                                 const std::vector<std::string_view>& parts);
 
     // Puts values in one canonical order (bytewise, ⊥ last) and each class's
     // pairs in value order. With sums over classes kept exact, every measure is
@@ -67,6 +67,8 @@ public:
     uint32_t distinct() const { return static_cast<uint32_t>(values_.size()); }
 
 private:
+    void index_values();  // ids_, id_of_ and bottom_id_ from values_
+
     // Compact storage: one array of pairs, classes as (offset, length) into it.
     std::vector<Class> all_;
     std::vector<Pair> pairs_;

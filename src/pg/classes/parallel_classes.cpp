@@ -3,9 +3,11 @@
 // forms. Every participant (the leader and each worker that starts in time)
 // runs the same two phases, separated by a barrier:
 //   0. tally the blocks it is given (ClassAggregator, binary keys), then put
-//      its values and each of its tasks' classes in the area;
-//   1. take tasks one at a time and merge that task of every participant into
-//      finished classes, put in the area as a part of the contingency table.
+//      its sensitive values and, per task, its run of that task's classes
+//      (sorted by class hash and key bytes) in the area;
+//   1. take tasks one at a time and merge that task's runs from every
+//      participant in one pass (class_runs.hpp) into finished classes, put in
+//      the area as a part of the contingency table.
 // The leader then reads the parts. A worker that starts after phase 0 only
 // merges, one that starts later does nothing; an error in any participant
 // reaches the leader, whose abort stops the others.
@@ -13,10 +15,12 @@
 
 #include <array>
 #include <cstring>
+#include <unistd.h>
 #include <string>
 #include <string_view>
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"
@@ -52,8 +56,9 @@ constexpr uint64 kKeyArea = UINT64CONST(0x5052495652534b03);
 constexpr uint32 kTasks = 32;
 static_assert(kTasks <= ClassAggregator::kMaxTasks);
 
-// In the segment: this, then the byte forms' addresses (values per slot, each
-// slot's tasks, each task's merged part). A slot is a participant of phase 0.
+// In the segment: this, then the byte forms' addresses (the sensitive values
+// per slot, each slot's runs by task, each task's merged part). A slot is a
+// participant of phase 0.
 struct Shared {
     Oid relid;
     int32 width;           // keys
@@ -123,23 +128,34 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
         },
         scan);
     // Area memory is counted apart from the aggregator's, so both stay within their limits.
-    for (uint32 t = 0; t < kTasks; ++t) tasks_of(s, slot)[t] = store(area, aggregator.serialize_task(t, kTasks), s->limit);
-    values_of(s)[slot] = store(area, aggregator.serialize_values(), s->limit);  // last: marks the slot complete
+    for (uint32 t = 0; t < kTasks; ++t) tasks_of(s, slot)[t] = store(area, aggregator.serialize_run(t, kTasks), s->limit);
+    values_of(s)[slot] = store(area, aggregator.serialize_sensitive(), s->limit);  // last: marks the slot complete
     return pg_call([&] { return MemoryContextMemAllocated(memory, true); });
 }
 
-// Phase 1: whole tasks, merged from every complete slot.
-void merge_tasks(Shared* s, dsa_area* area, MemoryContext memory) {
+// The complete slots' sensitive values, and the canonical order of all of them.
+RunValues slots_values(Shared* s, dsa_area* area, std::vector<int>* slots) {
+    std::vector<std::string_view> sensitive;
+    for (int slot = 0; slot < s->slots; ++slot)
+        if (DsaPointerIsValid(values_of(s)[slot])) {
+            slots->push_back(slot);
+            sensitive.push_back(load(area, values_of(s)[slot]));
+        }
+    return run_values(sensitive);
+}
+
+// Phase 1: whole tasks, each task's runs from every complete slot merged in one pass.
+void merge_tasks(Shared* s, dsa_area* area) {
+    std::vector<int> slots;
+    const RunValues values = slots_values(s, area, &slots);
+    std::vector<std::string_view> runs;
     for (;;) {
         uint32 t = pg_atomic_fetch_add_u32(&s->next_task, 1);
         if (t >= kTasks) return;
         pg_call([] { CHECK_FOR_INTERRUPTS(); });
-        PgMemoryResource bounded(memory, s->limit);
-        ClassAggregator merged(&bounded, static_cast<std::size_t>(s->width));
-        for (int slot = 0; slot < s->slots; ++slot)
-            if (DsaPointerIsValid(values_of(s)[slot]))
-                merged.merge_task(load(area, values_of(s)[slot]), load(area, tasks_of(s, slot)[t]));
-        parts_of(s)[t] = store(area, merged.finish(false).serialize(), s->limit);
+        runs.clear();
+        for (int slot : slots) runs.push_back(load(area, tasks_of(s, slot)[t]));
+        parts_of(s)[t] = store(area, merge_class_runs(runs, values), s->limit);
     }
 }
 
@@ -173,7 +189,7 @@ void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc) {
                 pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
                 phase = 1;
             }
-            if (phase == 1) merge_tasks(s, area, memory);
+            if (phase == 1) merge_tasks(s, area);
         });
         pg_call([&] {
             if (phase <= 1)
@@ -196,10 +212,14 @@ int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
         if (IsInParallelMode() || max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return 0;
         if (get_rel_relkind(relid) != RELKIND_RELATION && get_rel_relkind(relid) != RELKIND_MATVIEW) return 0;
         Relation r = table_open(relid, AccessShareLock);
+        // A temporary table's pages are in this backend's local buffers: no worker can read them.
+        const bool temporary = r->rd_rel->relpersistence == RELPERSISTENCE_TEMP;
         int workers = RelationGetParallelWorkers(r, -1);
         BlockNumber blocks = RelationGetNumberOfBlocks(r);
         table_close(r, AccessShareLock);
-        if (workers < 0) {  // as compute_parallel_worker() does for a heap scan
+        if (temporary) return 0;
+        const bool chosen = workers >= 0;  // the table's parallel_workers
+        if (!chosen) {  // as compute_parallel_worker() does for a heap scan
             if (blocks < static_cast<BlockNumber>(min_parallel_table_scan_size)) return 0;
             double threshold = Max(min_parallel_table_scan_size, 1);
             workers = 1;
@@ -208,7 +228,12 @@ int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
                 threshold *= 3;
             }
         }
-        return Min(workers, max_parallel_workers_per_gather);
+        workers = Min(workers, max_parallel_workers_per_gather);
+        // Every process's classes are merged, so a process more than the CPUs only adds
+        // merging: unless the table says how many, one process per CPU at most.
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        if (!chosen && cpus > 0) workers = static_cast<int>(Min(static_cast<long>(workers), cpus - 1));
+        return workers;
     });
 }
 
@@ -262,7 +287,7 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
         within_audit_limit([&] {
             peak = tally_blocks(s, area, scan, memory);
             pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
-            merge_tasks(s, area, memory);
+            merge_tasks(s, area);
         });
     } catch (const Error& e) {
         if (e.kind() != ErrorKind::ProgramLimit) throw;
@@ -279,11 +304,10 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
     ParallelClasses result;
     result.launched = pcxt->nworkers_launched;
     result.leader_peak = peak;
-    std::size_t bytes = 0;
-    for (uint32 t = 0; t < kTasks; ++t) bytes += load(area, parts_of(s)[t]).size();
-    result.table.reserve(bytes / 24, bytes / 12);  // a class takes at least 12 bytes and a pair, a pair 12
-    for (uint32 t = 0; t < kTasks; ++t) result.table.add_serialized(load(area, parts_of(s)[t]));
-    result.table.canonicalize();
+    std::vector<int> complete;
+    std::vector<std::string_view> parts;
+    for (uint32 t = 0; t < kTasks; ++t) parts.push_back(load(area, parts_of(s)[t]));
+    result.table = ContingencyTable::from_canonical_parts(slots_values(s, area, &complete).values, parts);
     pg_call([&] {
         MemoryContextDelete(memory);
         dsa_detach(area);

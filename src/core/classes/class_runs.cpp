@@ -1,0 +1,145 @@
+#include "classes/class_runs.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/byte_form.hpp"
+#include "common/error.hpp"
+#include "common/no_postgres.hpp"
+
+namespace privrisk {
+
+namespace {
+
+// One run as it is read: its current class.
+struct Cursor {
+    ByteReader in{{}, "a class run"};
+    uint64_t left = 0;
+    uint64_t hash = 0;
+    std::string_view key, cells;
+    uint32_t n = 0;
+    const std::vector<uint32_t>* ids = nullptr;  // its value ids -> canonical ids
+
+    bool next() {
+        if (left == 0) {
+            if (!in.in.empty()) fail(ErrorKind::InvalidParameter, "a class run has trailing bytes");
+            return false;
+        }
+        uint64_t previous = hash;
+        std::string_view previous_key = key;
+        hash = in.get<uint64_t>();
+        key = in.bytes(in.get<uint32_t>());
+        n = in.get<uint32_t>();
+        if (n == 0) fail(ErrorKind::InvalidParameter, "a class run's class is empty");
+        cells = in.bytes(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
+        if (previous_key.data() && !(previous < hash || (previous == hash && previous_key < key)))
+            fail(ErrorKind::InvalidParameter, "a class run is out of order");
+        --left;
+        return true;
+    }
+};
+
+bool before(const Cursor& a, const Cursor& b) { return a.hash != b.hash ? a.hash < b.hash : a.key < b.key; }
+
+}  // namespace
+
+RunValues run_values(const std::vector<std::string_view>& sensitive) {
+    struct Read {
+        bool present;
+        std::string_view text;
+        std::size_t run;
+        uint32_t id;
+    };
+    std::vector<Read> all;
+    RunValues out;
+    out.ids.resize(sensitive.size());
+    for (std::size_t r = 0; r < sensitive.size(); ++r) {
+        ByteReader s{sensitive[r], "a class run's sensitive values"};
+        uint32_t m = s.get<uint32_t>();
+        s.need(std::size_t(m) * 5);
+        for (uint32_t v = 0; v < m; ++v) {
+            uint8_t present = s.get<uint8_t>();
+            std::string_view text = s.bytes(s.get<uint32_t>());
+            if (present > 1 || (!present && !text.empty()))
+                fail(ErrorKind::InvalidParameter, "a class run's sensitive value is malformed");
+            all.push_back(Read{present == 1, text, r, v});
+        }
+        if (!s.in.empty()) fail(ErrorKind::InvalidParameter, "a class run's sensitive values have trailing bytes");
+        out.ids[r].assign(m, 0);
+    }
+    // Canonical order: bytewise, ⊥ last; equal values of several runs get one id.
+    auto less = [](const Read& a, const Read& b) {
+        if (a.present != b.present) return a.present;
+        return a.text < b.text;
+    };
+    std::sort(all.begin(), all.end(), less);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i == 0 || less(all[i - 1], all[i]))
+            out.values.push_back(all[i].present ? std::optional<std::string>(std::string(all[i].text)) : std::nullopt);
+        uint32_t& id = out.ids[all[i].run][all[i].id];
+        id = static_cast<uint32_t>(out.values.size() - 1);
+    }
+    return out;
+}
+
+std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
+    if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
+    std::vector<Cursor> cursors(runs.size());
+    std::vector<Cursor*> live;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        Cursor& c = cursors[r];
+        c.ids = &values.ids[r];
+        c.in.in = runs[r];
+        c.left = c.in.get<uint64_t>();
+        c.in.need(c.left * (sizeof(uint64_t) + 2 * sizeof(uint32_t)));  // each class takes at least this
+        if (c.next()) live.push_back(&c);
+    }
+    std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
+    std::vector<uint32_t> touched;
+    std::string body;
+    uint64_t classes = 0;
+    while (!live.empty()) {
+        const Cursor* least = live[0];
+        for (const Cursor* c : live)
+            if (before(*c, *least)) least = c;
+        const uint64_t hash = least->hash;
+        const std::string_view key = least->key;  // into its run's bytes: stays valid as the cursor moves
+        touched.clear();
+        for (std::size_t i = 0; i < live.size();) {
+            Cursor& c = *live[i];
+            if (c.hash != hash || c.key != key) {
+                ++i;
+                continue;
+            }
+            ByteReader cells{c.cells, "a class run"};
+            for (uint32_t j = 0; j < c.n; ++j) {
+                uint32_t id = cells.get<uint32_t>();
+                int64_t count = cells.get<int64_t>();
+                if (id >= c.ids->size() || count <= 0) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+                uint32_t to = (*c.ids)[id];
+                if (counts[to] == 0) touched.push_back(to);
+                if (__builtin_add_overflow(counts[to], count, &counts[to]))
+                    fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
+            }
+            if (c.next())
+                ++i;
+            else
+                live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        std::sort(touched.begin(), touched.end());
+        put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
+        for (uint32_t to : touched) {
+            put_bytes<uint32_t>(body, to);
+            put_bytes<int64_t>(body, counts[to]);
+            counts[to] = 0;
+        }
+        ++classes;
+    }
+    std::string out;
+    out.reserve(sizeof(uint64_t) + body.size());
+    put_bytes<uint64_t>(out, classes);
+    out += body;
+    return out;
+}
+
+}  // namespace privrisk

@@ -1,0 +1,41 @@
+// Merging runs of classes: the classes of one task from several aggregators of
+// one release (ClassAggregator::serialize_run), each sorted by class hash and
+// key bytes, merged in one linear pass into a part of the release's
+// contingency table. It is the second phase of a parallel read
+// (src/pg/classes/parallel_classes.cpp): a class is in the same task's run of
+// every aggregator that met it, so each class is merged once, by one process,
+// without a hash table.
+//
+// A run: u64 classes, then per class u64 hash, u32 key length, the key's bytes
+// (per column a u32 length, UINT32_MAX for ⊥, and the bytes), u32 cells, and the
+// cells (u32 sensitive value id, i64 count). Ids refer to the aggregator's
+// sensitive values (ClassAggregator::serialize_sensitive: u32 count, then per
+// value u8 present, u32 length, bytes). The merged classes use the canonical
+// order of all runs' values, so the leader only appends them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace privrisk {
+
+// The sensitive values of every run in canonical order (bytewise, ⊥ last, as
+// ContingencyTable::canonicalize orders them) and each run's ids among them.
+struct RunValues {
+    std::vector<std::optional<std::string>> values;
+    std::vector<std::vector<uint32_t>> ids;  // per run: its value id -> canonical id
+};
+// From each run's sensitive values (ClassAggregator::serialize_sensitive), checked.
+RunValues run_values(const std::vector<std::string_view>& sensitive);
+
+// Merges the runs of one task (runs[i] with run_values' ids[i]) into a part of
+// the release's contingency table, already canonical: u64 classes, then per
+// class u32 pairs and its (u32 canonical value id, i64 count) pairs in id
+// order (ContingencyTable::from_canonical_parts). Every length, id, count and
+// the runs' order are checked.
+std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values);
+
+}  // namespace privrisk
