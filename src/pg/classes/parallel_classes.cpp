@@ -120,11 +120,11 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
     scan_table_rows(
         s->relid, columns,
         [&](const Datum* values, const bool* nulls) {
-            for (std::size_t i = 0; i < width; ++i)
-                key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
-            Value sensitive = !s->sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+            Value sensitive;
+            read_class_row(readers, scratch, row_context, values, nulls, s->sensitive != 0, key.data(), &sensitive);
             aggregator.add(key.data(), sensitive);
-            if ((aggregator.rows() & 4095) == 0) pg_call([&] { MemoryContextReset(row_context); });
+            if ((aggregator.rows() & 4095) == 0 || row_context->mem_allocated > kRowMemory)
+                pg_call([&] { MemoryContextReset(row_context); });
         },
         scan);
     // Area memory is counted apart from the aggregator's, so both stay within their limits.

@@ -33,6 +33,13 @@ bool readable_from_heap(Oid relid) {
     // Not a table with inheritance children: SELECT * FROM it reads theirs too.
     return pg_call([&] {
         char kind = get_rel_relkind(relid);
+        // An unpopulated materialized view's heap is empty; through SQL it is the error it should be.
+        if (kind == RELKIND_MATVIEW) {
+            HeapTuple t = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+            bool populated = HeapTupleIsValid(t) && reinterpret_cast<Form_pg_class>(GETSTRUCT(t))->relispopulated;
+            if (HeapTupleIsValid(t)) ReleaseSysCache(t);
+            if (!populated) return false;
+        }
         return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) && !has_subclass(relid) &&
                pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
                check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
@@ -98,6 +105,23 @@ std::string_view ClassKeyReader::read(Datum d, char* scratch, MemoryContext row_
         return t;
     });
     return std::string_view(text, std::strlen(text));
+}
+
+void read_class_row(std::vector<ClassKeyReader>& readers, std::vector<std::array<char, sizeof(Datum)>>& scratch,
+                    MemoryContext row_context, const Datum* values, const bool* nulls, bool sensitive, Value* keys,
+                    Value* sensitive_value) {
+    const std::size_t width = readers.size();
+    // Switching contexts cannot fail; an exception switches back before it goes on.
+    MemoryContext old = MemoryContextSwitchTo(row_context);
+    try {
+        for (std::size_t i = 0; i < width; ++i)
+            keys[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
+        *sensitive_value = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+    } catch (...) {
+        MemoryContextSwitchTo(old);
+        throw;
+    }
+    MemoryContextSwitchTo(old);
 }
 
 ArgumentReaders argument_readers(FunctionCallInfo fcinfo, int first, std::size_t width, MemoryContext context) {

@@ -3,12 +3,14 @@
 // key. Names are quoted, never spliced.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/guard.hpp"
+#include "hierarchy/hierarchy.hpp"  // Value
 
 namespace privrisk::pg {
 
@@ -65,6 +67,17 @@ struct ClassKeyReader {
     // bytes, `row_context` an output text (both valid until reused or reset).
     std::string_view read(Datum d, char* scratch, MemoryContext row_context);
 };
+
+// What a row context may hold before it is reset early (wide detoasted values).
+constexpr Size kRowMemory = Size(1) << 20;
+
+// One row's class key values (keys[i], ⊥ for NULL) and sensitive text (when
+// `sensitive`, from values[keys.size()]). Whatever reading allocates (detoasted
+// values, output texts) goes to `row_context`, which the caller resets every so
+// many rows or past kRowMemory, so it is bounded, not the table's size.
+void read_class_row(std::vector<ClassKeyReader>& readers, std::vector<std::array<char, sizeof(Datum)>>& scratch,
+                    MemoryContext row_context, const Datum* values, const bool* nulls, bool sensitive, Value* keys,
+                    Value* sensitive_value);
 
 struct ValueText;
 

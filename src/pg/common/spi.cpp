@@ -164,6 +164,10 @@ std::vector<long> Spi::int8_array(uint64 row, int col) const {
 }
 
 bool in_subtransaction(int sqlstate, const std::function<void()>& fn) {
+    return in_subtransaction([sqlstate](int code) { return code == sqlstate; }, fn);
+}
+
+bool in_subtransaction(const std::function<bool(int)>& expected, const std::function<void()>& fn, Caught* caught) {
     MemoryContext outer = CurrentMemoryContext;
     ResourceOwner owner = CurrentResourceOwner;
     auto back = [&] {
@@ -186,7 +190,8 @@ bool in_subtransaction(int sqlstate, const std::function<void()>& fn) {
         fn();
     } catch (const PgError& e) {
         roll_back();
-        if (e.data()->sqlerrcode != sqlstate) throw;
+        if (!expected(e.data()->sqlerrcode)) throw;
+        if (caught) *caught = Caught{e.data()->sqlerrcode, e.what()};
         return false;
     } catch (...) {
         roll_back();

@@ -75,5 +75,11 @@ private:
 // rolled back, cleaning up what the error left, and the result is false; any
 // other error rolls it back too and propagates.
 bool in_subtransaction(int sqlstate, const std::function<void()>& fn);
+// The same for every SQLSTATE `expected` accepts; `caught` gets the one that failed.
+struct Caught {
+    int sqlstate = 0;
+    std::string message;
+};
+bool in_subtransaction(const std::function<bool(int)>& expected, const std::function<void()>& fn, Caught* caught = nullptr);
 
 }  // namespace privrisk::pg

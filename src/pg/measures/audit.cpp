@@ -188,16 +188,29 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     int launched = 0;
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
+    bool serial = !tally && !workers;
     if (workers > 0) {
-        in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+        // Past privrisk.audit_memory_limit: the spilling GROUP BY, as the serial read would
+        // need it too. Out of shared memory or another resource (class 53): the serial read.
+        Caught caught;
+        auto expected = [](int code) {
+            return code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES;
+        };
+        in_subtransaction(expected, [&] {
             ParallelClasses read = parallel_class_table(relid, key_attnums, sensitive ? sensitive_column->attnum : 0, workers);
             streamed = std::chrono::steady_clock::now();
             table = std::move(read.table);
             launched = read.launched;
             peak = read.leader_peak;
             parallel = true;
-        });
-        spilled = !parallel;
+        }, &caught);
+        spilled = !parallel && caught.sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        serial = !parallel && !spilled;
+        if (serial) {
+            pg_call([&] {
+                ereport(NOTICE, (errmsg("audit: the parallel read failed (%s); reading serially", caught.message.c_str())));
+            });
+        }
     }
     if (tally) {
         const std::string sensitive_text = sensitive ? expressions.back() : std::string("NULL::pg_catalog.text");
@@ -226,7 +239,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     }
     // Other sessions follow the serial scan in privrisk.progress: rows read of the planner's estimate.
     ActivityProgress activity("audit");
-    if (!tally && !workers) try {
+    if (serial) try {
         ClassAggregator aggregator(&bounded, width);
         std::vector<Value> key(width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(width);
@@ -239,10 +252,10 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         });
         auto scan_started = std::chrono::steady_clock::now(), last_shown = scan_started;
         auto on_row = [&](const Datum* values, const bool* nulls) {
-            for (std::size_t i = 0; i < width; ++i)
-                key[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
-            Value s = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+            Value s;
+            read_class_row(readers, scratch, row_context, values, nulls, sensitive.has_value(), key.data(), &s);
             aggregator.add(key.data(), s);
+            if (row_context->mem_allocated > kRowMemory) pg_call([&] { MemoryContextReset(row_context); });  // wide values
             if ((++rows & 4095) == 0) {
                 pg_call([&] { MemoryContextReset(row_context); });
                 peak = std::max(peak, MemoryContextMemAllocated(memory, true));

@@ -70,3 +70,7 @@ SELECT privrisk.a_know(h) FROM (VALUES ('[["a", 4611686018427387903]]'::privrisk
                                        ('[["b", 4611686018427387903]]'), ('[["a", 4611686018427387903]]')) AS c(h);
 
 DROP TABLE empty_t, "we""ird";
+-- An unpopulated materialized view is the error it is through SQL, not an empty report.
+CREATE MATERIALIZED VIEW unpopulated AS SELECT 1 AS a, 'x'::text AS s WITH NO DATA;
+SELECT privrisk.audit('unpopulated', ARRAY['a'], 's');
+DROP MATERIALIZED VIEW unpopulated;
