@@ -299,8 +299,8 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
     pg_call([&] {
         BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION);  // every task is merged
         BarrierDetach(&s->barrier);
-        WaitForParallelWorkersToFinish(pcxt);
     });
+    // Put together while the workers exit.
     ParallelClasses result;
     result.launched = pcxt->nworkers_launched;
     result.leader_peak = peak;
@@ -309,6 +309,7 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
     for (uint32 t = 0; t < kTasks; ++t) parts.push_back(load(area, parts_of(s)[t]));
     result.table = ContingencyTable::from_canonical_parts(slots_values(s, area, &complete).values, parts);
     pg_call([&] {
+        WaitForParallelWorkersToFinish(pcxt);
         MemoryContextDelete(memory);
         dsa_detach(area);
         DestroyParallelContext(pcxt);
