@@ -422,7 +422,7 @@ void bench_identification(pqxx::connection& c, const Options& o) {
     if (a != b) throw std::runtime_error("match_counts and the SQL join disagree");
     compare(c, o, "match_counts " + std::to_string(o.sizes.front() / 1000000) + "M released vs " +
                       std::to_string(o.sizes.back() / 1000000) + "M dictionary vs GROUP BY + join",
-            op, baseline, 0.8);
+            op, baseline, o.sizes.back() >= 10000000 ? 0.4 : 0.8);
 }
 
 // scripts/bench scale: the same census table on this server (census_local) and

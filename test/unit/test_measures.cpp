@@ -375,6 +375,7 @@ TEST(ClassSet, DedupesMergesAndSerializes) {
 
 #include "classes/class_aggregator.hpp"
 #include "classes/class_runs.hpp"
+#include "common/byte_form.hpp"
 
 // audit()'s one-pass aggregation builds the same classes as grouping by hand,
 // small classes and classes past the linear-scan limit alike.
@@ -554,6 +555,53 @@ TEST(ClassAggregator, RunsMergedAcrossPartsGiveTheOnePassClasses) {
         EXPECT_EQ(*l_entropy(got), *l_entropy(want));
         EXPECT_EQ(*t_equal(got), *t_equal(want));
         EXPECT_EQ(*k_anonymity(got), *k_anonymity(want));
+    }
+}
+
+// Distinct tuples with their counts from runs of several parts (the parallel
+// read of a dictionary): each tuple once, in one task, counted as a std::map
+// over the same rows counts it.
+TEST(ClassRuns, TupleRunsGiveTheDistinctTuplesAndCounts) {
+    std::mt19937 rng(53);
+    for (int round = 0; round < 30; ++round) {
+        const int qis = 1 + rng() % 3, rows = 1 + rng() % 3000, parts = 1 + rng() % 3;
+        const std::size_t tasks = std::vector<std::size_t>{1, 5, 32}[rng() % 3];
+        std::map<std::vector<std::optional<std::string>>, int64_t> want;
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p) part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis));
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> key(qis);
+            std::vector<Value> qi(qis);
+            std::vector<std::optional<std::string>> tuple(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 7;
+                key[i] = std::string(v, char('a' + v));  // "" is a value, not ⊥
+                qi[i] = v == 6 ? Value() : Value(key[i]);
+                tuple[i] = v == 6 ? std::nullopt : std::optional<std::string>(key[i]);
+            }
+            ++want[tuple];
+            part[rng() % parts]->add(qi.data(), Value());
+        }
+        std::map<std::vector<std::optional<std::string>>, int64_t> got;
+        for (std::size_t t = 0; t < tasks; ++t) {
+            std::vector<std::string> runs;
+            for (auto& p : part) runs.push_back(p->serialize_run(t, tasks));
+            std::string merged = merge_tuple_runs(std::vector<std::string_view>(runs.begin(), runs.end()));
+            ByteReader r{merged, "test"};
+            for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+                ByteReader key{r.bytes(r.get<uint32_t>()), "test"};
+                std::vector<std::optional<std::string>> tuple;
+                for (int i = 0; i < qis; ++i) {
+                    uint32_t length = key.get<uint32_t>();
+                    tuple.push_back(length == UINT32_MAX ? std::nullopt : std::optional<std::string>(std::string(key.bytes(length))));
+                }
+                EXPECT_TRUE(key.in.empty());
+                EXPECT_EQ(got.count(tuple), 0u) << "a tuple in two tasks or twice in one";
+                got[tuple] = r.get<int64_t>();
+            }
+            EXPECT_TRUE(r.in.empty());
+        }
+        EXPECT_EQ(got, want);
     }
 }
 

@@ -82,49 +82,58 @@ RunValues run_values(const std::vector<std::string_view>& sensitive) {
     return out;
 }
 
-std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
-    if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
+namespace {
+
+// Walks the runs in key order, calling on_key(key, cursors at that key) once per
+// distinct key; the cursors are then moved on.
+template <typename F>
+void merge_runs(const std::vector<std::string_view>& runs, const RunValues* values, F&& on_key) {
     std::vector<Cursor> cursors(runs.size());
-    std::vector<Cursor*> live;
+    std::vector<Cursor*> live, at;
     for (std::size_t r = 0; r < runs.size(); ++r) {
         Cursor& c = cursors[r];
-        c.ids = &values.ids[r];
+        if (values) c.ids = &values->ids[r];
         c.in.in = runs[r];
         c.left = c.in.get<uint64_t>();
         c.in.need(c.left * (sizeof(uint64_t) + 2 * sizeof(uint32_t)));  // each class takes at least this
         if (c.next()) live.push_back(&c);
     }
-    std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
-    std::vector<uint32_t> touched;
-    std::string body;
-    uint64_t classes = 0;
     while (!live.empty()) {
         const Cursor* least = live[0];
         for (const Cursor* c : live)
             if (before(*c, *least)) least = c;
         const uint64_t hash = least->hash;
         const std::string_view key = least->key;  // into its run's bytes: stays valid as the cursor moves
+        at.clear();
+        for (Cursor* c : live)
+            if (c->hash == hash && c->key == key) at.push_back(c);
+        on_key(key, at);
+        for (Cursor* c : at)
+            if (!c->next()) live.erase(std::find(live.begin(), live.end(), c));
+    }
+}
+
+}  // namespace
+
+std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
+    if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
+    std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
+    std::vector<uint32_t> touched;
+    std::string body;
+    uint64_t classes = 0;
+    merge_runs(runs, &values, [&](std::string_view, const std::vector<Cursor*>& at) {
         touched.clear();
-        for (std::size_t i = 0; i < live.size();) {
-            Cursor& c = *live[i];
-            if (c.hash != hash || c.key != key) {
-                ++i;
-                continue;
-            }
-            ByteReader cells{c.cells, "a class run"};
-            for (uint32_t j = 0; j < c.n; ++j) {
+        for (const Cursor* c : at) {
+            ByteReader cells{c->cells, "a class run"};
+            for (uint32_t j = 0; j < c->n; ++j) {
                 uint32_t id = cells.get<uint32_t>();
                 int64_t count = cells.get<int64_t>();
-                if (id >= c.ids->size() || count <= 0) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
-                uint32_t to = (*c.ids)[id];
+                if (id >= c->ids->size() || count <= 0) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+                uint32_t to = (*c->ids)[id];
                 if (counts[to] == 0) touched.push_back(to);
                 if (__builtin_add_overflow(counts[to], count, &counts[to]))
                     fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
             }
-            if (c.next())
-                ++i;
-            else
-                live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
         }
         std::sort(touched.begin(), touched.end());
         put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
@@ -134,10 +143,36 @@ std::string merge_class_runs(const std::vector<std::string_view>& runs, const Ru
             counts[to] = 0;
         }
         ++classes;
-    }
+    });
     std::string out;
     out.reserve(sizeof(uint64_t) + body.size());
     put_bytes<uint64_t>(out, classes);
+    out += body;
+    return out;
+}
+
+std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
+    std::string body;
+    uint64_t tuples = 0;
+    merge_runs(runs, nullptr, [&](std::string_view key, const std::vector<Cursor*>& at) {
+        int64_t total = 0;
+        for (const Cursor* c : at) {
+            ByteReader cells{c->cells, "a class run"};
+            for (uint32_t j = 0; j < c->n; ++j) {
+                cells.get<uint32_t>();  // the sensitive value: none is read for tuples
+                int64_t count = cells.get<int64_t>();
+                if (count <= 0) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+                if (__builtin_add_overflow(total, count, &total)) fail(ErrorKind::ProgramLimit, "a tuple counts more than 2^63 - 1 rows");
+            }
+        }
+        put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));
+        body.append(key);
+        put_bytes<int64_t>(body, total);
+        ++tuples;
+    });
+    std::string out;
+    out.reserve(sizeof(uint64_t) + body.size());
+    put_bytes<uint64_t>(out, tuples);
     out += body;
     return out;
 }

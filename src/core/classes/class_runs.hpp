@@ -38,4 +38,9 @@ RunValues run_values(const std::vector<std::string_view>& sensitive);
 // the runs' order are checked.
 std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values);
 
+// The same for distinct tuples (runs of aggregators without a sensitive column):
+// u64 tuples, then per tuple u32 key length, the key's bytes (as in a run) and
+// i64 count, in key order.
+std::string merge_tuple_runs(const std::vector<std::string_view>& runs);
+
 }  // namespace privrisk

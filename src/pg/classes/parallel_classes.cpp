@@ -15,12 +15,14 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 #include <unistd.h>
 #include <string>
 #include <string_view>
 
 #include "classes/class_aggregator.hpp"
 #include "classes/class_runs.hpp"
+#include "common/byte_form.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"
@@ -64,6 +66,7 @@ struct Shared {
     int32 width;           // keys
     int32 slots;           // the leader and every worker
     AttrNumber sensitive;  // 0: none
+    bool tuples;           // distinct tuples with counts (merge_tuple_runs), not classes
     Size limit;            // bytes each participant may hold
     pg_atomic_uint32 next_slot;
     pg_atomic_uint32 next_task;
@@ -155,15 +158,20 @@ void merge_tasks(Shared* s, dsa_area* area) {
         pg_call([] { CHECK_FOR_INTERRUPTS(); });
         runs.clear();
         for (int slot : slots) runs.push_back(load(area, tasks_of(s, slot)[t]));
-        parts_of(s)[t] = store(area, merge_class_runs(runs, values), s->limit);
+        parts_of(s)[t] = store(area, s->tuples ? merge_tuple_runs(runs) : merge_class_runs(runs, values), s->limit);
     }
 }
 
-// The memory limit as the ERROR audit() falls back from (SQLSTATE 54000).
+// The memory limit as an ERROR (SQLSTATE 54000): audit()'s, which it falls back
+// from, or identification's.
 template <typename F>
-void within_audit_limit(F&& f) {
-    within_limit("privrisk.audit_memory_limit", "audit: the classes of a parallel read",
-                 "raise privrisk.audit_memory_limit (audit() falls back to GROUP BY meanwhile)", f);
+void within_read_limit(const Shared* s, F&& f) {
+    if (s->tuples)
+        within_limit("privrisk.memory_limit", "identification: the distinct tuples of a parallel read",
+                     "raise it, or identify over fewer or coarser columns", f);
+    else
+        within_limit("privrisk.audit_memory_limit", "audit: the classes of a parallel read",
+                     "raise privrisk.audit_memory_limit (audit() falls back to GROUP BY meanwhile)", f);
 }
 
 MemoryContext participant_context() {
@@ -183,7 +191,7 @@ void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc) {
         dsa_area* area = pg_call([&] { return dsa_attach_in_place(shm_toc_lookup(toc, kKeyArea, false), seg); });
         int phase = pg_call([&] { return BarrierAttach(&s->barrier); });
         MemoryContext memory = participant_context();
-        within_audit_limit([&] {
+        within_read_limit(s, [&] {
             if (phase == 0) {
                 tally_blocks(s, area, scan, memory);
                 pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
@@ -237,10 +245,18 @@ int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
     });
 }
 
-ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers) {
+namespace {
+
+struct ReadDone {
+    int launched = 0;
+    Size leader_peak = 0;
+};
+
+// The two phases, with the leader taking part; then collect(parts, values) in the leader.
+ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, bool tuples,
+                       Size limit, const std::function<void(const std::vector<std::string_view>&, const RunValues&)>& collect) {
     const int width = static_cast<int>(keys.size());
     const int slots = workers + 1;
-    const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
     ParallelContext* pcxt = nullptr;
     Shared* s = nullptr;
     ParallelTableScanDesc scan = nullptr;
@@ -261,6 +277,7 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
         s->width = width;
         s->slots = slots;
         s->sensitive = sensitive;
+        s->tuples = tuples;
         s->limit = limit;
         for (int i = 0; i < width; ++i) s->keys[i] = keys[i];
         for (std::size_t i = 0; i < std::size_t(slots) * (kTasks + 1) + kTasks; ++i) values_of(s)[i] = InvalidDsaPointer;
@@ -284,15 +301,15 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
     MemoryContext memory = participant_context();
     Size peak = 0;
     try {
-        within_audit_limit([&] {
+        within_read_limit(s, [&] {
             peak = tally_blocks(s, area, scan, memory);
             pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
             merge_tasks(s, area);
         });
     } catch (const Error& e) {
         if (e.kind() != ErrorKind::ProgramLimit) throw;
-        // The leader's own limit as a PostgreSQL error, as a worker's arrives: the caller's
-        // subtransaction falls back on 54000.
+        // The leader's own limit as a PostgreSQL error, as a worker's arrives (audit()'s
+        // subtransaction falls back on 54000).
         std::string message = e.what();
         pg_call([&] { ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("%s", message.c_str()))); });
     }
@@ -301,13 +318,11 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
         BarrierDetach(&s->barrier);
     });
     // Put together while the workers exit.
-    ParallelClasses result;
-    result.launched = pcxt->nworkers_launched;
-    result.leader_peak = peak;
+    ReadDone done{pcxt->nworkers_launched, peak};
     std::vector<int> complete;
     std::vector<std::string_view> parts;
     for (uint32 t = 0; t < kTasks; ++t) parts.push_back(load(area, parts_of(s)[t]));
-    result.table = ContingencyTable::from_canonical_parts(slots_values(s, area, &complete).values, parts);
+    collect(parts, slots_values(s, area, &complete));
     pg_call([&] {
         WaitForParallelWorkersToFinish(pcxt);
         MemoryContextDelete(memory);
@@ -315,7 +330,42 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
         DestroyParallelContext(pcxt);
         ExitParallelMode();
     });
+    return done;
+}
+
+}  // namespace
+
+ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers) {
+    ParallelClasses result;
+    ReadDone done = parallel_read(relid, keys, sensitive, workers, false, static_cast<Size>(audit_memory_limit_kb) * 1024,
+                                  [&](const std::vector<std::string_view>& parts, const RunValues& values) {
+                                      result.table = ContingencyTable::from_canonical_parts(values.values, parts);
+                                  });
+    result.launched = done.launched;
+    result.leader_peak = done.leader_peak;
     return result;
 }
+
+int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int workers, Size limit,
+                         const std::function<void(uint64_t)>& on_tuples,
+                         const std::function<void(std::string_view, int64_t)>& on_tuple) {
+    ReadDone done = parallel_read(relid, keys, 0, workers, true, limit,
+                                  [&](const std::vector<std::string_view>& parts, const RunValues&) {
+                                      uint64_t tuples = 0;
+                                      for (std::string_view part : parts) tuples += ByteReader{part, "a tuple part"}.get<uint64_t>();
+                                      on_tuples(tuples);
+                                      for (std::string_view part : parts) {
+                                          ByteReader r{part, "a tuple part"};
+                                          for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+                                              std::string_view key = r.bytes(r.get<uint32_t>());
+                                              on_tuple(key, r.get<int64_t>());
+                                          }
+                                          if (!r.in.empty()) fail(ErrorKind::Internal, "a tuple part has trailing bytes");
+                                      }
+                                  });
+    return done.launched;
+}
+
+
 
 }  // namespace privrisk::pg

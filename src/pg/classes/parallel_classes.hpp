@@ -7,6 +7,9 @@
 // merged once, by one process; the leader only puts the merged parts together.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "classes/contingency_table.hpp"
@@ -35,5 +38,14 @@ struct ParallelClasses {
 // privrisk.audit_memory_limit; past it, an ERROR with SQLSTATE 54000, so run it
 // in a subtransaction that can fall back.
 ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers);
+
+// The same read for the distinct tuples of `keys` with their counts (a
+// dictionary for identification), each process bounded by `limit` bytes:
+// on_tuples(n) once, then on_tuple(key, count) for each, the key as in a class
+// run (per column a u32 length, UINT32_MAX for NULL, then the binary form's
+// bytes). Returns the workers started.
+int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int workers, Size limit,
+                         const std::function<void(uint64_t)>& on_tuples,
+                         const std::function<void(std::string_view, int64_t)>& on_tuple);
 
 }  // namespace privrisk::pg

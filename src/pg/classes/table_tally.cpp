@@ -1,8 +1,14 @@
 #include "classes/table_tally.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <optional>
 
 #include "classes/class_query.hpp"
+#include "classes/parallel_classes.hpp"
+#include "common/byte_form.hpp"
+#include "common/flat_index.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/memory.hpp"
@@ -163,6 +169,96 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_final) {
 
 namespace privrisk::pg {
 
+namespace {
+
+// A table the caller may read whole, read by parallel workers (parallel_classes.hpp):
+// its tuples arrive by their binary keys and are coded here, each new value's text
+// made once. nullopt when the parallel read cannot run here (no workers, or no
+// shared memory: then nothing has been handed to the callbacks yet).
+std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                                         const TupleTally::ValueCallback& on_value,
+                                         const std::function<void(const uint32_t*, int64_t)>& on_tuple,
+                                         const std::function<void(uint64_t)>& on_tuples) {
+    if (!readable_from_heap(source.relid)) return std::nullopt;
+    const std::size_t width = columns.size();
+    std::vector<AttrNumber> attnums;
+    for (const SourceColumn& c : columns) attnums.push_back(c.attnum);
+    const int workers = parallel_class_workers(source.relid, attnums);
+    if (workers == 0) return std::nullopt;
+    std::vector<ValueText> texts(width);
+    std::vector<bool> by_value(width);
+    for (std::size_t j = 0; j < width; ++j) {
+        by_value[j] = ClassKeyReader::for_type(columns[j].type).kind == ClassKeyReader::kByValue;
+        pg_call([&] { init_value_text(&texts[j], columns[j].type, CurrentMemoryContext); });
+    }
+    std::vector<FlatIndex> index;
+    for (std::size_t j = 0; j < width; ++j) index.emplace_back(std::pmr::new_delete_resource());
+    std::vector<uint32_t> codes(width);
+    MemoryContext text_context = pg_call([] {
+        return AllocSetContextCreate(CurrentMemoryContext, "privrisk tuple texts", ALLOCSET_SMALL_SIZES);
+    });
+    int64_t rows = 0, tuples = 0;
+    bool started = false;  // past this, a failure is an error: the callbacks have state
+    auto on_key = [&](std::string_view key, int64_t count) {
+        ByteReader k{key, "a tuple"};
+        for (std::size_t j = 0; j < width; ++j) {
+            uint32_t length = k.get<uint32_t>();
+            if (length == UINT32_MAX) {
+                codes[j] = 0;
+                continue;
+            }
+            std::string_view bytes = k.bytes(length);
+            bool added;
+            codes[j] = index[j].find_or_add(bytes, &added) + 1;
+            if (!added) continue;
+            std::string_view text = bytes;  // text, varchar, char(n): the key is the text
+            if (by_value[j]) {
+                Datum d = 0;
+                std::memcpy(&d, bytes.data(), std::min(bytes.size(), sizeof d));
+                text = pg_call([&] {
+                    MemoryContextReset(text_context);
+                    MemoryContext old = MemoryContextSwitchTo(text_context);
+                    std::string_view t = value_text(&texts[j], d);
+                    MemoryContextSwitchTo(old);
+                    return t;
+                });
+            }
+            on_value(j, codes[j], bytes, text);
+        }
+        rows += count;
+        on_tuple(codes.data(), count);
+        if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
+    };
+    Caught caught;
+    int launched = 0;
+    bool read = in_subtransaction(
+        [&](int code) { return !started && ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES; },
+        [&] {
+            launched = parallel_tuple_table(source.relid, attnums, workers, memory_bound().bytes,
+                                 [&](uint64_t n) {
+                                     started = true;
+                                     memory_bound().check(n * (4 * width + kCountedTupleBytes),
+                                                          "identification: the distinct tuples of " + source.qualified + ", counted",
+                                                          "raise it, or identify over fewer or coarser columns");
+                                     if (on_tuples) on_tuples(n);
+                                 },
+                                 on_key);
+        },
+        &caught);
+    pg_call([&] { MemoryContextDelete(text_context); });
+    if (!read) {
+        pg_call([&] { ereport(NOTICE, (errmsg("the parallel read failed (%s); reading through SQL", caught.message.c_str()))); });
+        return std::nullopt;
+    }
+    pg_call([&] {
+        elog(DEBUG1, "tally: %s read in parallel by %d workers: %lld rows, %lld distinct tuples", source.qualified.c_str(),
+             launched, static_cast<long long>(rows), static_cast<long long>(tuples));
+    });
+    return rows;
+}
+
+}  // namespace
+
 int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
                     const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                     const std::function<void(uint64_t)>& on_tuples) {
@@ -173,6 +269,8 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
     // aggregate), concurrently; their tallies are added up here (docs/scale-out.md). Only for
     // columns whose text does not depend on postgres_fdw's session (class_shards).
     std::vector<Shard> shards = class_shards(source.relid, columns);
+    if (shards.empty())
+        if (std::optional<int64_t> rows = tally_in_parallel(source, columns, on_value, on_tuple, on_tuples)) return *rows;
     std::string select;
     for (const Shard& shard : shards)
         select += (select.empty() ? "SELECT " : " UNION ALL SELECT ") + tally + " FROM " + shard.qualified;
