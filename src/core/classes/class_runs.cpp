@@ -115,13 +115,15 @@ void merge_runs(const std::vector<std::string_view>& runs, const RunValues* valu
 
 }  // namespace
 
-std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
+namespace {
+
+std::string merge_classes(const std::vector<std::string_view>& runs, const RunValues& values, bool with_keys) {
     if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
     std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
     std::vector<uint32_t> touched;
     std::string body;
     uint64_t classes = 0;
-    merge_runs(runs, &values, [&](std::string_view, const std::vector<Cursor*>& at) {
+    merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
         touched.clear();
         for (const Cursor* c : at) {
             ByteReader cells{c->cells, "a class run"};
@@ -136,6 +138,10 @@ std::string merge_class_runs(const std::vector<std::string_view>& runs, const Ru
             }
         }
         std::sort(touched.begin(), touched.end());
+        if (with_keys) {
+            put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));
+            body.append(key);
+        }
         put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
         for (uint32_t to : touched) {
             put_bytes<uint32_t>(body, to);
@@ -149,6 +155,16 @@ std::string merge_class_runs(const std::vector<std::string_view>& runs, const Ru
     put_bytes<uint64_t>(out, classes);
     out += body;
     return out;
+}
+
+}  // namespace
+
+std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
+    return merge_classes(runs, values, false);
+}
+
+std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
+    return merge_classes(runs, values, true);
 }
 
 std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {

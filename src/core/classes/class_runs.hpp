@@ -38,6 +38,10 @@ RunValues run_values(const std::vector<std::string_view>& sensitive);
 // the runs' order are checked.
 std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values);
 
+// The same with each class's key first (u32 length and the key's bytes, as in
+// a run) for callers that roll classes up by their values (search's base classes).
+std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values);
+
 // The same for distinct tuples (runs of aggregators without a sensitive column):
 // u64 tuples, then per tuple u32 key length, the key's bytes (as in a run) and
 // i64 count, in key order.

@@ -58,6 +58,10 @@ constexpr uint64 kKeyArea = UINT64CONST(0x5052495652534b03);
 constexpr uint32 kTasks = 32;
 static_assert(kTasks <= ClassAggregator::kMaxTasks);
 
+// What the merged parts are: a contingency table's classes (audit), distinct
+// tuples with counts (identification), or classes with their keys (search).
+enum ReadMode : int32 { kClasses, kTuples, kKeyedClasses };
+
 // In the segment: this, then the byte forms' addresses (the sensitive values
 // per slot, each slot's runs by task, each task's merged part). A slot is a
 // participant of phase 0.
@@ -66,7 +70,7 @@ struct Shared {
     int32 width;           // keys
     int32 slots;           // the leader and every worker
     AttrNumber sensitive;  // 0: none
-    bool tuples;           // distinct tuples with counts (merge_tuple_runs), not classes
+    int32 mode;            // what phase 1 makes: a ReadMode
     Size limit;            // bytes each participant may hold
     pg_atomic_uint32 next_slot;
     pg_atomic_uint32 next_task;
@@ -158,7 +162,11 @@ void merge_tasks(Shared* s, dsa_area* area) {
         pg_call([] { CHECK_FOR_INTERRUPTS(); });
         runs.clear();
         for (int slot : slots) runs.push_back(load(area, tasks_of(s, slot)[t]));
-        parts_of(s)[t] = store(area, s->tuples ? merge_tuple_runs(runs) : merge_class_runs(runs, values), s->limit);
+        parts_of(s)[t] = store(area,
+                               s->mode == kTuples    ? merge_tuple_runs(runs)
+                               : s->mode == kClasses ? merge_class_runs(runs, values)
+                                                     : merge_keyed_runs(runs, values),
+                               s->limit);
     }
 }
 
@@ -166,9 +174,12 @@ void merge_tasks(Shared* s, dsa_area* area) {
 // from, or identification's.
 template <typename F>
 void within_read_limit(const Shared* s, F&& f) {
-    if (s->tuples)
+    if (s->mode == kTuples)
         within_limit("privrisk.memory_limit", "identification: the distinct tuples of a parallel read",
                      "raise it, or identify over fewer or coarser columns", f);
+    else if (s->mode == kKeyedClasses)
+        within_limit("privrisk.memory_limit", "search: the level-0 classes of a parallel read",
+                     "raise it, or search fewer quasi-identifiers", f);
     else
         within_limit("privrisk.audit_memory_limit", "audit: the classes of a parallel read",
                      "raise privrisk.audit_memory_limit (audit() falls back to GROUP BY meanwhile)", f);
@@ -253,7 +264,7 @@ struct ReadDone {
 };
 
 // The two phases, with the leader taking part; then collect(parts, values) in the leader.
-ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, bool tuples,
+ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, ReadMode mode,
                        Size limit, const std::function<void(const std::vector<std::string_view>&, const RunValues&)>& collect) {
     const int width = static_cast<int>(keys.size());
     const int slots = workers + 1;
@@ -277,7 +288,7 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
         s->width = width;
         s->slots = slots;
         s->sensitive = sensitive;
-        s->tuples = tuples;
+        s->mode = mode;
         s->limit = limit;
         for (int i = 0; i < width; ++i) s->keys[i] = keys[i];
         for (std::size_t i = 0; i < std::size_t(slots) * (kTasks + 1) + kTasks; ++i) values_of(s)[i] = InvalidDsaPointer;
@@ -337,7 +348,7 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
 
 ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers) {
     ParallelClasses result;
-    ReadDone done = parallel_read(relid, keys, sensitive, workers, false, static_cast<Size>(audit_memory_limit_kb) * 1024,
+    ReadDone done = parallel_read(relid, keys, sensitive, workers, kClasses, static_cast<Size>(audit_memory_limit_kb) * 1024,
                                   [&](const std::vector<std::string_view>& parts, const RunValues& values) {
                                       result.table = ContingencyTable::from_canonical_parts(values.values, parts);
                                   });
@@ -349,7 +360,7 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
 int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int workers, Size limit,
                          const std::function<void(uint64_t)>& on_tuples,
                          const std::function<void(std::string_view, int64_t)>& on_tuple) {
-    ReadDone done = parallel_read(relid, keys, 0, workers, true, limit,
+    ReadDone done = parallel_read(relid, keys, 0, workers, kTuples, limit,
                                   [&](const std::vector<std::string_view>& parts, const RunValues&) {
                                       uint64_t tuples = 0;
                                       for (std::string_view part : parts) tuples += ByteReader{part, "a tuple part"}.get<uint64_t>();
@@ -367,5 +378,31 @@ int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int wor
 }
 
 
+
+int parallel_keyed_classes(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, Size limit,
+                           const std::function<void(const std::vector<std::optional<std::string>>&)>& on_values,
+                           const std::function<void(std::string_view, const ContingencyTable::Pair*, std::size_t)>& on_class) {
+    ReadDone done = parallel_read(
+        relid, keys, sensitive, workers, kKeyedClasses, limit,
+        [&](const std::vector<std::string_view>& parts, const RunValues& values) {
+            on_values(values.values);
+            std::vector<ContingencyTable::Pair> pairs;
+            for (std::string_view part : parts) {
+                ByteReader r{part, "a class part"};
+                for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+                    std::string_view key = r.bytes(r.get<uint32_t>());
+                    pairs.resize(r.get<uint32_t>());
+                    for (auto& [id, count] : pairs) {
+                        id = r.get<uint32_t>();
+                        count = r.get<int64_t>();
+                        if (id >= values.values.size()) fail(ErrorKind::Internal, "a class part names an unknown value");
+                    }
+                    on_class(key, pairs.data(), pairs.size());
+                }
+                if (!r.in.empty()) fail(ErrorKind::Internal, "a class part has trailing bytes");
+            }
+        });
+    return done.launched;
+}
 
 }  // namespace privrisk::pg

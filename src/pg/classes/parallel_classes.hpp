@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -47,5 +49,15 @@ ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& k
 int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int workers, Size limit,
                          const std::function<void(uint64_t)>& on_tuples,
                          const std::function<void(std::string_view, int64_t)>& on_tuple);
+
+// The same read for the classes of `keys` with their keys and the counts of the
+// text column `sensitive` (0: none), for callers that roll classes up by their
+// values (search's level-0 classes), each process bounded by `limit` bytes:
+// on_values(the sensitive values in canonical order) once, then on_class(key,
+// pairs of (value index, count) in index order) for each class. Returns the
+// workers started.
+int parallel_keyed_classes(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, Size limit,
+                           const std::function<void(const std::vector<std::optional<std::string>>&)>& on_values,
+                           const std::function<void(std::string_view, const ContingencyTable::Pair*, std::size_t)>& on_class);
 
 }  // namespace privrisk::pg

@@ -3,7 +3,9 @@
 // value generalized once per level); the lattice search itself runs in C++
 // (src/core/lattice_search), cancellable between and inside node evaluations.
 #include <chrono>
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -13,6 +15,7 @@
 #include "common/activity_progress.hpp"
 #include "common/progress.hpp"
 #include "common/args.hpp"
+#include "common/byte_form.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "common/text_ids.hpp"
@@ -27,6 +30,7 @@
 #include "search/search.hpp"
 #include "common/source_columns.hpp"
 #include "classes/class_query.hpp"
+#include "classes/parallel_classes.hpp"
 #include "classes/class_histogram.hpp"
 #include "classes/hist_type.hpp"
 #include "common/value_text.hpp"
@@ -241,28 +245,37 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     std::vector<std::array<char, sizeof(Datum)>> scratch(width);
     uint64_t rows = 0;
     // Codes in order of first appearance; NULL (⊥) is a value of its own.
+    auto null_code = [&](std::size_t j) {
+        CodedColumn& d = coded[j];
+        if (d.null_code == UINT32_MAX) {
+            d.null_code = static_cast<uint32_t>(d.values.size());
+            d.values.emplace_back(std::nullopt);
+        }
+        return d.null_code;
+    };
+    // A value's code by its key bytes; text_of() gives its text when it is new.
+    auto value_code = [&](std::size_t j, std::string_view key, auto&& text_of) {
+        CodedColumn& d = coded[j];
+        bool added;
+        uint32_t index = d.codes.find_or_add(key, &added);
+        if (added) {  // a new value: its code, and its text for the hierarchy
+            std::string_view text = text_of();
+            d.code_of.push_back(static_cast<uint32_t>(d.values.size()));
+            d.values.emplace_back(std::string(text));
+            // the key (≤ the text), the text, and one ancestor id and group entry per level
+            coded_bytes += kCodedValueBytes + 2 * text.size() + kPerLevelBytes * level_count[j];
+        }
+        return d.code_of[index];
+    };
     auto code_key = [&](const Datum* values, const bool* nulls) {
         for (std::size_t j = 0; j < width; ++j) {
-            CodedColumn& d = coded[j];
             if (nulls[j]) {
-                if (d.null_code == UINT32_MAX) {
-                    d.null_code = static_cast<uint32_t>(d.values.size());
-                    d.values.emplace_back(std::nullopt);
-                }
-                codes[j] = d.null_code;
+                codes[j] = null_code(j);
                 continue;
             }
-            bool added;
-            uint32_t index = d.codes.find_or_add(d.reader.read(values[j], scratch[j].data(), row_context), &added);
-            if (added) {  // a new value: its code, and its text for the hierarchy
-                Datum v = values[j];
-                std::string_view text = pg_call([&] { return value_text(&d.text, v); });
-                d.code_of.push_back(static_cast<uint32_t>(d.values.size()));
-                d.values.emplace_back(std::string(text));
-                // the key (≤ the text), the text, and one ancestor id and group entry per level
-                coded_bytes += kCodedValueBytes + 2 * text.size() + kPerLevelBytes * level_count[j];
-            }
-            codes[j] = d.code_of[index];
+            Datum v = values[j];
+            codes[j] = value_code(j, coded[j].reader.read(v, scratch[j].data(), row_context),
+                                  [&] { return pg_call([&] { return value_text(&coded[j].text, v); }); });
         }
     };
     auto sensitive_id = [&](std::optional<std::string_view> text) {
@@ -311,9 +324,48 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         }
         next_row();
     };
+    // A table read from its heap, with a text sensitive column if any: by parallel
+    // workers, which send level-0 classes with their keys (parallel_classes.hpp).
+    std::vector<uint32_t> sensitive_of;  // the parallel read's value index -> sensitive id
+    auto on_values = [&](const std::vector<std::optional<std::string>>& values) {
+        for (const auto& v : values) sensitive_of.push_back(sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt));
+    };
+    auto on_keyed_class = [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
+        ByteReader k{key, "a class key"};
+        for (std::size_t j = 0; j < width; ++j) {
+            uint32_t length = k.get<uint32_t>();
+            if (length == UINT32_MAX) {
+                codes[j] = null_code(j);
+                continue;
+            }
+            std::string_view bytes = k.bytes(length);
+            codes[j] = value_code(j, bytes, [&] {
+                if (coded[j].reader.kind != ClassKeyReader::kByValue) return bytes;  // text, varchar, char(n)
+                Datum v = 0;
+                std::memcpy(&v, bytes.data(), std::min(bytes.size(), sizeof v));
+                return pg_call([&] { return value_text(&coded[j].text, v); });
+            });
+        }
+        if (!sensitive) {
+            int64_t size = 0;
+            for (std::size_t i = 0; i < n; ++i) size += pairs[i].second;
+            builder.add(codes.data(), 0, size);
+        } else {
+            for (std::size_t i = 0; i < n; ++i) builder.add(codes.data(), sensitive_of[pairs[i].first], pairs[i].second);
+        }
+        next_row();
+    };
     std::vector<Shard> shards = class_shards(relid, columns);
+    std::vector<AttrNumber> key_attnums;
+    for (std::size_t j = 0; j < width; ++j) key_attnums.push_back(columns[j].attnum);
+    const bool text_sensitive = !sensitive || columns[width].type == TEXTOID || columns[width].type == VARCHAROID;
+    const int workers = shards.empty() && text_sensitive && readable_from_heap(relid) ? parallel_class_workers(relid, key_attnums) : 0;
     Spi spi;
-    if (shards.empty()) {
+    int scan_workers = 0;  // workers that read with the leader
+    if (workers > 0) {
+        scan_workers = parallel_keyed_classes(relid, key_attnums, sensitive ? columns[width].attnum : 0, workers, memory.bytes, on_values,
+                               on_keyed_class);
+    } else if (shards.empty()) {
         read_source_rows(source, source_rows(source), columns, on_row);
     } else {
         std::vector<ClassColumn> level0;
@@ -441,6 +493,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     json += ", \"search\": {\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +
             ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) + ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) +
             ", \"pruning\": " + (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
-            ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) + ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
+            ", \"scan_workers\": " + std::to_string(scan_workers) + ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
+            ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
     return jsonb_datum(json);
 }

@@ -37,7 +37,7 @@ CREATE TEMP TABLE parallel AS SELECT * FROM measures;
 CREATE TEMP TABLE parallel_audit AS
 SELECT privrisk.audit('people', ARRAY['age', 'sex', 'race', 'zip'], 'occupation') AS result;
 -- A table's own columns are read from its heap by audit()'s own parallel read
--- (test/integration/audit_parallel_test.cpp). Generalized columns are read
+-- (test/integration/parallel_read_test.cpp). Generalized columns are read
 -- through SQL: with few classes against the rows (120 for 1M rows), through
 -- class_tally, whose partial tallies the workers build and the leader merges.
 EXPLAIN (COSTS OFF) SELECT privrisk.class_tally(occupation, privrisk.gen(age, 'people_age', 1), sex, race) FROM people;

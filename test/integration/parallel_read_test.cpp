@@ -55,7 +55,7 @@ void parallel_settings(pqxx::connection& c, int workers) {
 
 }  // namespace
 
-TEST(AuditParallel, GivesTheSerialReportBitForBit) {
+TEST(ParallelRead, GivesTheSerialReportBitForBit) {
     itest::Database db("privrisk_audit_parallel");
     pqxx::connection c{db.conninfo()};
     make_people(c);
@@ -97,7 +97,7 @@ TEST(AuditParallel, GivesTheSerialReportBitForBit) {
 
 // Workers read under the leader's snapshot: rows the transaction inserted or
 // deleted and has not committed count exactly as in the serial read.
-TEST(AuditParallel, SeesTheTransactionsOwnChanges) {
+TEST(ParallelRead, SeesTheTransactionsOwnChanges) {
     itest::Database db("privrisk_audit_parallel_xact");
     pqxx::connection c{db.conninfo()};
     make_people(c);
@@ -120,7 +120,7 @@ TEST(AuditParallel, SeesTheTransactionsOwnChanges) {
 
 // Past privrisk.audit_memory_limit in any participant, audit() groups with a
 // spilling GROUP BY instead: a NOTICE, and the same report.
-TEST(AuditParallel, FallsBackPastTheMemoryLimit) {
+TEST(ParallelRead, FallsBackPastTheMemoryLimit) {
     itest::Database db("privrisk_audit_parallel_limit");
     pqxx::connection c{db.conninfo()};
     make_people(c);
@@ -139,7 +139,7 @@ TEST(AuditParallel, FallsBackPastTheMemoryLimit) {
 
 // A read cancelled while the workers run leaves nothing behind: the next one works
 // and gives the same report.
-TEST(AuditParallel, CancelledReadLeavesTheSessionUsable) {
+TEST(ParallelRead, CancelledReadLeavesTheSessionUsable) {
     itest::Database db("privrisk_audit_parallel_cancel");
     pqxx::connection c{db.conninfo()};
     make_people(c);
@@ -166,7 +166,7 @@ TEST(AuditParallel, CancelledReadLeavesTheSessionUsable) {
 // Wide sensitive values are detoasted into the rows' memory, which is reset as it
 // grows: 60,000 values of 6,400 bytes (384 MB detoasted) leave the backend's peak
 // memory within a few MB of its start, serially and in parallel, with no fallback.
-TEST(AuditParallel, WideValuesStayWithinTheRowMemory) {
+TEST(ParallelRead, WideValuesStayWithinTheRowMemory) {
     itest::Database db("privrisk_audit_parallel_wide");
     pqxx::connection c{db.conninfo()};
     itest::exec(c, "CREATE TABLE w AS SELECT i AS id, i % 50 AS a, repeat(md5((i % 10)::text), 200) AS s "
@@ -191,7 +191,7 @@ TEST(AuditParallel, WideValuesStayWithinTheRowMemory) {
 // char(n), date and boolean, with NULLs, texts made from binary keys in the
 // leader): the same counts as the serial SQL tally. (scripts/bench checks the
 // counts against GROUP BY and a join on data without NULLs.)
-TEST(AuditParallel, IdentificationReadsTuplesInParallel) {
+TEST(ParallelRead, IdentificationReadsTuplesInParallel) {
     itest::Database db("privrisk_tuples_parallel");
     pqxx::connection c{db.conninfo()};
     make_people(c);
@@ -219,4 +219,42 @@ TEST(AuditParallel, IdentificationReadsTuplesInParallel) {
     for (const auto& l : notices.lines)
         if (l.find("read in parallel by ") != std::string::npos && l.find(" 0 workers") == std::string::npos) ++reads;
     EXPECT_EQ(reads, 2) << "the released table and the dictionary";
+}
+
+// search() and lattice() read their level-0 classes in parallel (with their keys):
+// the same optimum, utility and node results as the serial read, bit for bit.
+TEST(ParallelRead, SearchGivesTheSerialResult) {
+    itest::Database db("privrisk_search_parallel");
+    pqxx::connection c{db.conninfo()};
+    make_people(c);
+    itest::exec(c, "SELECT privrisk.interval_hierarchy('p_age', 0, 160, ARRAY[5, 10, 20, 40])");
+    itest::exec(c, "SELECT privrisk.prefix_hierarchy('p_zip', 3)");
+    itest::exec(c, "SELECT privrisk.load_hierarchy('p_grade', E'a;*\\nbb;*\\nccc;*')");
+    Notices notices(c);
+    const std::vector<std::string> queries = {
+        "SELECT (privrisk.search('people', ARRAY['age', 'zip', 'grade'], ARRAY['p_age', 'p_zip', 'p_grade'], 'occupation', "
+        "'{\"k\": 5, \"l\": 2}') - 'search')::text",
+        "SELECT (privrisk.search('people', ARRAY['age', 'zip', 'grade'], ARRAY['p_age', 'p_zip', 'p_grade'], NULL, "
+        "'{\"k\": 10}', 'entropy') - 'search')::text",
+        "SELECT md5(string_agg(l::text, ',' ORDER BY l::text)) FROM privrisk.lattice('people', ARRAY['age', 'zip', 'grade'], "
+        "ARRAY['p_age', 'p_zip', 'p_grade'], 'occupation', '{\"k\": 5}') AS l"};
+    for (const std::string& q : queries) {
+        parallel_settings(c, 0);
+        const std::string serial = one(c, q);
+        parallel_settings(c, 2);
+        EXPECT_EQ(one(c, q), serial) << q;
+    }
+    const std::string workers =
+        "SELECT privrisk.search('people', ARRAY['age', 'zip', 'grade'], ARRAY['p_age', 'p_zip', 'p_grade'], 'occupation', "
+        "'{\"k\": 5}') -> 'search' ->> 'scan_workers'";
+    parallel_settings(c, 0);
+    EXPECT_EQ(one(c, workers), "0");
+    parallel_settings(c, 2);
+    EXPECT_NE(one(c, workers), "0");
+    // A numeric sensitive column is read through its output function: serially.
+    itest::exec(c, "ALTER TABLE people ADD COLUMN score numeric");
+    itest::exec(c, "UPDATE people SET score = id % 7");
+    EXPECT_EQ(one(c, "SELECT privrisk.search('people', ARRAY['age'], ARRAY['p_age'], 'score', '{\"k\": 5}') -> 'search' ->> "
+                     "'scan_workers'"),
+              "0");
 }
