@@ -55,13 +55,22 @@ void parallel_settings(pqxx::connection& c, int workers) {
 
 }  // namespace
 
+// A database with the people table, and audit()'s serial report of it.
+struct People {
+    itest::Database db;
+    pqxx::connection c;
+    Notices notices;
+    std::string serial;
+    explicit People(const std::string& name) : db(name), c(db.conninfo()), notices(c) {
+        make_people(c);
+        parallel_settings(c, 0);
+        serial = one(c, kAudit);
+    }
+};
+
 TEST(ParallelRead, GivesTheSerialReportBitForBit) {
-    itest::Database db("privrisk_audit_parallel");
-    pqxx::connection c{db.conninfo()};
-    make_people(c);
-    Notices notices(c);
-    parallel_settings(c, 0);
-    const std::string serial = one(c, kAudit);
+    People p("privrisk_audit_parallel");
+    auto& [db, c, notices, serial] = p;
     EXPECT_EQ(how_read(notices).rfind("in-memory aggregation", 0), 0u) << how_read(notices);
     EXPECT_NE(serial.find("\"rows\": 200000"), std::string::npos) << serial;
     for (int workers : {1, 2, 4}) {
@@ -121,12 +130,8 @@ TEST(ParallelRead, SeesTheTransactionsOwnChanges) {
 // Past privrisk.audit_memory_limit in any participant, audit() groups with a
 // spilling GROUP BY instead: a NOTICE, and the same report.
 TEST(ParallelRead, FallsBackPastTheMemoryLimit) {
-    itest::Database db("privrisk_audit_parallel_limit");
-    pqxx::connection c{db.conninfo()};
-    make_people(c);
-    Notices notices(c);
-    parallel_settings(c, 0);
-    const std::string serial = one(c, kAudit);
+    People p("privrisk_audit_parallel_limit");
+    auto& [db, c, notices, serial] = p;
     parallel_settings(c, 2);
     itest::exec(c, "SET privrisk.audit_memory_limit = '1MB'");
     notices.lines.clear();

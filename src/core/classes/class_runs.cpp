@@ -41,6 +41,15 @@ struct Cursor {
 
 bool before(const Cursor& a, const Cursor& b) { return a.hash != b.hash ? a.hash < b.hash : a.key < b.key; }
 
+// A merged part: its count of entries, then their bytes.
+std::string counted(uint64_t n, const std::string& body) {
+    std::string out;
+    out.reserve(sizeof(uint64_t) + body.size());
+    put_bytes<uint64_t>(out, n);
+    out += body;
+    return out;
+}
+
 }  // namespace
 
 RunValues run_values(const std::vector<std::string_view>& sensitive) {
@@ -150,11 +159,7 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
         }
         ++classes;
     });
-    std::string out;
-    out.reserve(sizeof(uint64_t) + body.size());
-    put_bytes<uint64_t>(out, classes);
-    out += body;
-    return out;
+    return counted(classes, body);
 }
 
 }  // namespace
@@ -186,11 +191,7 @@ std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
         put_bytes<int64_t>(body, total);
         ++tuples;
     });
-    std::string out;
-    out.reserve(sizeof(uint64_t) + body.size());
-    put_bytes<uint64_t>(out, tuples);
-    out += body;
-    return out;
+    return counted(tuples, body);
 }
 
 }  // namespace privrisk
