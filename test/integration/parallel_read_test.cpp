@@ -263,3 +263,46 @@ TEST(ParallelRead, SearchGivesTheSerialResult) {
                      "'scan_workers'"),
               "0");
 }
+
+// Each process holds its row buffers (16 MB) before its first tuple: under a
+// smaller privrisk.memory_limit identification and search read serially, as they
+// did, instead of failing. A schema the caller may not use keeps the heap closed:
+// through SQL that is an error, so it is one in parallel too.
+TEST(ParallelRead, SmallLimitsAndSchemaRightsAsSerially) {
+    itest::Database db("privrisk_parallel_limits");
+    pqxx::connection c{db.conninfo()};
+    itest::exec(c, "CREATE TABLE big2 AS SELECT g % 2000 AS a, g % 7 AS b FROM generate_series(1, 1000000) AS g");
+    itest::exec(c, "VACUUM ANALYZE big2");
+    Notices notices(c);
+    parallel_settings(c, 2);
+    itest::exec(c, "SET privrisk.memory_limit = '12MB'");
+    const std::string counts = "SELECT count(*) || ' ' || sum(matches) FROM privrisk.match_counts('big2', 'big2', "
+                               "'[{\"released\": \"a\"}, {\"released\": \"b\"}]')";
+    EXPECT_EQ(one(c, counts), "14000 1000000");  // each distinct tuple once, matched by all its rows
+    itest::exec(c, "SELECT privrisk.interval_hierarchy('p_a', 0, 4000, ARRAY[10, 100])");
+    EXPECT_EQ(one(c, "SELECT privrisk.search('big2', ARRAY['a'], ARRAY['p_a'], NULL, '{\"k\": 600}') -> 'result' -> 'node'"),
+              "[1]");
+    itest::exec(c, "RESET privrisk.memory_limit");
+
+    itest::exec(c, "DROP ROLE IF EXISTS privrisk_parallel_alice");
+    itest::exec(c, "CREATE ROLE privrisk_parallel_alice");
+    itest::exec(c, "CREATE SCHEMA hidden");
+    itest::exec(c, "CREATE TABLE hidden.h AS SELECT g % 50 AS a, g % 3 AS b FROM generate_series(1, 100000) AS g");
+    itest::exec(c, "ALTER TABLE hidden.h SET (parallel_workers = 2)");
+    itest::exec(c, "GRANT SELECT ON hidden.h TO privrisk_parallel_alice");
+    const std::string oid = one(c, "SELECT 'hidden.h'::regclass::oid::text");
+    itest::exec(c, "SET ROLE privrisk_parallel_alice");
+    for (const std::string& q : {"SELECT count(*)::text FROM privrisk.match_counts(" + oid + ", " + oid +
+                                     ", '[{\"released\": \"a\"}, {\"released\": \"b\"}]')",
+                                 "SELECT privrisk.audit(" + oid + ", ARRAY['a'], NULL)::text"}) {
+        try {
+            one(c, q);
+            ADD_FAILURE() << "read without USAGE on its schema: " << q;
+        } catch (const pqxx::sql_error& e) {
+            EXPECT_NE(std::string(e.what()).find("permission denied for schema hidden"), std::string::npos) << e.what();
+        }
+    }
+    itest::exec(c, "RESET ROLE");
+    itest::exec(c, "DROP TABLE hidden.h");
+    itest::exec(c, "DROP ROLE privrisk_parallel_alice");
+}

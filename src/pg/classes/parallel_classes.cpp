@@ -224,9 +224,19 @@ void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc) {
 namespace privrisk::pg {
 
 int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
-    for (AttrNumber key : keys)
-        if (ClassKeyReader::for_type(pg_call([&] { return get_atttype(relid, key); })).kind == ClassKeyReader::kOutput)
-            return 0;
+    for (AttrNumber key : keys) {
+        const Oid type = pg_call([&] { return get_atttype(relid, key); });
+        if (ClassKeyReader::for_type(type).kind == ClassKeyReader::kOutput) return 0;
+        // Callers make a by-value key's text with its output function while the read is in
+        // parallel mode: a function not marked parallel safe keeps the serial read.
+        const bool safe = pg_call([&] {
+            Oid output;
+            bool varlena;
+            getTypeOutputInfo(type, &output, &varlena);
+            return func_parallel(output) == PROPARALLEL_SAFE;
+        });
+        if (!safe) return 0;
+    }
     return pg_call([&] {
         if (IsInParallelMode() || max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return 0;
         if (get_rel_relkind(relid) != RELKIND_RELATION && get_rel_relkind(relid) != RELKIND_MATVIEW) return 0;

@@ -23,9 +23,9 @@ namespace privrisk::pg {
 // parallel sequential scan of it (its size, min_parallel_table_scan_size, the
 // table's parallel_workers, max_parallel_workers_per_gather), and unless the
 // table's parallel_workers says otherwise, one process per CPU at most; 0 where a
-// parallel read cannot be used: a key read through an output function (one
-// that may not be parallel safe), a table that is not a plain heap table, a
-// temporary table, or a call already in parallel mode.
+// parallel read cannot be used: a key read through an output function, or
+// whose type's output function is not marked parallel safe, a table that is not
+// a plain heap table, a temporary table, or a call already in parallel mode.
 int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys);
 
 struct ParallelClasses {

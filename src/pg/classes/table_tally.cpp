@@ -225,6 +225,7 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
             }
             on_value(j, codes[j], bytes, text);
         }
+        if (!k.in.empty()) fail(ErrorKind::Internal, "a tuple's key has trailing bytes");
         rows += count;
         on_tuple(codes.data(), count);
         if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
@@ -232,7 +233,11 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
     Caught caught;
     int launched = 0;
     bool read = in_subtransaction(
-        [&](int code) { return !started && ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES; },
+        // Before any tuple is handed over: out of shared memory, or past privrisk.memory_limit
+        // in a process (each holds its row buffers, 16 MB, before its first tuple).
+        [&](int code) {
+            return !started && (code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES);
+        },
         [&] {
             launched = parallel_tuple_table(source.relid, attnums, workers, memory_bound().bytes,
                                  [&](uint64_t n) {

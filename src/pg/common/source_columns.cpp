@@ -40,7 +40,9 @@ bool readable_from_heap(Oid relid) {
             if (HeapTupleIsValid(t)) ReleaseSysCache(t);
             if (!populated) return false;
         }
+        // Through SQL the table is named by its schema, which needs USAGE: so does its heap.
         return (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) && !has_subclass(relid) &&
+               pg_namespace_aclcheck(get_rel_namespace(relid), GetUserId(), ACL_USAGE) == ACLCHECK_OK &&
                pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
                check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
     });

@@ -327,7 +327,9 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // A table read from its heap, with a text sensitive column if any: by parallel
     // workers, which send level-0 classes with their keys (parallel_classes.hpp).
     std::vector<uint32_t> sensitive_of;  // the parallel read's value index -> sensitive id
+    bool handed_over = false;  // past this, a failure of the parallel read is an error: the builder has classes
     auto on_values = [&](const std::vector<std::optional<std::string>>& values) {
+        handed_over = true;
         for (const auto& v : values) sensitive_of.push_back(sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt));
     };
     auto on_keyed_class = [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
@@ -362,12 +364,19 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     const int workers = shards.empty() && text_sensitive && readable_from_heap(relid) ? parallel_class_workers(relid, key_attnums) : 0;
     Spi spi;
     int scan_workers = 0;  // workers that read with the leader
-    if (workers > 0) {
-        scan_workers = parallel_keyed_classes(relid, key_attnums, sensitive ? columns[width].attnum : 0, workers, memory.bytes, on_values,
-                               on_keyed_class);
-    } else if (shards.empty()) {
+    // Before any class is handed over, out of shared memory or past privrisk.memory_limit in a
+    // process (its row buffers): the serial read instead.
+    bool parallel = workers > 0 && in_subtransaction(
+        [&](int code) {
+            return !handed_over && (code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES);
+        },
+        [&] {
+            scan_workers = parallel_keyed_classes(relid, key_attnums, sensitive ? columns[width].attnum : 0, workers,
+                                                  memory.bytes, on_values, on_keyed_class);
+        });
+    if (!parallel && shards.empty()) {
         read_source_rows(source, source_rows(source), columns, on_row);
-    } else {
+    } else if (!parallel) {
         std::vector<ClassColumn> level0;
         for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
         std::optional<SourceColumn> s;
