@@ -89,6 +89,7 @@ private:
     };
 
     void fold(Partition& p);  // the buffered rows into the partition's classes
+    static void warm(const Partition& p);  // its cells into cache before their chains are walked
     void fold_all();
     void add_class_row(Partition& p, const uint32_t* row, int64_t count = 1);
     uint32_t find_class(Partition& p, const uint32_t* codes);  // its id, added when new
