@@ -213,6 +213,15 @@ std::string ClassAggregator::serialize_sensitive() {
 }
 
 std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) {
+    std::string out;
+    serialize_run(task, tasks, [&out](std::size_t size) {
+        out.assign(size, '\0');
+        return out.data();
+    });
+    return out;
+}
+
+void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const std::function<char*(std::size_t)>& place) {
     if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class run's task out of range");
     fold_all();
     const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
@@ -259,8 +268,7 @@ std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) 
         return std::string_view(keys.data() + x.key_at, x.key_length) < std::string_view(keys.data() + y.key_at, y.key_length);
     });
     const std::size_t cell_bytes = sizeof(uint32_t) + sizeof(int64_t);
-    std::string out(sizeof(uint64_t) + classes * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + key_bytes + cells * cell_bytes, '\0');
-    to = out.data();
+    to = place(sizeof(uint64_t) + classes * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + key_bytes + cells * cell_bytes);
     auto put = [&to](auto v) {
         std::memcpy(to, &v, sizeof v);
         to += sizeof v;
@@ -283,7 +291,6 @@ std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) 
         }
         std::memcpy(count_at, &n, sizeof n);
     }
-    return out;
 }
 
 void ClassAggregator::put_classes(std::string& out, std::size_t first_partition, std::size_t end_partition) const {

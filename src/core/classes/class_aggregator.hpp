@@ -12,6 +12,7 @@
 // one resource, so the caller can bound it and fall back to a spilling GROUP BY.
 #pragma once
 
+#include <functional>
 #include <memory_resource>
 #include <string>
 #include <string_view>
@@ -66,6 +67,8 @@ public:
     // same task's run at the same place.
     std::string serialize_sensitive();
     std::string serialize_run(std::size_t task, std::size_t tasks);
+    // The same written in place: place(n) gives n bytes (shared memory), so the run is not copied.
+    void serialize_run(std::size_t task, std::size_t tasks, const std::function<char*(std::size_t)>& place);
     static constexpr std::size_t kMaxTasks = 256;
 
 private:

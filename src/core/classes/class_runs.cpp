@@ -131,6 +131,9 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
     std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
     std::vector<uint32_t> touched;
     std::string body;
+    std::size_t bytes = 0;
+    for (std::string_view run : runs) bytes += run.size();
+    body.reserve(bytes);  // the merged classes take at most the runs' bytes
     uint64_t classes = 0;
     merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
         touched.clear();
@@ -146,7 +149,11 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
                     fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
             }
         }
-        std::sort(touched.begin(), touched.end());
+        if (touched.size() > 32)
+            std::sort(touched.begin(), touched.end());
+        else  // most classes have a few values: insertion sort
+            for (std::size_t i = 1; i < touched.size(); ++i)
+                for (std::size_t j = i; j > 0 && touched[j - 1] > touched[j]; --j) std::swap(touched[j - 1], touched[j]);
         if (with_keys) {
             put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));
             body.append(key);

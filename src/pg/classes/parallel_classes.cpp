@@ -86,16 +86,20 @@ dsa_pointer* values_of(Shared* s) { return reinterpret_cast<dsa_pointer*>(reinte
 dsa_pointer* tasks_of(Shared* s, int slot) { return values_of(s) + s->slots + std::size_t(slot) * kTasks; }
 dsa_pointer* parts_of(Shared* s) { return values_of(s) + s->slots + std::size_t(s->slots) * kTasks; }
 
-// A byte form in the area: its length, then its bytes. Past the area's limit it
-// is the memory limit's error.
-dsa_pointer store(dsa_area* area, const std::string& bytes, Size limit) {
-    const Size size = sizeof(uint64) + bytes.size();
-    dsa_pointer p = pg_call([&] { return dsa_allocate_extended(area, size, DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM); });
-    if (!DsaPointerIsValid(p)) throw MemoryLimitExceeded{size, limit};
-    char* at = static_cast<char*>(pg_call([&] { return dsa_get_address(area, p); }));
-    uint64 n = bytes.size();
+// Room for a byte form of n bytes in the area, behind its length. Past the
+// area's limit it is the memory limit's error.
+char* place(dsa_area* area, uint64 n, Size limit, dsa_pointer* p) {
+    const Size size = sizeof(uint64) + n;
+    *p = pg_call([&] { return dsa_allocate_extended(area, size, DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM); });
+    if (!DsaPointerIsValid(*p)) throw MemoryLimitExceeded{size, limit};
+    char* at = static_cast<char*>(pg_call([&] { return dsa_get_address(area, *p); }));
     std::memcpy(at, &n, sizeof n);
-    std::memcpy(at + sizeof n, bytes.data(), bytes.size());
+    return at + sizeof n;
+}
+
+dsa_pointer store(dsa_area* area, const std::string& bytes, Size limit) {
+    dsa_pointer p;
+    std::memcpy(place(area, bytes.size(), limit, &p), bytes.data(), bytes.size());
     return p;
 }
 
@@ -135,7 +139,8 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
         },
         scan);
     // Area memory is counted apart from the aggregator's, so both stay within their limits.
-    for (uint32 t = 0; t < kTasks; ++t) tasks_of(s, slot)[t] = store(area, aggregator.serialize_run(t, kTasks), s->limit);
+    for (uint32 t = 0; t < kTasks; ++t)  // written straight into the area
+        aggregator.serialize_run(t, kTasks, [&](std::size_t n) { return place(area, n, s->limit, &tasks_of(s, slot)[t]); });
     values_of(s)[slot] = store(area, aggregator.serialize_sensitive(), s->limit);  // last: marks the slot complete
     return pg_call([&] { return MemoryContextMemAllocated(memory, true); });
 }
