@@ -1,0 +1,174 @@
+// Runs of classes (src/core/classes/class_runs.cpp): the second phase of a
+// parallel read. Parts of one release tallied apart and merged task by task give
+// the one-pass classes bit for bit; damaged runs are refused.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
+#include "classes/contingency_table.hpp"
+#include "common/byte_form.hpp"
+#include "common/error.hpp"
+#include "measures/measures.hpp"
+
+using namespace privrisk;
+
+// A parallel read (src/pg/classes/parallel_classes.cpp): each part's classes in
+// runs by task, task t's runs of every part merged into one table part, the
+// parts put together. Tasks are disjoint (the classes add up to the one-pass
+// count) and the measures are the one pass's, bit for bit.
+TEST(ClassAggregator, RunsMergedAcrossPartsGiveTheOnePassClasses) {
+    std::mt19937 rng(43);
+    for (int round = 0; round < 40; ++round) {
+        const int qis = 1 + rng() % 4, rows = 1 + rng() % 5000, parts = 1 + rng() % 4;
+        const std::size_t tasks = std::vector<std::size_t>{1, 3, 32, 256}[rng() % 4];
+        ClassAggregator one(std::pmr::new_delete_resource(), qis);
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p)
+            part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis, 1 + rng() % 700));
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> key(qis);
+            std::vector<Value> qi(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 9;
+                key[i] = std::string(1 + v % 3, char('a' + v));  // keys of several lengths
+                qi[i] = v == 8 ? Value() : Value(key[i]);
+            }
+            int s = rng() % (round % 4 == 0 ? 90 : 7);  // some classes with over 32 values
+            std::string sv = "s" + std::to_string(s);
+            Value sensitive = s == 6 ? Value() : Value(sv);
+            one.add(qi.data(), sensitive);
+            part[rng() % parts]->add(qi.data(), sensitive);
+        }
+        std::vector<std::string> sensitive;
+        std::vector<std::vector<std::string>> run_bytes(tasks);
+        for (auto& p : part) {
+            for (std::size_t t = 0; t < tasks; ++t) run_bytes[t].push_back(p->serialize_run(t, tasks));
+            sensitive.push_back(p->serialize_sensitive());
+        }
+        const RunValues merged = run_values(std::vector<std::string_view>(sensitive.begin(), sensitive.end()));
+        std::vector<std::string> merged_parts;
+        for (std::size_t t = 0; t < tasks; ++t)
+            merged_parts.push_back(merge_class_runs(std::vector<std::string_view>(run_bytes[t].begin(), run_bytes[t].end()), merged));
+        ContingencyTable got = ContingencyTable::from_canonical_parts(
+            merged.values, std::vector<std::string_view>(merged_parts.begin(), merged_parts.end()));
+        ContingencyTable want = one.finish();
+        EXPECT_EQ(got.classes(), want.classes());
+        EXPECT_EQ(got.rows(), want.rows());
+        EXPECT_EQ(got.values(), want.values());
+        EXPECT_EQ(got.base(), want.base());
+        EXPECT_EQ(*a_know(got), *a_know(want));
+        EXPECT_EQ(*information_gain(got), *information_gain(want));
+        EXPECT_EQ(*l_entropy(got), *l_entropy(want));
+        EXPECT_EQ(*t_equal(got), *t_equal(want));
+        EXPECT_EQ(*k_anonymity(got), *k_anonymity(want));
+    }
+}
+
+// Distinct tuples with their counts from runs of several parts (the parallel
+// read of a dictionary): each tuple once, in one task, counted as a std::map
+// over the same rows counts it.
+TEST(ClassRuns, TupleRunsGiveTheDistinctTuplesAndCounts) {
+    std::mt19937 rng(53);
+    for (int round = 0; round < 30; ++round) {
+        const int qis = 1 + rng() % 3, rows = 1 + rng() % 3000, parts = 1 + rng() % 3;
+        const std::size_t tasks = std::vector<std::size_t>{1, 5, 32}[rng() % 3];
+        std::map<std::vector<std::optional<std::string>>, int64_t> want;
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p) part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis));
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> key(qis);
+            std::vector<Value> qi(qis);
+            std::vector<std::optional<std::string>> tuple(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 7;
+                key[i] = std::string(v, char('a' + v));  // "" is a value, not ⊥
+                qi[i] = v == 6 ? Value() : Value(key[i]);
+                tuple[i] = v == 6 ? std::nullopt : std::optional<std::string>(key[i]);
+            }
+            ++want[tuple];
+            part[rng() % parts]->add(qi.data(), Value());
+        }
+        std::map<std::vector<std::optional<std::string>>, int64_t> got;
+        for (std::size_t t = 0; t < tasks; ++t) {
+            std::vector<std::string> runs;
+            for (auto& p : part) runs.push_back(p->serialize_run(t, tasks));
+            std::string merged = merge_tuple_runs(std::vector<std::string_view>(runs.begin(), runs.end()));
+            ByteReader r{merged, "test"};
+            for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+                ByteReader key{r.bytes(r.get<uint32_t>()), "test"};
+                std::vector<std::optional<std::string>> tuple;
+                for (int i = 0; i < qis; ++i) {
+                    uint32_t length = key.get<uint32_t>();
+                    tuple.push_back(length == UINT32_MAX ? std::nullopt : std::optional<std::string>(std::string(key.bytes(length))));
+                }
+                EXPECT_TRUE(key.in.empty());
+                EXPECT_EQ(got.count(tuple), 0u) << "a tuple in two tasks or twice in one";
+                got[tuple] = r.get<int64_t>();
+            }
+            EXPECT_TRUE(r.in.empty());
+        }
+        EXPECT_EQ(got, want);
+    }
+}
+
+// A damaged run is refused, never read past its end: truncated, trailing
+// bytes, an unknown value id, a count of 0, classes out of order.
+TEST(ClassRuns, RefusesDamagedRuns) {
+    ClassAggregator a(std::pmr::new_delete_resource(), 1);
+    std::string x = "x", y = "y";
+    for (const std::string* v : {&x, &y, &x}) {
+        Value key[1] = {Value(*v)};
+        a.add(key, Value(x));
+    }
+    const std::string sensitive = a.serialize_sensitive(), run = a.serialize_run(0, 1);
+    auto refused = [&](const std::string& s, const std::string& r) {
+        try {
+            merge_class_runs({r}, run_values({s}));
+        } catch (const Error&) {
+            return true;
+        }
+        return false;
+    };
+    EXPECT_FALSE(refused(sensitive, run));
+    for (std::size_t n = 0; n < run.size(); ++n) EXPECT_TRUE(refused(sensitive, run.substr(0, n))) << n;
+    for (std::size_t n = 0; n < sensitive.size(); ++n) EXPECT_TRUE(refused(sensitive.substr(0, n), run)) << n;
+    EXPECT_TRUE(refused(sensitive, run + "z"));
+    // One class's record: hash (8), key length (4), key (4 + 1), cells (4), one cell (4 + 8).
+    const std::size_t record = 8 + 4 + 5 + 4 + 12;
+    ASSERT_EQ(run.size(), 8 + 2 * record);
+    std::string id = run;
+    id[8 + record - 12] = 5;  // the first class's cell: value id 5 of 1
+    EXPECT_TRUE(refused(sensitive, id));
+    std::string zero = run;
+    std::memset(zero.data() + 8 + record - 8, 0, 8);  // its count: 0
+    EXPECT_TRUE(refused(sensitive, zero));
+    std::string swapped = run.substr(0, 8) + run.substr(8 + record, record) + run.substr(8, record);
+    EXPECT_TRUE(refused(sensitive, swapped));
+    // Merged, the two classes count 2 and 1 rows.
+    const RunValues values = run_values({sensitive});
+    const std::string part = merge_class_runs({run}, values);
+    ContingencyTable t = ContingencyTable::from_canonical_parts(values.values, {part});
+    EXPECT_EQ(t.classes(), 2);
+    EXPECT_EQ(t.rows(), 3);
+    // A part whose pairs are not in id order, or values not in canonical order, is refused.
+    std::vector<std::optional<std::string>> two = {std::string("a"), std::string("b")};
+    std::string pairs;
+    for (auto [id, count] : {std::pair<uint32_t, int64_t>{1, 1}, {0, 1}}) {
+        pairs.append(reinterpret_cast<const char*>(&id), 4);
+        pairs.append(reinterpret_cast<const char*>(&count), 8);
+    }
+    uint64_t one = 1;
+    uint32_t n = 2;
+    std::string unordered = std::string(reinterpret_cast<const char*>(&one), 8) + std::string(reinterpret_cast<const char*>(&n), 4) + pairs;
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {unordered}), Error);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts({std::string("b"), std::string("a")}, {}), Error);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts({std::nullopt, std::string("a")}, {}), Error);
+}
