@@ -13,6 +13,7 @@
 // reaches the leader, whose abort stops the others.
 #include "classes/parallel_classes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <functional>
@@ -23,7 +24,6 @@
 #include "classes/class_aggregator.hpp"
 #include "classes/class_runs.hpp"
 #include "common/byte_form.hpp"
-#include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"
 #include "common/memory.hpp"
@@ -156,14 +156,15 @@ RunValues slots_values(Shared* s, dsa_area* area, std::vector<int>* slots) {
     return run_values(sensitive);
 }
 
-// Phase 1: whole tasks, each task's runs from every complete slot merged in one pass.
-void merge_tasks(Shared* s, dsa_area* area) {
+// Phase 1: whole tasks, each task's runs from every complete slot merged in one
+// pass. Returns the slots' values, which the leader's collect takes too.
+RunValues merge_tasks(Shared* s, dsa_area* area) {
     std::vector<int> slots;
-    const RunValues values = slots_values(s, area, &slots);
+    RunValues values = slots_values(s, area, &slots);
     std::vector<std::string_view> runs;
     for (;;) {
         uint32 t = pg_atomic_fetch_add_u32(&s->next_task, 1);
-        if (t >= kTasks) return;
+        if (t >= kTasks) return values;
         pg_call([] { CHECK_FOR_INTERRUPTS(); });
         runs.clear();
         for (int slot : slots) runs.push_back(load(area, tasks_of(s, slot)[t]));
@@ -326,11 +327,12 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
     // the workers that attach in phase 0 may be none, and the read must be whole.
     MemoryContext memory = participant_context();
     Size peak = 0;
+    RunValues values;  // every slot's, as complete after phase 0
     try {
         within_read_limit(s, [&] {
             peak = tally_blocks(s, area, scan, memory);
             pg_call([&] { BarrierArriveAndWait(&s->barrier, PG_WAIT_EXTENSION); });
-            merge_tasks(s, area);
+            values = merge_tasks(s, area);
         });
     } catch (const Error& e) {
         if (e.kind() != ErrorKind::ProgramLimit) throw;
@@ -345,10 +347,9 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
     });
     // Put together while the workers exit.
     ReadDone done{pcxt->nworkers_launched, peak};
-    std::vector<int> complete;
     std::vector<std::string_view> parts;
     for (uint32 t = 0; t < kTasks; ++t) parts.push_back(load(area, parts_of(s)[t]));
-    collect(parts, slots_values(s, area, &complete));
+    collect(parts, values);
     pg_call([&] {
         WaitForParallelWorkersToFinish(pcxt);
         MemoryContextDelete(memory);
@@ -418,6 +419,22 @@ int parallel_keyed_classes(Oid relid, const std::vector<AttrNumber>& keys, AttrN
             }
         });
     return done.launched;
+}
+
+bool parallel_read_may_fall_back(int sqlstate) {
+    return sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(sqlstate) == ERRCODE_INSUFFICIENT_RESOURCES;
+}
+
+std::string_view key_value_text(ValueText* text, bool by_value, std::string_view bytes, MemoryContext context) {
+    if (!by_value) return bytes;
+    Datum d = 0;
+    std::memcpy(&d, bytes.data(), std::min(bytes.size(), sizeof d));
+    return pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(context);
+        std::string_view t = value_text(text, d);
+        MemoryContextSwitchTo(old);
+        return t;
+    });
 }
 
 }  // namespace privrisk::pg

@@ -1,13 +1,11 @@
 #include "classes/table_tally.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cstring>
 #include <optional>
 
 #include "classes/class_query.hpp"
 #include "classes/parallel_classes.hpp"
-#include "common/byte_form.hpp"
 #include "common/flat_index.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
@@ -200,32 +198,17 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
     int64_t rows = 0, tuples = 0;
     bool started = false;  // past this, a failure is an error: the callbacks have state
     auto on_key = [&](std::string_view key, int64_t count) {
-        ByteReader k{key, "a tuple"};
-        for (std::size_t j = 0; j < width; ++j) {
-            uint32_t length = k.get<uint32_t>();
-            if (length == UINT32_MAX) {
+        for_each_key_value(key, width, [&](std::size_t j, std::optional<std::string_view> bytes) {
+            if (!bytes) {
                 codes[j] = 0;
-                continue;
+                return;
             }
-            std::string_view bytes = k.bytes(length);
             bool added;
-            codes[j] = index[j].find_or_add(bytes, &added) + 1;
-            if (!added) continue;
-            std::string_view text = bytes;  // text, varchar, char(n): the key is the text
-            if (by_value[j]) {
-                Datum d = 0;
-                std::memcpy(&d, bytes.data(), std::min(bytes.size(), sizeof d));
-                text = pg_call([&] {
-                    MemoryContextReset(text_context);
-                    MemoryContext old = MemoryContextSwitchTo(text_context);
-                    std::string_view t = value_text(&texts[j], d);
-                    MemoryContextSwitchTo(old);
-                    return t;
-                });
-            }
-            on_value(j, codes[j], bytes, text);
-        }
-        if (!k.in.empty()) fail(ErrorKind::Internal, "a tuple's key has trailing bytes");
+            codes[j] = index[j].find_or_add(*bytes, &added) + 1;
+            if (!added) return;
+            pg_call([&] { MemoryContextReset(text_context); });
+            on_value(j, codes[j], *bytes, key_value_text(&texts[j], by_value[j], *bytes, text_context));
+        });
         rows += count;
         on_tuple(codes.data(), count);
         if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
@@ -235,9 +218,7 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
     bool read = in_subtransaction(
         // Before any tuple is handed over: out of shared memory, or past privrisk.memory_limit
         // in a process (each holds its row buffers, 16 MB, before its first tuple).
-        [&](int code) {
-            return !started && (code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES);
-        },
+        [&](int code) { return !started && parallel_read_may_fall_back(code); },
         [&] {
             launched = parallel_tuple_table(source.relid, attnums, workers, memory_bound().bytes,
                                  [&](uint64_t n) {

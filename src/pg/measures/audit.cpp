@@ -193,10 +193,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         // Past privrisk.audit_memory_limit: the spilling GROUP BY, as the serial read would
         // need it too. Out of shared memory or another resource (class 53): the serial read.
         Caught caught;
-        auto expected = [](int code) {
-            return code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES;
-        };
-        in_subtransaction(expected, [&] {
+        in_subtransaction(parallel_read_may_fall_back, [&] {
             ParallelClasses read = parallel_class_table(relid, key_attnums, sensitive ? sensitive_column->attnum : 0, workers);
             streamed = std::chrono::steady_clock::now();
             table = std::move(read.table);

@@ -3,9 +3,7 @@
 // value generalized once per level); the lattice search itself runs in C++
 // (src/core/lattice_search), cancellable between and inside node evaluations.
 #include <chrono>
-#include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -15,7 +13,6 @@
 #include "common/activity_progress.hpp"
 #include "common/progress.hpp"
 #include "common/args.hpp"
-#include "common/byte_form.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "common/text_ids.hpp"
@@ -333,21 +330,11 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         for (const auto& v : values) sensitive_of.push_back(sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt));
     };
     auto on_keyed_class = [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
-        ByteReader k{key, "a class key"};
-        for (std::size_t j = 0; j < width; ++j) {
-            uint32_t length = k.get<uint32_t>();
-            if (length == UINT32_MAX) {
-                codes[j] = null_code(j);
-                continue;
-            }
-            std::string_view bytes = k.bytes(length);
-            codes[j] = value_code(j, bytes, [&] {
-                if (coded[j].reader.kind != ClassKeyReader::kByValue) return bytes;  // text, varchar, char(n)
-                Datum v = 0;
-                std::memcpy(&v, bytes.data(), std::min(bytes.size(), sizeof v));
-                return pg_call([&] { return value_text(&coded[j].text, v); });
+        for_each_key_value(key, width, [&](std::size_t j, std::optional<std::string_view> bytes) {
+            codes[j] = !bytes ? null_code(j) : value_code(j, *bytes, [&] {
+                return key_value_text(&coded[j].text, coded[j].reader.kind == ClassKeyReader::kByValue, *bytes, row_context);
             });
-        }
+        });
         if (!sensitive) {
             int64_t size = 0;
             for (std::size_t i = 0; i < n; ++i) size += pairs[i].second;
@@ -367,9 +354,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // Before any class is handed over, out of shared memory or past privrisk.memory_limit in a
     // process (its row buffers): the serial read instead.
     bool parallel = workers > 0 && in_subtransaction(
-        [&](int code) {
-            return !handed_over && (code == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(code) == ERRCODE_INSUFFICIENT_RESOURCES);
-        },
+        [&](int code) { return !handed_over && parallel_read_may_fall_back(code); },
         [&] {
             scan_workers = parallel_keyed_classes(relid, key_attnums, sensitive ? columns[width].attnum : 0, workers,
                                                   memory.bytes, on_values, on_keyed_class);
