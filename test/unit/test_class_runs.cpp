@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,22 @@ TEST(ClassAggregator, RunsMergedAcrossPartsGiveTheOnePassClasses) {
         EXPECT_EQ(*l_entropy(got), *l_entropy(want));
         EXPECT_EQ(*t_equal(got), *t_equal(want));
         EXPECT_EQ(*k_anonymity(got), *k_anonymity(want));
+        EXPECT_EQ(*l_recursive(got, 2.0), *l_recursive(want, 2.0));
+        EXPECT_EQ(*records_at_risk(got, 0.2), *records_at_risk(want, 0.2));
+        EXPECT_EQ(*a_acc(got), *a_acc(want));
+        EXPECT_EQ(*delta_disclosure(got), *delta_disclosure(want));
+        // Identical classes of a task are one entry with their multiplicity.
+        std::size_t entries = 0;
+        for (const auto& c : got.all()) {
+            EXPECT_GE(c.multiplicity, 1);
+            ++entries;
+        }
+        EXPECT_LE(entries, static_cast<std::size_t>(want.classes()));
+        if (tasks == 1) {  // one part: no two entries alike
+            std::set<std::vector<ContingencyTable::Pair>> shapes;
+            for (const auto& c : got.all()) shapes.emplace(got.counts(c).begin(), got.counts(c).end());
+            EXPECT_EQ(shapes.size(), entries);
+        }
     }
 }
 
@@ -167,8 +184,18 @@ TEST(ClassRuns, RefusesDamagedRuns) {
     }
     uint64_t one = 1;
     uint32_t n = 2;
-    std::string unordered = std::string(reinterpret_cast<const char*>(&one), 8) + std::string(reinterpret_cast<const char*>(&n), 4) + pairs;
-    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {unordered}), Error);
+    auto entry = [&](int64_t multiplicity, const std::string& p) {
+        return std::string(reinterpret_cast<const char*>(&one), 8) + std::string(reinterpret_cast<const char*>(&n), 4) +
+               std::string(reinterpret_cast<const char*>(&multiplicity), 8) + p;
+    };
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, pairs)}), Error);
+    std::string ordered = pairs.substr(12) + pairs.substr(0, 12);
+    EXPECT_EQ(ContingencyTable::from_canonical_parts(two, {entry(3, ordered)}).classes(), 3);
+    EXPECT_EQ(ContingencyTable::from_canonical_parts(two, {entry(3, ordered)}).rows(), 6);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(0, ordered)}), Error);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(-2, ordered)}), Error);
+    // A multiplicity whose rows pass 2^63 - 1 (a class of 2 rows) is refused, not wrapped.
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(INT64_MAX / 2 + 1, ordered)}), Error);
     EXPECT_THROW(ContingencyTable::from_canonical_parts({std::string("b"), std::string("a")}, {}), Error);
     EXPECT_THROW(ContingencyTable::from_canonical_parts({std::nullopt, std::string("a")}, {}), Error);
 }

@@ -1,6 +1,7 @@
 #include "classes/class_runs.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 #include "common/byte_form.hpp"
@@ -126,6 +127,68 @@ void merge_runs(const std::vector<std::string_view>& runs, const RunValues* valu
 
 namespace {
 
+// A part's distinct classes (merge_classes without keys): identical classes,
+// common among small ones, are stored once with their multiplicity, so the
+// measures after the read visit each shape once (a third of the classes at 10M
+// census rows). Open addressing over (hash of the pairs, the entry's offset).
+class Shapes {
+public:
+    // The entry at `at` of `body` (u32 pairs, i64 multiplicity, pairs), just
+    // appended: true if an identical class was there, whose multiplicity then
+    // grows by one; the caller drops the new entry.
+    bool seen(std::string& body, std::size_t at) {
+        const std::size_t head = sizeof(uint32_t) + sizeof(int64_t);
+        std::string_view pairs(body.data() + at + head, body.size() - at - head);
+        uint64_t h = 0x9e3779b97f4a7c15ULL ^ pairs.size();
+        for (std::size_t i = 0; i + sizeof(uint64_t) <= pairs.size(); i += sizeof(uint64_t)) {
+            uint64_t w;
+            std::memcpy(&w, pairs.data() + i, sizeof w);
+            h = (h ^ w) * 0xff51afd7ed558ccdULL;
+            h ^= h >> 32;
+        }
+        for (std::size_t i = pairs.size() & ~(sizeof(uint64_t) - 1); i < pairs.size(); ++i) h = (h ^ uint8_t(pairs[i])) * 0x100000001b3ULL;
+        h |= 1;  // 0: an empty slot
+        if (2 * (used_ + 1) > slots_.size()) grow();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+            Slot& s = slots_[i];
+            if (s.hash == 0) {
+                s = Slot{h, at, pairs.size()};
+                ++used_;
+                return false;
+            }
+            if (s.hash == h && s.length == pairs.size() &&
+                std::memcmp(body.data() + s.at + head, pairs.data(), pairs.size()) == 0) {
+                char* m = body.data() + s.at + sizeof(uint32_t);
+                int64_t multiplicity;
+                std::memcpy(&multiplicity, m, sizeof multiplicity);
+                ++multiplicity;  // at most the rows read: no overflow
+                std::memcpy(m, &multiplicity, sizeof multiplicity);
+                return true;
+            }
+        }
+    }
+
+private:
+    struct Slot {
+        uint64_t hash;
+        std::size_t at, length;
+    };
+    void grow() {
+        std::vector<Slot> old(std::max<std::size_t>(1024, 2 * slots_.size()));
+        old.swap(slots_);
+        const std::size_t mask = slots_.size() - 1;
+        for (const Slot& s : old)
+            if (s.hash) {
+                std::size_t i = s.hash & mask;
+                while (slots_[i].hash) i = (i + 1) & mask;
+                slots_[i] = s;
+            }
+    }
+    std::vector<Slot> slots_;
+    std::size_t used_ = 0;
+};
+
 std::string merge_classes(const std::vector<std::string_view>& runs, const RunValues& values, bool with_keys) {
     if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
     std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
@@ -134,7 +197,8 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
     std::size_t bytes = 0;
     for (std::string_view run : runs) bytes += run.size();
     body.reserve(bytes);  // the merged classes take at most the runs' bytes
-    uint64_t classes = 0;
+    uint64_t entries = 0;
+    Shapes shapes;
     merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
         touched.clear();
         for (const Cursor* c : at) {
@@ -154,19 +218,24 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
         else  // most classes have a few values: insertion sort
             for (std::size_t i = 1; i < touched.size(); ++i)
                 for (std::size_t j = i; j > 0 && touched[j - 1] > touched[j]; --j) std::swap(touched[j - 1], touched[j]);
+        const std::size_t entry = body.size();
         if (with_keys) {
             put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));
             body.append(key);
         }
         put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
+        if (!with_keys) put_bytes<int64_t>(body, 1);  // the multiplicity
         for (uint32_t to : touched) {
             put_bytes<uint32_t>(body, to);
             put_bytes<int64_t>(body, counts[to]);
             counts[to] = 0;
         }
-        ++classes;
+        if (!with_keys && shapes.seen(body, entry))
+            body.resize(entry);
+        else
+            ++entries;
     });
-    return counted(classes, body);
+    return counted(entries, body);
 }
 
 }  // namespace

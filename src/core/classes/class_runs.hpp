@@ -32,14 +32,16 @@ struct RunValues {
 RunValues run_values(const std::vector<std::string_view>& sensitive);
 
 // Merges the runs of one task (runs[i] with run_values' ids[i]) into a part of
-// the release's contingency table, already canonical: u64 classes, then per
-// class u32 pairs and its (u32 canonical value id, i64 count) pairs in id
-// order (ContingencyTable::from_canonical_parts). Every length, id, count and
-// the runs' order are checked.
+// the release's contingency table, already canonical: u64 entries, then per
+// entry u32 pairs, i64 multiplicity (identical classes are one entry) and its
+// (u32 canonical value id, i64 count) pairs in id order
+// (ContingencyTable::from_canonical_parts). Every length, id, count and the
+// runs' order are checked.
 std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values);
 
 // The same with each class's key first (u32 length and the key's bytes, as in
-// a run) for callers that roll classes up by their values (search's base classes).
+// a run) for callers that roll classes up by their values (search's base
+// classes): every class is an entry of its own, with no multiplicity.
 std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values);
 
 // The same for distinct tuples (runs of aggregators without a sensitive column):

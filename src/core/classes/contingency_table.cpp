@@ -105,14 +105,21 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
     const uint32_t m = static_cast<uint32_t>(t.values_.size());
     std::size_t bytes = 0;
     for (std::string_view part : parts) bytes += part.size();
-    t.reserve(bytes / 16, bytes / 12);  // a class takes at least 16 bytes, a pair 12
+    t.reserve(bytes / 24, bytes / 12);  // an entry takes at least 24 bytes, a pair 12
+    auto add = [](int64_t& into, int64_t a, int64_t times) {
+        int64_t product;
+        if (__builtin_mul_overflow(a, times, &product) || __builtin_add_overflow(into, product, &into))
+            fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+    };
     for (std::string_view part : parts) {
         ByteReader r{part, "a contingency table part"};
-        uint64_t classes = r.get<uint64_t>();
-        r.need(classes * (sizeof(uint32_t) + sizeof(uint32_t) + sizeof(int64_t)));
-        for (uint64_t k = 0; k < classes; ++k) {
+        uint64_t entries = r.get<uint64_t>();
+        r.need(entries * (sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint32_t) + sizeof(int64_t)));
+        for (uint64_t k = 0; k < entries; ++k) {
             uint32_t n = r.get<uint32_t>();
+            int64_t multiplicity = r.get<int64_t>();
             if (n == 0) fail(ErrorKind::InvalidParameter, "a contingency table part's class is empty");
+            if (multiplicity <= 0) fail(ErrorKind::InvalidParameter, "a contingency table part's multiplicity is not positive");
             r.need(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
             const uint64_t offset = t.pairs_.size();
             int64_t size = 0;
@@ -121,14 +128,13 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
                 int64_t count = r.get<int64_t>();
                 if (id >= m || count <= 0 || (i > 0 && id <= t.pairs_.back().first))
                     fail(ErrorKind::InvalidParameter, "a contingency table part's pair is malformed");
-                if (__builtin_add_overflow(size, count, &size) || __builtin_add_overflow(t.base_[id], count, &t.base_[id]))
-                    fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+                add(size, count, 1);
+                add(t.base_[id], count, multiplicity);
                 t.pairs_.emplace_back(id, count);
             }
-            if (__builtin_add_overflow(t.rows_, size, &t.rows_))
-                fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
-            t.all_.push_back(Class{offset, n, size, 1});
-            ++t.classes_;
+            add(t.rows_, size, multiplicity);
+            add(t.classes_, multiplicity, 1);
+            t.all_.push_back(Class{offset, n, size, multiplicity});
         }
         if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table part has trailing bytes");
     }

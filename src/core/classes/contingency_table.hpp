@@ -47,8 +47,9 @@ public:
     void add_class(HistogramView h, int64_t multiplicity = 1);
 
     // A canonical table from `values` in canonical order and parts whose classes
-    // use those ids with their pairs in id order (merge_class_runs), all checked:
-    // no canonicalize() needed, so the leader of a parallel read only appends.
+    // (with their multiplicities) use those ids with their pairs in id order
+    // (merge_class_runs), all checked: no canonicalize() needed, so the leader of
+    // a parallel read only appends.
     static ContingencyTable from_canonical_parts(std::vector<std::optional<std::string>> values,
                                                  const std::vector<std::string_view>& parts);
 
