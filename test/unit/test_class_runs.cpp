@@ -158,15 +158,21 @@ TEST(ClassRuns, RefusesDamagedRuns) {
     for (std::size_t n = 0; n < run.size(); ++n) EXPECT_TRUE(refused(sensitive, run.substr(0, n))) << n;
     for (std::size_t n = 0; n < sensitive.size(); ++n) EXPECT_TRUE(refused(sensitive.substr(0, n), run)) << n;
     EXPECT_TRUE(refused(sensitive, run + "z"));
-    // One class's record: hash (8), key length (4), key (4 + 1), cells (4), one cell (4 + 8).
-    const std::size_t record = 8 + 4 + 5 + 4 + 12;
+    // One class's record: hash (8), key length (4), key (4 + 1), cells' length (4), one
+    // cell (varint id and count: 1 + 1).
+    const std::size_t record = 8 + 4 + 5 + 4 + 2;
     ASSERT_EQ(run.size(), 8 + 2 * record);
     std::string id = run;
-    id[8 + record - 12] = 5;  // the first class's cell: value id 5 of 1
+    id[8 + record - 2] = 5;  // the first class's cell: value id 5 of 1
     EXPECT_TRUE(refused(sensitive, id));
     std::string zero = run;
-    std::memset(zero.data() + 8 + record - 8, 0, 8);  // its count: 0
+    zero[8 + record - 1] = 0;  // its count: 0
     EXPECT_TRUE(refused(sensitive, zero));
+    std::string empty = run.substr(0, 8 + record - 6) + std::string(4, '\0') + run.substr(8 + record);
+    EXPECT_TRUE(refused(sensitive, empty));  // a class without cells
+    std::string longer = run;
+    longer[8 + record - 1] = char(0x81);  // a count that runs on into the next record
+    EXPECT_TRUE(refused(sensitive, longer));
     std::string swapped = run.substr(0, 8) + run.substr(8 + record, record) + run.substr(8, record);
     EXPECT_TRUE(refused(sensitive, swapped));
     // Merged, the two classes count 2 and 1 rows.
@@ -198,4 +204,32 @@ TEST(ClassRuns, RefusesDamagedRuns) {
     EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(INT64_MAX / 2 + 1, ordered)}), Error);
     EXPECT_THROW(ContingencyTable::from_canonical_parts({std::string("b"), std::string("a")}, {}), Error);
     EXPECT_THROW(ContingencyTable::from_canonical_parts({std::nullopt, std::string("a")}, {}), Error);
+}
+
+// Varints (LEB128) of class runs: every uint64 reads back as written, in the
+// fewest bytes; a form past 64 bits or cut short is refused.
+TEST(ClassRuns, VarintsReadBackAndRefuseDamagedForms) {
+    std::mt19937_64 rng(61);
+    std::vector<uint64_t> values = {0, 1, 127, 128, 16383, 16384, uint64_t(INT64_MAX), UINT64_MAX};
+    for (int i = 0; i < 2000; ++i) values.push_back(rng() >> (rng() % 64));
+    for (uint64_t v : values) {
+        char buf[kMaxVarint];
+        const std::size_t n = static_cast<std::size_t>(put_varint(buf, v) - buf);
+        std::size_t want = 1;
+        for (uint64_t x = v; x >= 128; x >>= 7) ++want;
+        EXPECT_EQ(n, want) << v;
+        ByteReader r{std::string_view(buf, n), "test"};
+        EXPECT_EQ(r.varint(), v);
+        EXPECT_TRUE(r.in.empty());
+        for (std::size_t cut = 0; cut < n; ++cut) {
+            ByteReader c{std::string_view(buf, cut), "test"};
+            EXPECT_THROW(c.varint(), Error) << v << " cut to " << cut;
+        }
+    }
+    const std::string past = std::string(9, char(0xff)) + char(0x02);  // bit 64 set
+    ByteReader p{past, "test"};
+    EXPECT_THROW(p.varint(), Error);
+    const std::string eleven = std::string(10, char(0x80)) + char(0x00);
+    ByteReader e{eleven, "test"};
+    EXPECT_THROW(e.varint(), Error);
 }

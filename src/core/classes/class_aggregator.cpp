@@ -225,71 +225,79 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class run's task out of range");
     fold_all();
     const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
+    // Each class's record (its key, then its cells) is made here first, so the run's size is
+    // known before it is placed; then the records are written in (hash, key) order.
     struct Entry {
         uint64_t hash;
-        uint32_t partition, id;
-        std::size_t key_at, key_length;
+        std::size_t at;
+        uint32_t key_length, length;  // the key's bytes; the whole record's
     };
-    // Sized first and written in place: the runs are most of a parallel read's overhead.
-    std::size_t classes = 0, cells = 0, key_bytes = 0;
-    for (std::size_t q = first; q < end; ++q) {
-        const Partition& p = partitions_[q];
-        classes += p.first.size();
-        cells += p.cells.size();
-        for (std::size_t w = 0; w < p.keys.size(); ++w)
-            key_bytes += sizeof(uint32_t) + (p.keys[w] ? key_text(w % k, p.keys[w]).size() : 0);
-    }
+    std::size_t classes = 0;
+    for (std::size_t q = first; q < end; ++q) classes += partitions_[q].first.size();
     std::vector<Entry> entries;
     entries.reserve(classes);
-    std::string keys(key_bytes, '\0');  // each class's key: per column its length (UINT32_MAX: ⊥) and bytes
-    char* to = keys.data();
+    std::pmr::vector<char> records(mr_);
+    records.resize(std::max<std::size_t>(4096, classes * 64));
+    char* to = records.data();
+    auto room = [&](std::size_t n) {  // n more bytes at `to`
+        const std::size_t at = static_cast<std::size_t>(to - records.data());
+        if (records.size() - at < n) {
+            records.resize(std::max(2 * records.size(), at + n));
+            to = records.data() + at;
+        }
+    };
+    auto put32 = [&to](uint32_t v) {
+        std::memcpy(to, &v, sizeof v);
+        to += sizeof v;
+    };
     for (std::size_t q = first; q < end; ++q) {
         const Partition& p = partitions_[q];
+        warm(p);
         for (uint32_t id = 0; id < p.first.size(); ++id) {
             const uint32_t* codes = p.keys.data() + std::size_t(id) * k;
-            Entry e{class_hash(codes), static_cast<uint32_t>(q), id, static_cast<std::size_t>(to - keys.data()), 0};
-            for (std::size_t i = 0; i < k; ++i) {
+            std::size_t key_length = 0;
+            for (std::size_t i = 0; i < k; ++i) key_length += sizeof(uint32_t) + (codes[i] ? key_text(i, codes[i]).size() : 0);
+            room(2 * sizeof(uint32_t) + key_length);
+            Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length), 0};
+            put32(static_cast<uint32_t>(key_length));
+            for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
                 std::string_view text = codes[i] ? key_text(i, codes[i]) : std::string_view();
-                uint32_t length = codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX;
-                std::memcpy(to, &length, sizeof length);
-                std::memcpy(to + sizeof length, text.data(), text.size());
-                to += sizeof length + text.size();
+                put32(codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX);
+                std::memcpy(to, text.data(), text.size());
+                to += text.size();
             }
-            e.key_length = static_cast<std::size_t>(to - keys.data()) - e.key_at;
+            to += sizeof(uint32_t);  // the cells' bytes, below
+            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) {
+                room(2 * kMaxVarint);
+                to = put_varint(to, p.cells[c].value);
+                to = put_varint(to, static_cast<uint64_t>(p.cells[c].count));
+            }
+            char* cells_at = records.data() + e.at + sizeof(uint32_t) + key_length;  // records may have moved
+            const uint32_t cells = static_cast<uint32_t>(to - cells_at - sizeof(uint32_t));
+            std::memcpy(cells_at, &cells, sizeof cells);
+            e.length = static_cast<uint32_t>(to - records.data() - e.at);
             entries.push_back(e);
         }
     }
     // Sorted as (hash, entry) pairs: half the bytes to move; keys are compared only on equal hashes.
     std::vector<std::pair<uint64_t, uint32_t>> order(entries.size());
     for (uint32_t i = 0; i < entries.size(); ++i) order[i] = {entries[i].hash, i};
+    auto key_of = [&](const Entry& e) { return std::string_view(records.data() + e.at + sizeof(uint32_t), e.key_length); };
     std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first < b.first;
-        const Entry &x = entries[a.second], &y = entries[b.second];
-        return std::string_view(keys.data() + x.key_at, x.key_length) < std::string_view(keys.data() + y.key_at, y.key_length);
+        return key_of(entries[a.second]) < key_of(entries[b.second]);
     });
-    const std::size_t cell_bytes = sizeof(uint32_t) + sizeof(int64_t);
-    to = place(sizeof(uint64_t) + classes * (sizeof(uint64_t) + 2 * sizeof(uint32_t)) + key_bytes + cells * cell_bytes);
-    auto put = [&to](auto v) {
-        std::memcpy(to, &v, sizeof v);
-        to += sizeof v;
-    };
-    put(static_cast<uint64_t>(classes));
-    for (std::size_t q = first; q < end; ++q) warm(partitions_[q]);  // the task's cells: a few MB at most
+    std::size_t size = sizeof(uint64_t);
+    for (const Entry& e : entries) size += sizeof(uint64_t) + e.length;
+    to = place(size);
+    const uint64_t count = classes;
+    std::memcpy(to, &count, sizeof count);
+    to += sizeof(uint64_t);
     for (const auto& [hash, index] : order) {
         const Entry& e = entries[index];
-        const Partition& p = partitions_[e.partition];
-        put(e.hash);
-        put(static_cast<uint32_t>(e.key_length));
-        std::memcpy(to, keys.data() + e.key_at, e.key_length);
-        to += e.key_length;
-        char* count_at = to;
-        to += sizeof(uint32_t);
-        uint32_t n = 0;
-        for (uint32_t c = p.first[e.id]; c != UINT32_MAX; c = p.cells[c].next, ++n) {
-            put(p.cells[c].value);
-            put(p.cells[c].count);
-        }
-        std::memcpy(count_at, &n, sizeof n);
+        std::memcpy(to, &hash, sizeof hash);
+        std::memcpy(to + sizeof hash, records.data() + e.at, e.length);
+        to += sizeof hash + e.length;
     }
 }
 

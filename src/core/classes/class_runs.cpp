@@ -17,8 +17,7 @@ struct Cursor {
     ByteReader in{{}, "a class run"};
     uint64_t left = 0;
     uint64_t hash = 0;
-    std::string_view key, cells;
-    uint32_t n = 0;
+    std::string_view key, cells;  // cells: (varint value id, varint count) each
     const std::vector<uint32_t>* ids = nullptr;  // its value ids -> canonical ids
 
     bool next() {
@@ -30,9 +29,8 @@ struct Cursor {
         std::string_view previous_key = key;
         hash = in.get<uint64_t>();
         key = in.bytes(in.get<uint32_t>());
-        n = in.get<uint32_t>();
-        if (n == 0) fail(ErrorKind::InvalidParameter, "a class run's class is empty");
-        cells = in.bytes(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
+        cells = in.bytes(in.get<uint32_t>());
+        if (cells.empty()) fail(ErrorKind::InvalidParameter, "a class run's class is empty");
         if (previous_key.data() && !(previous < hash || (previous == hash && previous_key < key)))
             fail(ErrorKind::InvalidParameter, "a class run is out of order");
         --left;
@@ -202,14 +200,13 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
     merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
         touched.clear();
         for (const Cursor* c : at) {
-            ByteReader cells{c->cells, "a class run"};
-            for (uint32_t j = 0; j < c->n; ++j) {
-                uint32_t id = cells.get<uint32_t>();
-                int64_t count = cells.get<int64_t>();
-                if (id >= c->ids->size() || count <= 0) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+            for (ByteReader cells{c->cells, "a class run"}; !cells.in.empty();) {
+                const uint64_t id = cells.varint(), count = cells.varint();
+                if (id >= c->ids->size() || count == 0 || count > uint64_t(INT64_MAX))
+                    fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
                 uint32_t to = (*c->ids)[id];
                 if (counts[to] == 0) touched.push_back(to);
-                if (__builtin_add_overflow(counts[to], count, &counts[to]))
+                if (__builtin_add_overflow(counts[to], static_cast<int64_t>(count), &counts[to]))
                     fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
             }
         }
@@ -254,12 +251,12 @@ std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
     merge_runs(runs, nullptr, [&](std::string_view key, const std::vector<Cursor*>& at) {
         int64_t total = 0;
         for (const Cursor* c : at) {
-            ByteReader cells{c->cells, "a class run"};
-            for (uint32_t j = 0; j < c->n; ++j) {
-                cells.get<uint32_t>();  // the sensitive value: none is read for tuples
-                int64_t count = cells.get<int64_t>();
-                if (count <= 0) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
-                if (__builtin_add_overflow(total, count, &total)) fail(ErrorKind::ProgramLimit, "a tuple counts more than 2^63 - 1 rows");
+            for (ByteReader cells{c->cells, "a class run"}; !cells.in.empty();) {
+                cells.varint();  // the sensitive value: none is read for tuples
+                const uint64_t count = cells.varint();
+                if (count == 0 || count > uint64_t(INT64_MAX)) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+                if (__builtin_add_overflow(total, static_cast<int64_t>(count), &total))
+                    fail(ErrorKind::ProgramLimit, "a tuple counts more than 2^63 - 1 rows");
             }
         }
         put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));

@@ -7,8 +7,10 @@
 // without a hash table.
 //
 // A run: u64 classes, then per class u64 hash, u32 key length, the key's bytes
-// (per column a u32 length, UINT32_MAX for ⊥, and the bytes), u32 cells, and the
-// cells (u32 sensitive value id, i64 count). Ids refer to the aggregator's
+// (per column a u32 length, UINT32_MAX for ⊥, and the bytes), u32 length of the
+// cells, and the cells (varint sensitive value id, varint count; LEB128, so a
+// small cell takes 2 bytes: runs are most of the bytes a parallel read moves
+// through shared memory). Ids refer to the aggregator's
 // sensitive values (ClassAggregator::serialize_sensitive: u32 count, then per
 // value u8 present, u32 length, bytes). The merged classes use the canonical
 // order of all runs' values, so the leader only appends them.

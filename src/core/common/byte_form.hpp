@@ -4,6 +4,7 @@
 // past the buffer.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -17,6 +18,15 @@ void put_bytes(std::string& out, T v) {
     out.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
+// Unsigned LEB128, 7 bits a byte, low bits first: the counts and value ids of
+// class runs are mostly below 128, so they take a byte each, not 12.
+inline char* put_varint(char* to, uint64_t v) {
+    for (; v >= 0x80; v >>= 7) *to++ = static_cast<char>(v | 0x80);
+    *to++ = static_cast<char>(v);
+    return to;
+}
+constexpr std::size_t kMaxVarint = 10;  // bytes of the largest uint64
+
 struct ByteReader {
     std::string_view in;
     const char* what;  // "a tuple tally": names the form in errors
@@ -28,6 +38,18 @@ struct ByteReader {
         std::memcpy(&v, in.data(), sizeof v);
         in.remove_prefix(sizeof v);
         return v;
+    }
+    uint64_t varint() {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 64; shift += 7) {
+            need(1);
+            const auto b = static_cast<uint8_t>(in[0]);
+            in.remove_prefix(1);
+            if (shift == 63 && b > 1) break;  // past 64 bits
+            v |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        fail(ErrorKind::InvalidParameter, std::string(what) + "'s byte form has a number past 64 bits");
     }
     std::string_view bytes(std::size_t n) {
         need(n);
