@@ -280,6 +280,23 @@ TEST(Measures, AgreeWithNaiveReference) {
             EXPECT_NEAR(*delta_disclosure(ct), r.delta, 1e-12);
         }
         EXPECT_EQ(*l_recursive(ct, 3), r.l_rec);
+        // Without per-class values a measure may stop early (at ℓ = 1, or δ = ∞): it is
+        // still the least (largest) of every class's value.
+        std::vector<double> each;
+        auto least = [&] { return *std::min_element(each.begin(), each.end()); };
+        auto most = [&] { return *std::max_element(each.begin(), each.end()); };
+        double v = *l_distinct(ct, &each);
+        EXPECT_EQ(v, least());
+        EXPECT_EQ(*l_distinct(ct), v);
+        v = *l_entropy(ct, &each);
+        EXPECT_EQ(v, least());
+        EXPECT_EQ(*l_entropy(ct), v);
+        v = *l_recursive(ct, 3, &each);
+        EXPECT_EQ(v, least());
+        EXPECT_EQ(*l_recursive(ct, 3), v);
+        v = *delta_disclosure(ct, &each);
+        EXPECT_EQ(v, most());
+        EXPECT_EQ(*delta_disclosure(ct), v);
     }
 }
 

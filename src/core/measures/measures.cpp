@@ -111,6 +111,8 @@ double recursive_level(std::vector<int64_t>& r, double c) {
 }
 
 // The least level over the classes; each class's level also goes to *per_class when given.
+// Every ℓ is at least 1, so once a class has ℓ = 1 (a class of one value) no other can
+// lower it: without per_class, the rest are not visited.
 template <typename F>
 std::optional<double> min_over_classes(const ContingencyTable& t, std::vector<double>* per_class, F&& level) {
     if (per_class) per_class->clear();
@@ -120,6 +122,7 @@ std::optional<double> min_over_classes(const ContingencyTable& t, std::vector<do
         double v = level(c);
         if (per_class) per_class->push_back(v);
         m = std::min(m, v);
+        if (m <= 1 && !per_class) break;
     }
     return m;
 }
@@ -161,6 +164,7 @@ std::optional<double> l_recursive(const ContingencyTable& t, double c, std::vect
 namespace {
 
 // The largest distance over the classes; each class's also goes to *per_class when given.
+// Past an infinite one (δ of a class missing a value) none can raise it.
 template <typename F>
 std::optional<double> max_over_classes(const ContingencyTable& t, std::vector<double>* per_class, F&& distance) {
     if (per_class) per_class->clear();
@@ -170,6 +174,7 @@ std::optional<double> max_over_classes(const ContingencyTable& t, std::vector<do
         double v = distance(c);
         if (per_class) per_class->push_back(v);
         m = std::max(m, v);
+        if (std::isinf(m) && !per_class) break;
     }
     return m;
 }
