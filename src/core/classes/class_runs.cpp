@@ -108,13 +108,13 @@ void merge_runs(const std::vector<std::string_view>& runs, const RunValues* valu
     }
     while (!live.empty()) {
         const Cursor* least = live[0];
-        for (const Cursor* c : live)
-            if (before(*c, *least)) least = c;
+        for (std::size_t i = 1; i < live.size(); ++i)
+            if (before(*live[i], *least)) least = live[i];
         const uint64_t hash = least->hash;
         const std::string_view key = least->key;  // into its run's bytes: stays valid as the cursor moves
         at.clear();
         for (Cursor* c : live)
-            if (c->hash == hash && c->key == key) at.push_back(c);
+            if (c == least || (c->hash == hash && c->key == key)) at.push_back(c);
         on_key(key, at);
         for (Cursor* c : at)
             if (!c->next()) live.erase(std::find(live.begin(), live.end(), c));
@@ -125,12 +125,16 @@ void merge_runs(const std::vector<std::string_view>& runs, const RunValues* valu
 
 namespace {
 
-// A part's distinct classes (merge_classes without keys): identical classes,
-// common among small ones, are stored once with their multiplicity, so the
-// measures after the read visit each shape once (a third of the classes at 10M
-// census rows). Open addressing over (hash of the pairs, the entry's offset).
+// A part's distinct small classes (merge_classes without keys): identical
+// classes, common among small ones, are stored once with their multiplicity,
+// so the measures after the read visit each shape once (a third of the classes
+// at 10M census rows). Classes of more rows are nearly all unlike each other
+// and are not looked up. Open addressing over (hash of the pairs, the entry's
+// offset).
 class Shapes {
 public:
+    static constexpr int64_t kMaxRows = 16;  // the classes looked up
+
     // The entry at `at` of `body` (u32 pairs, i64 multiplicity, pairs), just
     // appended: true if an identical class was there, whose multiplicity then
     // grows by one; the caller drops the new entry.
@@ -151,11 +155,12 @@ public:
         for (std::size_t i = h & mask;; i = (i + 1) & mask) {
             Slot& s = slots_[i];
             if (s.hash == 0) {
-                s = Slot{h, at, pairs.size()};
+                s = Slot{h, at};
                 ++used_;
                 return false;
             }
-            if (s.hash == h && s.length == pairs.size() &&
+            // Same hash, same count of pairs (its first u32), same pairs.
+            if (s.hash == h && std::memcmp(body.data() + s.at, body.data() + at, sizeof(uint32_t)) == 0 &&
                 std::memcmp(body.data() + s.at + head, pairs.data(), pairs.size()) == 0) {
                 char* m = body.data() + s.at + sizeof(uint32_t);
                 int64_t multiplicity;
@@ -170,7 +175,7 @@ public:
 private:
     struct Slot {
         uint64_t hash;
-        std::size_t at, length;
+        std::size_t at;
     };
     void grow() {
         std::vector<Slot> old(std::max<std::size_t>(1024, 2 * slots_.size()));
@@ -190,44 +195,58 @@ private:
 std::string merge_classes(const std::vector<std::string_view>& runs, const RunValues& values, bool with_keys) {
     if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
     std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
+    // The ids a class has: with at most 64 values a bit mask, read in id order at no cost;
+    // else a list, sorted.
+    const bool few = values.values.size() <= 64;
+    uint64_t mask = 0;
     std::vector<uint32_t> touched;
     std::string body;
     std::size_t bytes = 0;
     for (std::string_view run : runs) bytes += run.size();
-    body.reserve(bytes);  // the merged classes take at most the runs' bytes
+    // A merged class takes at most 6 times its bytes in a run (a 2-byte cell becomes a
+    // 12-byte pair): reserved, never copied as it grows; untouched pages cost nothing.
+    body.reserve(6 * bytes);
     uint64_t entries = 0;
     Shapes shapes;
     merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
-        touched.clear();
+        int64_t rows = 0;
         for (const Cursor* c : at) {
             for (ByteReader cells{c->cells, "a class run"}; !cells.in.empty();) {
                 const uint64_t id = cells.varint(), count = cells.varint();
                 if (id >= c->ids->size() || count == 0 || count > uint64_t(INT64_MAX))
                     fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
                 uint32_t to = (*c->ids)[id];
-                if (counts[to] == 0) touched.push_back(to);
-                if (__builtin_add_overflow(counts[to], static_cast<int64_t>(count), &counts[to]))
+                if (few)
+                    mask |= uint64_t(1) << to;
+                else if (counts[to] == 0)
+                    touched.push_back(to);
+                if (__builtin_add_overflow(counts[to], static_cast<int64_t>(count), &counts[to]) ||
+                    __builtin_add_overflow(rows, static_cast<int64_t>(count), &rows))
                     fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
             }
         }
-        if (touched.size() > 32)
-            std::sort(touched.begin(), touched.end());
-        else  // most classes have a few values: insertion sort
-            for (std::size_t i = 1; i < touched.size(); ++i)
-                for (std::size_t j = i; j > 0 && touched[j - 1] > touched[j]; --j) std::swap(touched[j - 1], touched[j]);
         const std::size_t entry = body.size();
         if (with_keys) {
             put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));
             body.append(key);
         }
-        put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
-        if (!with_keys) put_bytes<int64_t>(body, 1);  // the multiplicity
-        for (uint32_t to : touched) {
+        auto put_pair = [&](uint32_t to) {
             put_bytes<uint32_t>(body, to);
             put_bytes<int64_t>(body, counts[to]);
             counts[to] = 0;
+        };
+        if (few) {
+            put_bytes<uint32_t>(body, static_cast<uint32_t>(__builtin_popcountll(mask)));
+            if (!with_keys) put_bytes<int64_t>(body, 1);  // the multiplicity
+            for (; mask; mask &= mask - 1) put_pair(static_cast<uint32_t>(__builtin_ctzll(mask)));
+        } else {
+            std::sort(touched.begin(), touched.end());
+            put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
+            if (!with_keys) put_bytes<int64_t>(body, 1);
+            for (uint32_t to : touched) put_pair(to);
+            touched.clear();
         }
-        if (!with_keys && shapes.seen(body, entry))
+        if (!with_keys && rows <= Shapes::kMaxRows && shapes.seen(body, entry))
             body.resize(entry);
         else
             ++entries;
