@@ -136,10 +136,17 @@ void ClassAggregator::add_class_row(Partition& p, const uint32_t* row, int64_t c
 // hardware can guess; long after the partition was last folded they are in
 // memory, not cache. Reading them once in order first brings them in at memory
 // speed (the partition fits in cache), so the chase then hits cache.
+// Loads, not prefetches: a core drops prefetches past its few outstanding misses.
 void ClassAggregator::warm(const Partition& p) {
     const char* at = reinterpret_cast<const char*>(p.cells.data());
     const char* end = at + p.cells.size() * sizeof(Cell);
-    for (; at < end; at += 64) __builtin_prefetch(at);
+    uint64_t sum = 0;
+    for (; at < end; at += 64) {
+        uint64_t w;
+        std::memcpy(&w, at, sizeof w);
+        sum += w;
+    }
+    asm volatile("" : : "r"(sum));  // the loads stay: their values are not needed, only the lines
 }
 
 void ClassAggregator::fold(Partition& p) {
@@ -250,21 +257,31 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
         std::memcpy(to, &v, sizeof v);
         to += sizeof v;
     };
+    std::vector<std::string_view> texts(k);
+    // Sorted as (hash, entry) pairs: half the bytes to move; keys are compared only on equal
+    // hashes. A partition is the top bits of its classes' hashes, so sorting each partition's
+    // classes apart (a few thousand, in cache) and putting the partitions in order sorts the task.
+    std::vector<std::pair<uint64_t, uint32_t>> order;
+    order.reserve(classes);
+    auto key_of = [&](const Entry& e) { return std::string_view(records.data() + e.at + sizeof(uint32_t), e.key_length); };
     for (std::size_t q = first; q < end; ++q) {
         const Partition& p = partitions_[q];
         warm(p);
+        const std::size_t sorted = order.size();
         for (uint32_t id = 0; id < p.first.size(); ++id) {
             const uint32_t* codes = p.keys.data() + std::size_t(id) * k;
             std::size_t key_length = 0;
-            for (std::size_t i = 0; i < k; ++i) key_length += sizeof(uint32_t) + (codes[i] ? key_text(i, codes[i]).size() : 0);
+            for (std::size_t i = 0; i < k; ++i) {
+                texts[i] = codes[i] ? key_text(i, codes[i]) : std::string_view();
+                key_length += sizeof(uint32_t) + texts[i].size();
+            }
             room(2 * sizeof(uint32_t) + key_length);
             Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length), 0};
             put32(static_cast<uint32_t>(key_length));
             for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
-                std::string_view text = codes[i] ? key_text(i, codes[i]) : std::string_view();
-                put32(codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX);
-                std::memcpy(to, text.data(), text.size());
-                to += text.size();
+                put32(codes[i] ? static_cast<uint32_t>(texts[i].size()) : UINT32_MAX);
+                std::memcpy(to, texts[i].data(), texts[i].size());
+                to += texts[i].size();
             }
             to += sizeof(uint32_t);  // the cells' bytes, below
             for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) {
@@ -276,17 +293,14 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
             const uint32_t cells = static_cast<uint32_t>(to - cells_at - sizeof(uint32_t));
             std::memcpy(cells_at, &cells, sizeof cells);
             e.length = static_cast<uint32_t>(to - records.data() - e.at);
+            order.emplace_back(e.hash, static_cast<uint32_t>(entries.size()));
             entries.push_back(e);
         }
+        std::sort(order.begin() + sorted, order.end(), [&](const auto& a, const auto& b) {
+            if (a.first != b.first) return a.first < b.first;
+            return key_of(entries[a.second]) < key_of(entries[b.second]);
+        });
     }
-    // Sorted as (hash, entry) pairs: half the bytes to move; keys are compared only on equal hashes.
-    std::vector<std::pair<uint64_t, uint32_t>> order(entries.size());
-    for (uint32_t i = 0; i < entries.size(); ++i) order[i] = {entries[i].hash, i};
-    auto key_of = [&](const Entry& e) { return std::string_view(records.data() + e.at + sizeof(uint32_t), e.key_length); };
-    std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-        if (a.first != b.first) return a.first < b.first;
-        return key_of(entries[a.second]) < key_of(entries[b.second]);
-    });
     std::size_t size = sizeof(uint64_t);
     for (const Entry& e : entries) size += sizeof(uint64_t) + e.length;
     to = place(size);
