@@ -39,10 +39,12 @@ TEST(ClassAggregator, RunsMergedAcrossPartsGiveTheOnePassClasses) {
             std::vector<Value> qi(qis);
             for (int i = 0; i < qis; ++i) {
                 int v = rng() % 9;
-                key[i] = std::string(1 + v % 3, char('a' + v));  // keys of several lengths
+                // Keys of several lengths; long ones in some rounds, so a run's records outgrow their first buffer.
+                key[i] = std::string(round % 5 == 1 ? 300 + 37 * v : 1 + v % 3, char('a' + v));
                 qi[i] = v == 8 ? Value() : Value(key[i]);
             }
-            int s = rng() % (round % 4 == 0 ? 90 : 7);  // some classes with over 32 values
+            // Sensitive domains of 90, 64 and 65 values (ids past a 64-bit mask) and 7.
+            int s = rng() % std::vector<int>{90, 64, 65, 7}[round % 4];
             std::string sv = "s" + std::to_string(s);
             Value sensitive = s == 6 ? Value() : Value(sv);
             one.add(qi.data(), sensitive);
@@ -178,6 +180,16 @@ TEST(ClassRuns, RefusesDamagedRuns) {
     std::string longer = run;
     longer[8 + record - 1] = char(0x81);  // a count that runs on into the next record
     EXPECT_TRUE(refused(sensitive, longer));
+    // A count of 2^63 (past a bigint): the first class's cells replaced by id 0 and that count.
+    std::string huge_cells = std::string(1, '\0') + std::string(9, char(0x80)) + char(0x01);
+    uint32_t huge_length = static_cast<uint32_t>(huge_cells.size());
+    std::string huge = run.substr(0, 8 + record - 6) + std::string(reinterpret_cast<const char*>(&huge_length), 4) +
+                       huge_cells + run.substr(8 + record);
+    EXPECT_TRUE(refused(sensitive, huge));
+    huge_cells.back() = 0x00;  // 0 past the ninth byte: the count is 0 written long, also refused
+    huge = run.substr(0, 8 + record - 6) + std::string(reinterpret_cast<const char*>(&huge_length), 4) + huge_cells +
+           run.substr(8 + record);
+    EXPECT_TRUE(refused(sensitive, huge));
     std::string swapped = run.substr(0, 8) + run.substr(8 + record, record) + run.substr(8, record);
     EXPECT_TRUE(refused(sensitive, swapped));
     // Merged, the two classes count 2 and 1 rows.
@@ -237,4 +249,67 @@ TEST(ClassRuns, VarintsReadBackAndRefuseDamagedForms) {
     const std::string eleven = std::string(10, char(0x80)) + char(0x00);
     ByteReader e{eleven, "test"};
     EXPECT_THROW(e.varint(), Error);
+}
+
+// Keyed classes (search's level-0 classes read in parallel): every class once,
+// with its key and its (canonical value, count) pairs, as a std::map over the
+// same rows groups them.
+TEST(ClassRuns, KeyedRunsGiveEachClassWithItsKeyAndCounts) {
+    std::mt19937 rng(67);
+    for (int round = 0; round < 30; ++round) {
+        const int qis = 1 + rng() % 3, rows = 1 + rng() % 3000, parts = 1 + rng() % 3;
+        const std::size_t tasks = std::vector<std::size_t>{1, 5, 32}[rng() % 3];
+        using Key = std::vector<std::optional<std::string>>;
+        std::map<Key, std::map<std::optional<std::string>, int64_t>> want;
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p) part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis));
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> key(qis);
+            std::vector<Value> qi(qis);
+            Key tuple(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 6;
+                key[i] = std::string(1 + v, char('a' + v));
+                qi[i] = v == 5 ? Value() : Value(key[i]);
+                tuple[i] = v == 5 ? std::nullopt : std::optional<std::string>(key[i]);
+            }
+            int sv = rng() % 5;
+            std::string text = "v" + std::to_string(sv);
+            Value sensitive = sv == 4 ? Value() : Value(text);
+            ++want[tuple][sv == 4 ? std::nullopt : std::optional<std::string>(text)];
+            part[rng() % parts]->add(qi.data(), sensitive);
+        }
+        std::vector<std::string> sensitive;
+        for (auto& p : part) sensitive.push_back(p->serialize_sensitive());
+        const RunValues values = run_values(std::vector<std::string_view>(sensitive.begin(), sensitive.end()));
+        std::map<Key, std::map<std::optional<std::string>, int64_t>> got;
+        for (std::size_t t = 0; t < tasks; ++t) {
+            std::vector<std::string> runs;
+            for (auto& p : part) runs.push_back(p->serialize_run(t, tasks));
+            std::string merged = merge_keyed_runs(std::vector<std::string_view>(runs.begin(), runs.end()), values);
+            ByteReader r{merged, "test"};
+            for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+                ByteReader key{r.bytes(r.get<uint32_t>()), "test"};
+                Key tuple;
+                for (int i = 0; i < qis; ++i) {
+                    uint32_t length = key.get<uint32_t>();
+                    tuple.push_back(length == UINT32_MAX ? std::nullopt : std::optional<std::string>(std::string(key.bytes(length))));
+                }
+                EXPECT_TRUE(key.in.empty());
+                EXPECT_EQ(got.count(tuple), 0u) << "a class in two tasks or twice in one";
+                uint32_t pairs = r.get<uint32_t>();
+                uint32_t previous = 0;
+                for (uint32_t i = 0; i < pairs; ++i) {
+                    uint32_t id = r.get<uint32_t>();
+                    int64_t count = r.get<int64_t>();
+                    ASSERT_LT(id, values.values.size());
+                    if (i > 0) EXPECT_LT(previous, id) << "pairs in id order";
+                    previous = id;
+                    got[tuple][values.values[id]] = count;
+                }
+            }
+            EXPECT_TRUE(r.in.empty());
+        }
+        EXPECT_EQ(got, want);
+    }
 }

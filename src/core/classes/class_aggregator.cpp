@@ -244,7 +244,7 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     std::vector<Entry> entries;
     entries.reserve(classes);
     std::pmr::vector<char> records(mr_);
-    records.resize(std::max<std::size_t>(4096, classes * 64));
+    records.resize(std::max<std::size_t>(4096, classes * 32));  // grows as needed
     char* to = records.data();
     auto room = [&](std::size_t n) {  // n more bytes at `to`
         const std::size_t at = static_cast<std::size_t>(to - records.data());
@@ -275,6 +275,7 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
                 texts[i] = codes[i] ? key_text(i, codes[i]) : std::string_view();
                 key_length += sizeof(uint32_t) + texts[i].size();
             }
+            if (key_length > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class's key takes more than 4 GB");
             room(2 * sizeof(uint32_t) + key_length);
             Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length), 0};
             put32(static_cast<uint32_t>(key_length));
@@ -290,9 +291,12 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
                 to = put_varint(to, static_cast<uint64_t>(p.cells[c].count));
             }
             char* cells_at = records.data() + e.at + sizeof(uint32_t) + key_length;  // records may have moved
-            const uint32_t cells = static_cast<uint32_t>(to - cells_at - sizeof(uint32_t));
+            const std::size_t cell_bytes = static_cast<std::size_t>(to - cells_at) - sizeof(uint32_t);
+            const std::size_t length = static_cast<std::size_t>(to - records.data()) - e.at;
+            if (length > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class's sensitive counts take more than 4 GB");
+            const uint32_t cells = static_cast<uint32_t>(cell_bytes);
             std::memcpy(cells_at, &cells, sizeof cells);
-            e.length = static_cast<uint32_t>(to - records.data() - e.at);
+            e.length = static_cast<uint32_t>(length);
             order.emplace_back(e.hash, static_cast<uint32_t>(entries.size()));
             entries.push_back(e);
         }

@@ -67,7 +67,8 @@ public:
     // same task's run at the same place.
     std::string serialize_sensitive();
     std::string serialize_run(std::size_t task, std::size_t tasks);
-    // The same written in place: place(n) gives n bytes (shared memory), so the run is not copied.
+    // The same put where place(n) says (n bytes of shared memory): the run is made in this
+    // aggregator's memory (counted by its resource) and copied there once.
     void serialize_run(std::size_t task, std::size_t tasks, const std::function<char*(std::size_t)>& place);
     static constexpr std::size_t kMaxTasks = 256;
 
