@@ -200,23 +200,28 @@ TEST(ClassRuns, RefusesDamagedRuns) {
     EXPECT_EQ(t.rows(), 3);
     // A part whose pairs are not in id order, or values not in canonical order, is refused.
     std::vector<std::optional<std::string>> two = {std::string("a"), std::string("b")};
-    std::string pairs;
-    for (auto [id, count] : {std::pair<uint32_t, int64_t>{1, 1}, {0, 1}}) {
-        pairs.append(reinterpret_cast<const char*>(&id), 4);
-        pairs.append(reinterpret_cast<const char*>(&count), 8);
-    }
+    const std::string pairs = {'\x01', '\x01', '\x00', '\x01'};  // (1, 1), (0, 1): varint id and count
     uint64_t one = 1;
-    uint32_t n = 2;
     auto entry = [&](int64_t multiplicity, const std::string& p) {
-        return std::string(reinterpret_cast<const char*>(&one), 8) + std::string(reinterpret_cast<const char*>(&n), 4) +
-               std::string(reinterpret_cast<const char*>(&multiplicity), 8) + p;
+        uint32_t length = static_cast<uint32_t>(p.size());
+        return std::string(reinterpret_cast<const char*>(&one), 8) + std::string(reinterpret_cast<const char*>(&multiplicity), 8) +
+               std::string(reinterpret_cast<const char*>(&length), 4) + p;
     };
     EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, pairs)}), Error);
-    std::string ordered = pairs.substr(12) + pairs.substr(0, 12);
+    const std::string ordered = pairs.substr(2) + pairs.substr(0, 2);
     EXPECT_EQ(ContingencyTable::from_canonical_parts(two, {entry(3, ordered)}).classes(), 3);
     EXPECT_EQ(ContingencyTable::from_canonical_parts(two, {entry(3, ordered)}).rows(), 6);
+    EXPECT_EQ(ContingencyTable::from_canonical_parts(two, {entry(3, ordered)}).base(), (std::vector<int64_t>{3, 3}));
     EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(0, ordered)}), Error);
     EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(-2, ordered)}), Error);
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, "")}), Error);                    // no pairs
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, std::string{'\x02', '\x01'})}), Error);  // id 2 of 2
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, std::string{'\x00', '\x00'})}), Error);  // count 0
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, std::string{'\x00', '\x01', '\x00', '\x01'})}), Error);  // id twice
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, std::string{'\x00', '\x81'})}), Error);  // count cut short
+    for (std::size_t cut = 0; cut < entry(1, ordered).size(); ++cut)  // truncated anywhere
+        EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, ordered).substr(0, cut)}), Error) << cut;
+    EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(1, ordered) + "x"}), Error);  // trailing bytes
     // A multiplicity whose rows pass 2^63 - 1 (a class of 2 rows) is refused, not wrapped.
     EXPECT_THROW(ContingencyTable::from_canonical_parts(two, {entry(INT64_MAX / 2 + 1, ordered)}), Error);
     EXPECT_THROW(ContingencyTable::from_canonical_parts({std::string("b"), std::string("a")}, {}), Error);

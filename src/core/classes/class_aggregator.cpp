@@ -20,6 +20,7 @@ ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quas
       text_ends_(mr),
       value_hashes_(mr),
       partitions_(mr),
+      run_(mr),
       record_(quasi_identifiers + 1),
       buffer_rows_(buffer_rows ? buffer_rows : 1) {
     if (record_words_ > kBlockWords) fail(ErrorKind::ProgramLimit, "too many quasi-identifiers");
@@ -234,17 +235,14 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
     // Each class's record (its key, then its cells) is made here first, so the run's size is
     // known before it is placed; then the records are written in (hash, key) order.
-    struct Entry {
-        uint64_t hash;
-        std::size_t at;
-        uint32_t key_length, length;  // the key's bytes; the whole record's
-    };
+    using Entry = RunEntry;
     std::size_t classes = 0;
     for (std::size_t q = first; q < end; ++q) classes += partitions_[q].first.size();
-    std::vector<Entry> entries;
+    auto& entries = run_.entries;
+    entries.clear();
     entries.reserve(classes);
-    std::pmr::vector<char> records(mr_);
-    records.resize(std::max<std::size_t>(4096, classes * 32));  // grows as needed
+    auto& records = run_.records;  // used as a buffer: its size is its room
+    if (records.size() < std::max<std::size_t>(4096, classes * 32)) records.resize(std::max<std::size_t>(4096, classes * 32));
     char* to = records.data();
     auto room = [&](std::size_t n) {  // n more bytes at `to`
         const std::size_t at = static_cast<std::size_t>(to - records.data());
@@ -261,7 +259,8 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     // Sorted as (hash, entry) pairs: half the bytes to move; keys are compared only on equal
     // hashes. A partition is the top bits of its classes' hashes, so sorting each partition's
     // classes apart (a few thousand, in cache) and putting the partitions in order sorts the task.
-    std::vector<std::pair<uint64_t, uint32_t>> order;
+    auto& order = run_.order;
+    order.clear();
     order.reserve(classes);
     auto key_of = [&](const Entry& e) { return std::string_view(records.data() + e.at + sizeof(uint32_t), e.key_length); };
     for (std::size_t q = first; q < end; ++q) {

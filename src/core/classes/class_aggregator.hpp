@@ -121,6 +121,19 @@ private:
     std::pmr::vector<std::pmr::vector<uint64_t>> value_hashes_;  // per column: FlatIndex::hash of each code's key
     bool binary_keys_ = false;  // some key was not its text: cannot merge tallies keyed by text
     std::pmr::vector<Partition> partitions_;
+    // serialize_run's scratch, kept from task to task (grown once, not per task): each
+    // class's record, where it is, and the (hash, entry) order to write them in.
+    struct RunEntry {
+        uint64_t hash;
+        std::size_t at;
+        uint32_t key_length, length;  // the key's bytes; the whole record's
+    };
+    struct RunScratch {
+        std::pmr::vector<char> records;
+        std::pmr::vector<RunEntry> entries;
+        std::pmr::vector<std::pair<uint64_t, uint32_t>> order;
+        explicit RunScratch(std::pmr::memory_resource* mr) : records(mr), entries(mr), order(mr) {}
+    } run_;
     std::vector<uint32_t> record_;  // scratch: the current row
     std::size_t buffer_rows_, buffered_ = 0;
     uint64_t rows_ = 0;

@@ -40,13 +40,12 @@ struct Cursor {
 
 bool before(const Cursor& a, const Cursor& b) { return a.hash != b.hash ? a.hash < b.hash : a.key < b.key; }
 
-// A merged part: its count of entries, then their bytes.
-std::string counted(uint64_t n, const std::string& body) {
-    std::string out;
-    out.reserve(sizeof(uint64_t) + body.size());
-    put_bytes<uint64_t>(out, n);
-    out += body;
-    return out;
+// A merged part: its count of entries, then their bytes. The count is written last,
+// in the room left for it at the start, so the part is not copied.
+void start_part(std::string& body) { body.assign(sizeof(uint64_t), '\0'); }
+std::string finish_part(std::string& body, uint64_t entries) {
+    std::memcpy(body.data(), &entries, sizeof entries);
+    return std::move(body);
 }
 
 }  // namespace
@@ -135,11 +134,11 @@ class Shapes {
 public:
     static constexpr int64_t kMaxRows = 16;  // the classes looked up
 
-    // The entry at `at` of `body` (u32 pairs, i64 multiplicity, pairs), just
+    // The entry at `at` of `body` (i64 multiplicity, u32 length, pairs), just
     // appended: true if an identical class was there, whose multiplicity then
     // grows by one; the caller drops the new entry.
     bool seen(std::string& body, std::size_t at) {
-        const std::size_t head = sizeof(uint32_t) + sizeof(int64_t);
+        const std::size_t head = sizeof(int64_t);  // the multiplicity; then the pairs' length and the pairs
         std::string_view pairs(body.data() + at + head, body.size() - at - head);
         uint64_t h = 0x9e3779b97f4a7c15ULL ^ pairs.size();
         for (std::size_t i = 0; i + sizeof(uint64_t) <= pairs.size(); i += sizeof(uint64_t)) {
@@ -159,10 +158,10 @@ public:
                 ++used_;
                 return false;
             }
-            // Same hash, same count of pairs (its first u32), same pairs.
-            if (s.hash == h && std::memcmp(body.data() + s.at, body.data() + at, sizeof(uint32_t)) == 0 &&
+            // Same hash, same length of pairs (its first u32, so the compare stays in the entry), same pairs.
+            if (s.hash == h && std::memcmp(body.data() + s.at + head, pairs.data(), sizeof(uint32_t)) == 0 &&
                 std::memcmp(body.data() + s.at + head, pairs.data(), pairs.size()) == 0) {
-                char* m = body.data() + s.at + sizeof(uint32_t);
+                char* m = body.data() + s.at;
                 int64_t multiplicity;
                 std::memcpy(&multiplicity, m, sizeof multiplicity);
                 ++multiplicity;  // at most the rows read: no overflow
@@ -205,7 +204,8 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
     for (std::string_view run : runs) bytes += run.size();
     // Merged classes usually take fewer bytes than their runs (a class met by several
     // processes is written once); a part of many small one-process classes grows past it.
-    body.reserve(bytes);
+    body.reserve(sizeof(uint64_t) + bytes);
+    start_part(body);
     uint64_t entries = 0;
     Shapes shapes;
     merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
@@ -226,32 +226,43 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
             }
         }
         const std::size_t entry = body.size();
-        if (with_keys) {
+        auto each_id = [&](auto&& f) {  // the class's ids in id order, each count then cleared
+            if (few) {
+                for (; mask; mask &= mask - 1) f(static_cast<uint32_t>(__builtin_ctzll(mask)));
+            } else {
+                std::sort(touched.begin(), touched.end());
+                for (uint32_t to : touched) f(to);
+                touched.clear();
+            }
+        };
+        const std::size_t pairs = few ? static_cast<std::size_t>(__builtin_popcountll(mask)) : touched.size();
+        if (with_keys) {  // u32 key length, key, u32 pairs, (u32 id, i64 count) pairs
             put_bytes<uint32_t>(body, static_cast<uint32_t>(key.size()));
             body.append(key);
-        }
-        auto put_pair = [&](uint32_t to) {
-            put_bytes<uint32_t>(body, to);
-            put_bytes<int64_t>(body, counts[to]);
-            counts[to] = 0;
-        };
-        if (few) {
-            put_bytes<uint32_t>(body, static_cast<uint32_t>(__builtin_popcountll(mask)));
-            if (!with_keys) put_bytes<int64_t>(body, 1);  // the multiplicity
-            for (; mask; mask &= mask - 1) put_pair(static_cast<uint32_t>(__builtin_ctzll(mask)));
-        } else {
-            std::sort(touched.begin(), touched.end());
-            put_bytes<uint32_t>(body, static_cast<uint32_t>(touched.size()));
-            if (!with_keys) put_bytes<int64_t>(body, 1);
-            for (uint32_t to : touched) put_pair(to);
-            touched.clear();
+            put_bytes<uint32_t>(body, static_cast<uint32_t>(pairs));
+            each_id([&](uint32_t to) {
+                put_bytes<uint32_t>(body, to);
+                put_bytes<int64_t>(body, counts[to]);
+                counts[to] = 0;
+            });
+        } else {  // i64 multiplicity, u32 length of the pairs, (varint id, varint count) pairs
+            put_bytes<int64_t>(body, 1);
+            put_bytes<uint32_t>(body, 0);
+            const std::size_t start = body.size();
+            char buf[2 * kMaxVarint];
+            each_id([&](uint32_t to) {
+                body.append(buf, static_cast<std::size_t>(put_varint(put_varint(buf, to), static_cast<uint64_t>(counts[to])) - buf));
+                counts[to] = 0;
+            });
+            const uint32_t length = static_cast<uint32_t>(body.size() - start);  // at most 20 bytes a value: < 4 GB
+            std::memcpy(body.data() + start - sizeof length, &length, sizeof length);
         }
         if (!with_keys && rows <= Shapes::kMaxRows && shapes.seen(body, entry))
             body.resize(entry);
         else
             ++entries;
     });
-    return counted(entries, body);
+    return finish_part(body, entries);
 }
 
 }  // namespace
@@ -266,6 +277,7 @@ std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const Ru
 
 std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
     std::string body;
+    start_part(body);
     uint64_t tuples = 0;
     merge_runs(runs, nullptr, [&](std::string_view key, const std::vector<Cursor*>& at) {
         int64_t total = 0;
@@ -283,7 +295,7 @@ std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
         put_bytes<int64_t>(body, total);
         ++tuples;
     });
-    return counted(tuples, body);
+    return finish_part(body, tuples);
 }
 
 }  // namespace privrisk

@@ -35,8 +35,8 @@ RunValues run_values(const std::vector<std::string_view>& sensitive);
 
 // Merges the runs of one task (runs[i] with run_values' ids[i]) into a part of
 // the release's contingency table, already canonical: u64 entries, then per
-// entry u32 pairs, i64 multiplicity (identical classes are one entry) and its
-// (u32 canonical value id, i64 count) pairs in id order
+// entry i64 multiplicity (identical small classes are one entry), u32 length of
+// its pairs and the pairs (varint canonical value id, varint count) in id order
 // (ContingencyTable::from_canonical_parts). Every length, id, count and the
 // runs' order are checked.
 std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values);

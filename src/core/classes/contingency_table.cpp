@@ -105,7 +105,7 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
     const uint32_t m = static_cast<uint32_t>(t.values_.size());
     std::size_t bytes = 0;
     for (std::string_view part : parts) bytes += part.size();
-    t.reserve(bytes / 24, bytes / 12);  // an entry takes at least 24 bytes, a pair 12
+    t.reserve(bytes / 14, bytes / 2);  // an entry takes at least 14 bytes, a pair 2
     auto add = [](int64_t& into, int64_t a, int64_t times) {
         int64_t product;
         if (__builtin_mul_overflow(a, times, &product) || __builtin_add_overflow(into, product, &into))
@@ -114,27 +114,26 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
     for (std::string_view part : parts) {
         ByteReader r{part, "a contingency table part"};
         uint64_t entries = r.get<uint64_t>();
-        r.need(entries * (sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint32_t) + sizeof(int64_t)));
+        r.need(std::min<uint64_t>(entries, part.size()) * (sizeof(int64_t) + sizeof(uint32_t)));
         for (uint64_t k = 0; k < entries; ++k) {
-            uint32_t n = r.get<uint32_t>();
             int64_t multiplicity = r.get<int64_t>();
-            if (n == 0) fail(ErrorKind::InvalidParameter, "a contingency table part's class is empty");
+            ByteReader pairs{r.bytes(r.get<uint32_t>()), "a contingency table part"};
             if (multiplicity <= 0) fail(ErrorKind::InvalidParameter, "a contingency table part's multiplicity is not positive");
-            r.need(std::size_t(n) * (sizeof(uint32_t) + sizeof(int64_t)));
+            if (pairs.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table part's class is empty");
             const uint64_t offset = t.pairs_.size();
             int64_t size = 0;
-            for (uint32_t i = 0; i < n; ++i) {
-                uint32_t id = r.get<uint32_t>();
-                int64_t count = r.get<int64_t>();
-                if (id >= m || count <= 0 || (i > 0 && id <= t.pairs_.back().first))
+            while (!pairs.in.empty()) {
+                const uint64_t id = pairs.varint(), count = pairs.varint();
+                if (id >= m || count == 0 || count > uint64_t(INT64_MAX) ||
+                    (t.pairs_.size() > offset && id <= t.pairs_.back().first))
                     fail(ErrorKind::InvalidParameter, "a contingency table part's pair is malformed");
-                add(size, count, 1);
-                add(t.base_[id], count, multiplicity);
-                t.pairs_.emplace_back(id, count);
+                add(size, static_cast<int64_t>(count), 1);
+                add(t.base_[id], static_cast<int64_t>(count), multiplicity);
+                t.pairs_.emplace_back(static_cast<uint32_t>(id), static_cast<int64_t>(count));
             }
             add(t.rows_, size, multiplicity);
             add(t.classes_, multiplicity, 1);
-            t.all_.push_back(Class{offset, n, size, multiplicity});
+            t.all_.push_back(Class{offset, static_cast<uint32_t>(t.pairs_.size() - offset), size, multiplicity});
         }
         if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table part has trailing bytes");
     }
