@@ -21,6 +21,23 @@
 
 using namespace privrisk;
 
+namespace {
+
+// A merged key as a part carries it (u32 length, then per column a u32 length,
+// UINT32_MAX for ⊥, and the bytes): its values.
+std::vector<std::optional<std::string>> read_key(ByteReader& r, int columns) {
+    ByteReader key{r.bytes(r.get<uint32_t>()), "test"};
+    std::vector<std::optional<std::string>> values;
+    for (int i = 0; i < columns; ++i) {
+        uint32_t length = key.get<uint32_t>();
+        values.push_back(length == UINT32_MAX ? std::nullopt : std::optional<std::string>(std::string(key.bytes(length))));
+    }
+    EXPECT_TRUE(key.in.empty());
+    return values;
+}
+
+}  // namespace
+
 // A parallel read (src/pg/classes/parallel_classes.cpp): each part's classes in
 // runs by task, task t's runs of every part merged into one table part, the
 // parts put together. Tasks are disjoint (the classes add up to the one-pass
@@ -127,13 +144,7 @@ TEST(ClassRuns, TupleRunsGiveTheDistinctTuplesAndCounts) {
             std::string merged = merge_tuple_runs(std::vector<std::string_view>(runs.begin(), runs.end()));
             ByteReader r{merged, "test"};
             for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
-                ByteReader key{r.bytes(r.get<uint32_t>()), "test"};
-                std::vector<std::optional<std::string>> tuple;
-                for (int i = 0; i < qis; ++i) {
-                    uint32_t length = key.get<uint32_t>();
-                    tuple.push_back(length == UINT32_MAX ? std::nullopt : std::optional<std::string>(std::string(key.bytes(length))));
-                }
-                EXPECT_TRUE(key.in.empty());
+                std::vector<std::optional<std::string>> tuple = read_key(r, qis);
                 EXPECT_EQ(got.count(tuple), 0u) << "a tuple in two tasks or twice in one";
                 got[tuple] = r.get<int64_t>();
             }
@@ -294,13 +305,7 @@ TEST(ClassRuns, KeyedRunsGiveEachClassWithItsKeyAndCounts) {
             std::string merged = merge_keyed_runs(std::vector<std::string_view>(runs.begin(), runs.end()), values);
             ByteReader r{merged, "test"};
             for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
-                ByteReader key{r.bytes(r.get<uint32_t>()), "test"};
-                Key tuple;
-                for (int i = 0; i < qis; ++i) {
-                    uint32_t length = key.get<uint32_t>();
-                    tuple.push_back(length == UINT32_MAX ? std::nullopt : std::optional<std::string>(std::string(key.bytes(length))));
-                }
-                EXPECT_TRUE(key.in.empty());
+                Key tuple = read_key(r, qis);
                 EXPECT_EQ(got.count(tuple), 0u) << "a class in two tasks or twice in one";
                 uint32_t pairs = r.get<uint32_t>();
                 uint32_t previous = 0;
