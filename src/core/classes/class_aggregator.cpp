@@ -318,15 +318,15 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     }
 }
 
-void ClassAggregator::put_classes(std::string& out, std::size_t first_partition, std::size_t end_partition) const {
-    // Sized first and written in place: the byte form is most of a parallel read's overhead.
+void ClassAggregator::put_classes(std::string& out) const {
+    // Sized first and written in place: the byte form is most of a tally's cost to send.
     const std::size_t k = qi_count_, class_bytes = k * sizeof(uint32_t) + sizeof(uint32_t);
     const std::size_t cell_bytes = sizeof(uint32_t) + sizeof(int64_t);
     uint64_t classes = 0;
     std::size_t size = sizeof(uint64_t);
-    for (std::size_t q = first_partition; q < end_partition; ++q) {
-        classes += partitions_[q].first.size();
-        size += partitions_[q].first.size() * class_bytes + partitions_[q].cells.size() * cell_bytes;
+    for (const Partition& p : partitions_) {
+        classes += p.first.size();
+        size += p.first.size() * class_bytes + p.cells.size() * cell_bytes;
     }
     std::size_t at = out.size();
     out.resize(at + size);
@@ -336,8 +336,7 @@ void ClassAggregator::put_classes(std::string& out, std::size_t first_partition,
         to += sizeof v;
     };
     put(classes);
-    for (std::size_t q = first_partition; q < end_partition; ++q) {
-        const Partition& p = partitions_[q];
+    for (const Partition& p : partitions_) {
         for (uint32_t id = 0; id < p.first.size(); ++id) {
             std::memcpy(to, p.keys.data() + std::size_t(id) * k, k * sizeof(uint32_t));
             to += k * sizeof(uint32_t);
@@ -355,7 +354,7 @@ void ClassAggregator::put_classes(std::string& out, std::size_t first_partition,
 
 std::string ClassAggregator::serialize() {
     std::string out = serialize_values();
-    put_classes(out, 0, kPartitions);
+    put_classes(out);
     return out;
 }
 
@@ -377,15 +376,9 @@ ClassAggregator::Recoding ClassAggregator::read_values(ByteReader& r) {
         recoding.codes[i].push_back(0);
         for (uint32_t v = 0; v < n; ++v) recoding.codes[i].push_back(code(i, r.bytes(r.get<uint32_t>()), nullptr));
     }
-    uint32_t m = r.get<uint32_t>();
-    r.need(std::size_t(m) * 5);
-    recoding.value_ids.reserve(m);
-    for (uint32_t v = 0; v < m; ++v) {
-        uint8_t present = r.get<uint8_t>();
-        std::string_view text = r.bytes(r.get<uint32_t>());
-        if (present > 1 || (!present && !text.empty())) fail(ErrorKind::InvalidParameter, "a class tally's sensitive value is malformed");
+    read_sensitive(r, "a class tally", [&](uint32_t, bool present, std::string_view text) {
         recoding.value_ids.push_back(table_.intern(present ? Value(text) : Value()));
-    }
+    });
     return recoding;
 }
 

@@ -18,12 +18,12 @@
 #include <string_view>
 #include <vector>
 
+#include "common/byte_form.hpp"
+#include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "classes/contingency_table.hpp"
 
 namespace privrisk {
-
-struct ByteReader;
 
 class ClassAggregator {
 public:
@@ -66,6 +66,11 @@ public:
     // values' bytes only, so every aggregator of one release puts a class in the
     // same task's run at the same place.
     std::string serialize_sensitive();
+    // Reads the sensitive values of such a form (u32 count, then per value u8
+    // present, u32 length, bytes), each checked, calling on_value(index, present,
+    // text); returns their count. `form` names the form in errors ("a class run").
+    template <typename F>
+    static uint32_t read_sensitive(ByteReader& r, const char* form, F&& on_value);
     std::string serialize_run(std::size_t task, std::size_t tasks);
     // The same put where place(n) says (n bytes of shared memory): the run is made in this
     // aggregator's memory (counted by its resource) and copied there once.
@@ -109,7 +114,7 @@ private:
     struct Recoding;  // another aggregator's values as ours
     Recoding read_values(ByteReader& r);
     void merge_classes(Recoding& recoding, ByteReader& r);
-    void put_classes(std::string& out, std::size_t first_partition, std::size_t end_partition) const;
+    void put_classes(std::string& out) const;
 
     std::pmr::memory_resource* mr_;
     std::size_t qi_count_;
@@ -139,5 +144,19 @@ private:
     uint64_t rows_ = 0;
     ContingencyTable table_;  // interns the sensitive values
 };
+
+template <typename F>
+uint32_t ClassAggregator::read_sensitive(ByteReader& r, const char* form, F&& on_value) {
+    const uint32_t m = r.get<uint32_t>();
+    r.need(std::size_t(m) * 5);  // each value takes at least its flag and length: nothing sized by a lie
+    for (uint32_t v = 0; v < m; ++v) {
+        const uint8_t present = r.get<uint8_t>();
+        const std::string_view text = r.bytes(r.get<uint32_t>());
+        if (present > 1 || (!present && !text.empty()))
+            fail(ErrorKind::InvalidParameter, std::string(form) + "'s sensitive value is malformed");
+        on_value(v, present == 1, text);
+    }
+    return m;
+}
 
 }  // namespace privrisk

@@ -1,11 +1,13 @@
 #include "classes/class_runs.hpp"
 
+#include "classes/class_aggregator.hpp"
+
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 
 #include "common/byte_form.hpp"
 #include "common/error.hpp"
+#include "common/flat_index.hpp"
 #include "common/no_postgres.hpp"
 
 namespace privrisk {
@@ -62,15 +64,9 @@ RunValues run_values(const std::vector<std::string_view>& sensitive) {
     out.ids.resize(sensitive.size());
     for (std::size_t r = 0; r < sensitive.size(); ++r) {
         ByteReader s{sensitive[r], "a class run's sensitive values"};
-        uint32_t m = s.get<uint32_t>();
-        s.need(std::size_t(m) * 5);
-        for (uint32_t v = 0; v < m; ++v) {
-            uint8_t present = s.get<uint8_t>();
-            std::string_view text = s.bytes(s.get<uint32_t>());
-            if (present > 1 || (!present && !text.empty()))
-                fail(ErrorKind::InvalidParameter, "a class run's sensitive value is malformed");
-            all.push_back(Read{present == 1, text, r, v});
-        }
+        const uint32_t m = ClassAggregator::read_sensitive(s, "a class run", [&](uint32_t v, bool present, std::string_view text) {
+            all.push_back(Read{present, text, r, v});
+        });
         if (!s.in.empty()) fail(ErrorKind::InvalidParameter, "a class run's sensitive values have trailing bytes");
         out.ids[r].assign(m, 0);
     }
@@ -140,15 +136,7 @@ public:
     bool seen(std::string& body, std::size_t at) {
         const std::size_t head = sizeof(int64_t);  // the multiplicity; then the pairs' length and the pairs
         std::string_view pairs(body.data() + at + head, body.size() - at - head);
-        uint64_t h = 0x9e3779b97f4a7c15ULL ^ pairs.size();
-        for (std::size_t i = 0; i + sizeof(uint64_t) <= pairs.size(); i += sizeof(uint64_t)) {
-            uint64_t w;
-            std::memcpy(&w, pairs.data() + i, sizeof w);
-            h = (h ^ w) * 0xff51afd7ed558ccdULL;
-            h ^= h >> 32;
-        }
-        for (std::size_t i = pairs.size() & ~(sizeof(uint64_t) - 1); i < pairs.size(); ++i) h = (h ^ uint8_t(pairs[i])) * 0x100000001b3ULL;
-        h |= 1;  // 0: an empty slot
+        const uint64_t h = FlatIndex::hash(pairs) | 1;  // 0: an empty slot
         if (2 * (used_ + 1) > slots_.size()) grow();
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t i = h & mask;; i = (i + 1) & mask) {

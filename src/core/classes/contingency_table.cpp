@@ -10,6 +10,17 @@
 
 namespace privrisk {
 
+namespace {
+
+// into += a · times. Hostile histograms or parts could make the sums overflow: refused instead.
+void add_times(int64_t& into, int64_t a, int64_t times) {
+    int64_t product;
+    if (__builtin_mul_overflow(a, times, &product) || __builtin_add_overflow(into, product, &into))
+        fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
+}
+
+}  // namespace
+
 uint32_t ContingencyTable::intern(Value value) {
     if (!value) {
         if (!bottom_id_) {
@@ -30,19 +41,13 @@ uint32_t ContingencyTable::intern(Value value) {
 }
 
 void ContingencyTable::add_class(const Pair* pairs, std::size_t n, int64_t multiplicity) {
-    // Hostile histograms could make these sums overflow; refuse instead.
-    auto add = [](int64_t& into, int64_t a, int64_t times) {
-        int64_t product;
-        if (__builtin_mul_overflow(a, times, &product) || __builtin_add_overflow(into, product, &into))
-            fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
-    };
     int64_t size = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        add(size, pairs[i].second, 1);
-        add(base_[pairs[i].first], pairs[i].second, multiplicity);
+        add_times(size, pairs[i].second, 1);
+        add_times(base_[pairs[i].first], pairs[i].second, multiplicity);
     }
-    add(rows_, size, multiplicity);
-    add(classes_, multiplicity, 1);
+    add_times(rows_, size, multiplicity);
+    add_times(classes_, multiplicity, 1);
     all_.push_back(Class{pairs_.size(), static_cast<uint32_t>(n), size, multiplicity});
     pairs_.insert(pairs_.end(), pairs, pairs + n);
 }
@@ -106,11 +111,6 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
     std::size_t bytes = 0;
     for (std::string_view part : parts) bytes += part.size();
     t.reserve(bytes / 14, bytes / 2);  // an entry takes at least 14 bytes, a pair 2
-    auto add = [](int64_t& into, int64_t a, int64_t times) {
-        int64_t product;
-        if (__builtin_mul_overflow(a, times, &product) || __builtin_add_overflow(into, product, &into))
-            fail(ErrorKind::ProgramLimit, "the release counts more than 2^63 - 1 rows");
-    };
     for (std::string_view part : parts) {
         ByteReader r{part, "a contingency table part"};
         uint64_t entries = r.get<uint64_t>();
@@ -127,12 +127,12 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
                 if (id >= m || count == 0 || count > uint64_t(INT64_MAX) ||
                     (t.pairs_.size() > offset && id <= t.pairs_.back().first))
                     fail(ErrorKind::InvalidParameter, "a contingency table part's pair is malformed");
-                add(size, static_cast<int64_t>(count), 1);
-                add(t.base_[id], static_cast<int64_t>(count), multiplicity);
+                add_times(size, static_cast<int64_t>(count), 1);
+                add_times(t.base_[id], static_cast<int64_t>(count), multiplicity);
                 t.pairs_.emplace_back(static_cast<uint32_t>(id), static_cast<int64_t>(count));
             }
-            add(t.rows_, size, multiplicity);
-            add(t.classes_, multiplicity, 1);
+            add_times(t.rows_, size, multiplicity);
+            add_times(t.classes_, multiplicity, 1);
             t.all_.push_back(Class{offset, static_cast<uint32_t>(t.pairs_.size() - offset), size, multiplicity});
         }
         if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table part has trailing bytes");
