@@ -1,0 +1,3 @@
+-- 0.13 -> 0.14: what a 0.13 database needs beyond replaying the current
+-- definitions (the Makefile appends every replayable fragment of src/sql and
+-- the comments after this file).
