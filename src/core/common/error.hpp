@@ -14,6 +14,7 @@ enum class ErrorKind {
     DuplicateObject,   // a named object that already exists (42710)
     ProgramLimit,      // a documented size limit exceeded (54000)
     PermissionDenied,  // the caller lacks a privilege (42501)
+    DependentObjectsStillExist,  // other objects depend on the one to drop (2BP01)
     Internal           // a broken invariant (XX000)
 };
 

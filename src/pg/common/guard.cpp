@@ -41,6 +41,7 @@ int sqlstate_of(ErrorKind kind) {
         case ErrorKind::DuplicateObject: return ERRCODE_DUPLICATE_OBJECT;
         case ErrorKind::ProgramLimit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
         case ErrorKind::PermissionDenied: return ERRCODE_INSUFFICIENT_PRIVILEGE;
+        case ErrorKind::DependentObjectsStillExist: return ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST;
         case ErrorKind::Internal: break;
     }
     return ERRCODE_INTERNAL_ERROR;

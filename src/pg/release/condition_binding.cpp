@@ -245,4 +245,25 @@ Expr* load_condition(Relation source, const PolicyRule& rule, const std::string&
     return pg_call([&] { return expression_planner((Expr*)expr); });
 }
 
+std::optional<BoundCondition> bound_in_place(Relation source, const PolicyRule& rule) {
+    if (rule.condition_tree.empty()) return std::nullopt;
+    const char* tree = rule.condition_tree.c_str();
+    Node* expr = pg_call([&] { return static_cast<Node*>(stringToNode(tree)); });
+    check_condition(expr, "the condition of rule " + std::to_string(rule.number));
+    std::vector<AttrNumber> attnos = condition_attnos(expr);
+    TupleDesc desc = RelationGetDescr(source);
+    for (AttrNumber attno : attnos)
+        if (attno > desc->natts) return std::nullopt;
+    if (pg_call([&] { return vars_match_source(expr, source); })) return std::nullopt;
+    BoundCondition bound{rule.condition_tree, {}};
+    for (AttrNumber attno : attnos) bound.columns.push_back(NameStr(TupleDescAttr(desc, attno - 1)->attname));
+    return bound;
+}
+
+std::vector<AttrNumber> bound_attnos(const std::string& tree) {
+    const char* text = tree.c_str();
+    Node* expr = pg_call([&] { return static_cast<Node*>(stringToNode(text)); });
+    return condition_attnos(expr);
+}
+
 }  // namespace privrisk::pg

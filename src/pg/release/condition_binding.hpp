@@ -2,6 +2,7 @@
 // release (docs/release.md, docs/security.md).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,13 @@ BoundCondition bind_condition(Relation source, const std::string& condition, con
 // column it reads still exists with the same name, type, typmod and collation)
 // and ready for ExecInitExpr, allocated in the current memory context.
 Expr* load_condition(Relation source, const PolicyRule& rule, const std::string& policy);
+
+// The bound condition of `rule` kept as it is, with the names its columns have
+// now, when every column its tree reads still stands at its number with its
+// type, typmod and collation (a rename keeps a condition); nullopt otherwise.
+std::optional<BoundCondition> bound_in_place(Relation source, const PolicyRule& rule);
+
+// The column numbers a bound condition reads, ascending.
+std::vector<AttrNumber> bound_attnos(const std::string& tree);
 
 }  // namespace privrisk::pg

@@ -53,28 +53,31 @@ bool reads_source(Oid source) {
     });
 }
 
-bool may_read_release(const Policy& policy) {
-    Oid user = GetUserId();
-    if (pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(policy.source)); }) &&
-        reads_source(policy.source))
-        return true;
-    for (Oid view : release_views_of(policy.name))
-        if (pg_call([&] {
-                return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(view)) &&
-                       pg_class_aclcheck(view, user, ACL_SELECT) == ACLCHECK_OK;
-            }))
-            return true;
-    return false;
-}
-
-AttrNumber policy_column_attno(Relation source, const std::string& column, const std::string& policy) {
-    const char* name = column.c_str();
-    AttrNumber attno = pg_call([&] { return get_attnum(RelationGetRelid(source), name); });
-    if (attno == InvalidAttrNumber || attno < 0)
-        fail(ErrorKind::UndefinedObject, "column " + quote_value(column) + " of " +
-                                             relation_name(RelationGetRelid(source)) + " (the source of policy " +
-                                             quote_value(policy) + ") does not exist");
-    return attno;
+void check_bound_columns(const Policy& policy, Relation source) {
+    TupleDesc desc = RelationGetDescr(source);
+    const char* key = policy.name.c_str();
+    auto refresh = [&] {
+        return "; its owner reviews the policy's rules and labels, then approves the columns as they are with "
+               "privrisk.refresh_policy(" + std::string(pg_call([&] { return quote_literal_cstr(key); })) + ")";
+    };
+    for (const BoundColumn& c : policy.columns) {
+        if (!c.guarded) continue;
+        const std::string column = "column " + quote_value(c.name) + " (number " + std::to_string(c.attno) +
+                                   ") of the source of policy " + quote_value(policy.name);
+        if (c.attno < 1 || c.attno > desc->natts || TupleDescAttr(desc, c.attno - 1)->attisdropped)
+            fail(ErrorKind::InvalidParameter, column + " was dropped since the policy was approved" + refresh());
+        Form_pg_attribute a = TupleDescAttr(desc, c.attno - 1);
+        if (c.name != NameStr(a->attname))
+            fail(ErrorKind::InvalidParameter, column + " was renamed to " + quote_value(NameStr(a->attname)) +
+                                                  " since the policy was approved" + refresh());
+        if (c.type != a->atttypid) {
+            Oid was = c.type, now = a->atttypid;
+            std::string was_name = pg_call([&] { return format_type_extended(was, -1, FORMAT_TYPE_ALLOW_INVALID); });
+            std::string now_name = pg_call([&] { return format_type_be(now); });
+            fail(ErrorKind::InvalidParameter, column + " changed type from " + was_name + " to " + now_name +
+                                                  " since the policy was approved" + refresh());
+        }
+    }
 }
 
 }  // namespace privrisk::pg

@@ -19,11 +19,9 @@ void require_source_owner(Oid source, const char* action);
 // The current user owns `source` or holds SELECT on it (may read it anyway).
 bool reads_source(Oid source);
 
-// The current user may read the release of `policy`: reads the source, or
-// holds SELECT on one of the policy's release views.
-bool may_read_release(const Policy& policy);
-
-// The attribute number of a policy's `column` in its `source` (user columns only).
-AttrNumber policy_column_attno(Relation source, const std::string& column, const std::string& policy);
+// Errors unless every column of the source a rule or a label named when the
+// policy's owner last approved it still stands at its number with its name and
+// type; the error names the policy and the column.
+void check_bound_columns(const Policy& policy, Relation source);
 
 }  // namespace privrisk::pg

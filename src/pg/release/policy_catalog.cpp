@@ -36,25 +36,84 @@ AsCatalogOwner::AsCatalogOwner() {
 
 AsCatalogOwner::~AsCatalogOwner() { SetUserIdAndSecContext(saved_user_, saved_context_); }
 
+std::string policy_key(Oid schema, const std::string& name) {
+    const char* base = name.c_str();
+    return pg_call([&] { return quote_qualified_identifier(get_namespace_name(schema), base); });
+}
+
+namespace {
+
+// Whether the caller may `use` a policy on `source` (its owner: owns the
+// source; a superuser may act on a policy whose source is gone).
+bool may_use(Oid source, PolicyUse use) {
+    bool exists = pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); });
+    if (!exists) return use == PolicyUse::Own && pg_call([] { return superuser(); });
+    if (use == PolicyUse::Read) return reads_source(source);
+    return pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
+}
+
+// A catalog the extension's update has not reached yet (a 0.13 database with
+// this library): one error that says what to do.
+void require_updated_catalog() {
+    bool updated = pg_call([] {
+        Oid schema = get_namespace_oid("privrisk", false);
+        return OidIsValid(get_relname_relid("policy_column", schema));
+    });
+    if (!updated)
+        fail(ErrorKind::InvalidParameter,
+             "the privrisk catalog predates this library (0.14): run ALTER EXTENSION privrisk UPDATE");
+}
+
+}  // namespace
+
 // Queries below run as the catalog's owner: every operator is schema-qualified
 // so nothing on the caller's search_path can stand in for it.
+std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) {
+    require_updated_catalog();
+    std::vector<std::pair<std::string, Oid>> found;  // (key, source), the key first when it matches
+    {
+        AsCatalogOwner owner;
+        Spi spi;
+        uint64 n = spi.run("SELECT name, source::pg_catalog.oid::pg_catalog.int8 FROM privrisk.policy "
+                           "WHERE name OPERATOR(pg_catalog.=) $1 OR base_name OPERATOR(pg_catalog.=) $1 "
+                           "ORDER BY name OPERATOR(pg_catalog.<>) $1, name",
+                           {text_arg(name)}, true);
+        for (uint64 i = 0; i < n; ++i) found.emplace_back(spi.string(i, 1), static_cast<Oid>(spi.int8(i, 2)));
+        spi.finish();
+    }
+    std::vector<std::string> usable;
+    for (const auto& [key, source] : found) {
+        if (!may_use(source, use)) continue;
+        if (key == name) return key;  // the key itself
+        usable.push_back(key);
+    }
+    if (usable.empty()) return std::nullopt;
+    if (usable.size() > 1) {
+        std::string keys;
+        for (const std::string& k : usable) keys += (keys.empty() ? "" : ", ") + quote_value(k);
+        fail(ErrorKind::InvalidParameter, "policy name " + quote_value(name) + " is ambiguous: it names " + keys +
+                                              " (policies are named per schema); give the schema-qualified name");
+    }
+    return usable[0];
+}
+
 std::optional<Policy> find_policy(std::string_view name, bool latest) {
+    require_updated_catalog();
     Policy policy;
     policy.name = std::string(name);
     AsCatalogOwner owner;
     Spi spi;
-    // unlabelled read through the row's jsonb: NULL in a catalog not yet updated from 0.11.
-    if (spi.run("SELECT source::pg_catalog.oid::pg_catalog.int8, "
-                "pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.->>) 'unlabelled' FROM privrisk.policy p "
+    if (spi.run("SELECT source::pg_catalog.oid::pg_catalog.int8, unlabelled, base_name FROM privrisk.policy "
                 "WHERE name OPERATOR(pg_catalog.=) $1",
                 {text_arg(name)}, !latest) == 0) {
         spi.finish();
         return std::nullopt;
     }
     policy.source = static_cast<Oid>(spi.int8(0, 1));
-    policy.unlabelled_hidden = !spi.null(0, 2) && spi.string(0, 2) == "hide";
+    policy.unlabelled_hidden = spi.string(0, 2) == "hide";
+    policy.base_name = spi.string(0, 3);
     uint64 n = spi.run("SELECT rule, column_name::pg_catalog.text, operator, condition, hierarchy, level, "
-                       "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version "
+                       "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version, column_number "
                        "FROM privrisk.policy_rule WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
                        {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i) {
@@ -72,36 +131,80 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
         if (!spi.null(i, 7)) r.condition_tree = spi.string(i, 7);
         if (!spi.null(i, 8)) r.condition_columns = spi.strings(i, 8);
         if (!spi.null(i, 9)) r.hierarchy_version = spi.int8(i, 9);
+        if (!spi.null(i, 10)) r.attno = static_cast<AttrNumber>(spi.int8(i, 10));
         if (r.op == DisclosureOp::Gen && (r.hierarchy.empty() || spi.null(i, 6)))
             fail(ErrorKind::Internal, "gen rule " + std::to_string(r.number) + " of policy " + quote_value(name) +
                                           " has no hierarchy or level");
         policy.rules.push_back(std::move(r));
     }
+    n = spi.run("SELECT column_number, column_name::pg_catalog.text, column_type::pg_catalog.oid::pg_catalog.int8, "
+                "guarded::pg_catalog.int4 FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1 "
+                "ORDER BY column_number",
+                {text_arg(name)}, !latest);
+    for (uint64 i = 0; i < n; ++i)
+        policy.columns.push_back({static_cast<AttrNumber>(spi.int8(i, 1)), spi.string(i, 2),
+                                  static_cast<Oid>(spi.int8(i, 3)), spi.int8(i, 4) != 0});
     spi.finish();
     return policy;
 }
 
-
 Policy load_owned_policy(std::string_view name) {
-    std::optional<Policy> policy = find_policy(name, true);
-    if (policy) {
-        Oid source = policy->source;
-        bool mine = pg_call([&] {
-            return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)) ? pg_class_ownercheck(source, GetUserId())
-                                                                           : superuser();
-        });
-        if (mine) return std::move(*policy);
-    }
-    fail(ErrorKind::UndefinedObject, "policy " + quote_value(name) + " does not exist or you do not own its source");
+    std::optional<std::string> key = resolve_policy(name, PolicyUse::Own);
+    std::optional<Policy> policy = key ? find_policy(*key, true) : std::nullopt;
+    if (!policy) fail(ErrorKind::UndefinedObject, "policy " + quote_value(name) + " does not exist or you do not own its source");
+    return std::move(*policy);
 }
 
-Policy load_readable_policy(std::string_view name) {
-    std::optional<Policy> policy = find_policy(name);
-    if (!policy || !may_read_release(*policy))
+std::optional<std::string> policy_of_view(Oid view) {
+    AsCatalogOwner owner;
+    Spi spi;
+    std::optional<std::string> policy;
+    if (spi.run("SELECT policy FROM privrisk.release_view WHERE view OPERATOR(pg_catalog.=) $1",
+                {oid_arg(REGCLASSOID, view)}, false) > 0)
+        policy = spi.string(0, 1);
+    spi.finish();
+    return policy;
+}
+
+std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view) {
+    AsCatalogOwner owner;
+    Spi spi;
+    std::vector<std::pair<std::string, AttrNumber>> columns;
+    if (spi.run("SELECT column_names::pg_catalog.text[], column_numbers::pg_catalog.int8[] FROM privrisk.release_view "
+                "WHERE view OPERATOR(pg_catalog.=) $1 AND column_names IS NOT NULL AND column_numbers IS NOT NULL",
+                {oid_arg(REGCLASSOID, view)}, false) > 0) {
+        std::vector<std::string> names = spi.strings(0, 1);
+        std::vector<long> numbers = spi.int8_array(0, 2);
+        for (std::size_t i = 0; i < names.size() && i < numbers.size(); ++i)
+            columns.emplace_back(names[i], static_cast<AttrNumber>(numbers[i]));
+    }
+    spi.finish();
+    return columns;
+}
+
+std::optional<Policy> find_readable_policy(std::string_view name, Oid view) {
+    std::optional<Policy> policy;
+    if (OidIsValid(view)) {
+        // Read through a release view: its registration names the policy, and the
+        // name in its definition must be that policy's (its key, or its name alone).
+        std::optional<std::string> key = policy_of_view(view);
+        if (key) policy = find_policy(*key);
+        if (policy && name != policy->name && name != policy->base_name) policy.reset();
+        if (policy) return policy;
+    }
+    // Read directly (or through a view that is not the policy's): a reader of the source only.
+    std::optional<std::string> key = resolve_policy(name, PolicyUse::Read);
+    if (key) policy = find_policy(*key);
+    return policy;
+}
+
+Policy load_readable_policy(std::string_view name, Oid view) {
+    std::optional<Policy> policy = find_readable_policy(name, view);
+    if (!policy)
         fail(ErrorKind::PermissionDenied,
              "policy " + quote_value(name) +
-                 " does not exist or you may not read its release (that needs SELECT on its source or on one of its "
-                 "release views)");
+                 " does not exist or you may not read its release (that needs SELECT on its source, or reading it "
+                 "through one of its release views)");
     add_default_rules(*policy);
     return std::move(*policy);
 }
@@ -112,8 +215,11 @@ void add_default_rules(Policy& policy) {
     static const std::string never = [] {  // the bound form of the condition 'false'
         return std::string(pg_call([] { return nodeToString(makeBoolConst(false, false)); }));
     }();
+    const Oid source = policy.source;
     for (const std::string& column : hidden_by_default(policy.source, policy.unlabelled_hidden)) {
-        PolicyRule r{++number, column, DisclosureOp::Hide, "false", never, {}, {}, 0, 0};
+        const char* name = column.c_str();
+        AttrNumber attno = pg_call([&] { return get_attnum(source, name); });  // labels are read as they are now
+        PolicyRule r{++number, column, DisclosureOp::Hide, "false", never, {}, {}, 0, 0, attno};
         policy.rules.push_back(std::move(r));
     }
 }

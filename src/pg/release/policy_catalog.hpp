@@ -14,7 +14,7 @@ namespace privrisk::pg {
 
 struct PolicyRule {
     int number;
-    std::string column;
+    std::string column;  // the name its column had when the owner last approved the policy
     DisclosureOp op;
     std::string condition;       // as its owner wrote it (shown, and bound again by refresh_policy)
     std::string condition_tree;  // the bound expression (nodeToString); what a release runs
@@ -22,14 +22,38 @@ struct PolicyRule {
     std::string hierarchy;  // gen only
     int level;              // gen only
     int64_t hierarchy_version = 0;  // gen only: the version of the hierarchy its owner approved
+    AttrNumber attno = 0;           // its column, by number (0: a 0.13 rule whose column was gone)
+};
+
+// A column of the source as the policy's owner last approved it (create_policy,
+// add_rule, refresh_policy). `guarded`: a rule or a label named it then, so a
+// release stops when it was renamed, retyped or dropped since.
+struct BoundColumn {
+    AttrNumber attno;
+    std::string name;
+    Oid type;
+    bool guarded;
 };
 
 struct Policy {
-    std::string name;
+    std::string name;       // the key: schema.name (quote_ident's form), the schema its source had
+    std::string base_name;  // the name alone, as create_policy was given it
     Oid source;
     std::vector<PolicyRule> rules;  // in rule order
     bool unlabelled_hidden = false;  // create_policy(…, unlabelled => 'hide')
+    std::vector<BoundColumn> columns;  // by number
 };
+
+// The key of a policy named `name` on a source in schema `schema`.
+std::string policy_key(Oid schema, const std::string& name);
+
+// Who looks a policy up: its owner (owns the source) or a reader of the source.
+enum class PolicyUse { Own, Read };
+
+// The key `name` stands for, among the policies the caller may `use` (so the
+// answer says nothing of the others): the key itself, else the one policy of
+// that base name; several are an error that lists them; none, nullopt.
+std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use);
 
 // The policy `name` with its rules, read as the catalog's owner (the caller may
 // be a role that can read only the release). Unknown names are an error.
@@ -46,8 +70,22 @@ Policy load_owned_policy(std::string_view name);
 
 // The policy `name` for a reader of its release: missing and not readable give
 // the same error (checked before anything else of the policy is used). Its rules
-// end with the ones privacy by default adds (add_default_rules).
-Policy load_readable_policy(std::string_view name);
+// end with the ones privacy by default adds (add_default_rules). `view`: the
+// release view whose definition holds this release (view_grants.hpp), whose
+// registration then names the policy; InvalidOid for a release read directly,
+// which only a reader of the source may do.
+Policy load_readable_policy(std::string_view name, Oid view = InvalidOid);
+
+// The same, or nullopt where it would fail (for the planner: nothing of a
+// policy the caller may not read shapes a plan); without the default rules.
+std::optional<Policy> find_readable_policy(std::string_view name, Oid view = InvalidOid);
+
+// The policy a release view is registered for, or nullopt.
+std::optional<std::string> policy_of_view(Oid view);
+
+// The source columns a release view releases, by name, as recorded when it was
+// made: (name, number) in the view's order; empty for a view recorded without.
+std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view);
 
 // Privacy by default (docs/labels.md), as the source's labels are now: a rule
 // that hides each column labelled identifier in every row, and with

@@ -15,6 +15,10 @@
 #include "common/spi.hpp"
 #include "common/sql_text.hpp"
 
+extern "C" {
+#include "catalog/dependency.h"
+}
+
 using namespace privrisk;
 using namespace privrisk::pg;
 
@@ -24,13 +28,63 @@ namespace {
 void insert_rule(Spi& spi, const std::string& policy, const PolicyRule& rule, const BoundCondition& bound) {
     const bool gen = rule.op == DisclosureOp::Gen;
     spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
-            "condition_tree, condition_columns, hierarchy_version) "
-            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
+            "condition_tree, condition_columns, hierarchy_version, column_number) "
+            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10, $11)",
             {text_arg(policy), int4_arg(rule.number), text_arg(rule.column), text_arg(gen ? "gen" : "hide"),
              text_arg(rule.condition), gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
              gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
-             text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen}},
+             text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen},
+             int4_arg(rule.attno)},
             false);
+}
+
+// The source's columns as they are now, approved: every live column, guarded
+// where a rule or a label names it.
+std::vector<BoundColumn> current_columns(Relation source, const std::vector<PolicyRule>& rules) {
+    std::vector<TableColumn> labelled = table_columns(RelationGetRelid(source));
+    std::vector<BoundColumn> columns;
+    TupleDesc desc = RelationGetDescr(source);
+    for (int i = 0; i < desc->natts; ++i) {
+        Form_pg_attribute a = TupleDescAttr(desc, i);
+        if (a->attisdropped) continue;
+        bool guarded = std::any_of(rules.begin(), rules.end(), [&](const PolicyRule& r) { return r.attno == a->attnum; });
+        for (const TableColumn& c : labelled) guarded |= c.label && c.name == NameStr(a->attname);
+        columns.push_back({a->attnum, NameStr(a->attname), a->atttypid, guarded});
+    }
+    return columns;
+}
+
+// Replaces the policy's approved columns (as the catalog's owner).
+void write_columns(Spi& spi, const std::string& policy, const std::vector<BoundColumn>& columns) {
+    std::vector<long> numbers, types, guarded;
+    std::vector<std::string> names;
+    for (const BoundColumn& c : columns) {
+        numbers.push_back(c.attno);
+        names.push_back(c.name);
+        types.push_back(static_cast<long>(c.type));
+        guarded.push_back(c.guarded);
+    }
+    spi.run("DELETE FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1", {text_arg(policy)}, false);
+    spi.run("INSERT INTO privrisk.policy_column(policy, column_number, column_name, column_type, guarded) "
+            "SELECT $1, u.n::pg_catalog.int2, u.c::pg_catalog.name, u.t::pg_catalog.oid::pg_catalog.regtype, "
+            "u.g OPERATOR(pg_catalog.<>) 0 FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.int8[]), "
+            "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.int8[]), "
+            "pg_catalog.unnest($5::pg_catalog.int8[])) AS u(n, c, t, g)",
+            {text_arg(policy), int8_array_arg(numbers), text_array_arg(names), int8_array_arg(types),
+             int8_array_arg(guarded)},
+            false);
+}
+
+// The number of the source's column `name` (a live user column), or an error naming it.
+AttrNumber column_number(Relation source, const std::string& column, const std::string& policy) {
+    const char* name = column.c_str();
+    Oid relid = RelationGetRelid(source);
+    AttrNumber attno = pg_call([&] { return get_attnum(relid, name); });
+    if (attno == InvalidAttrNumber || attno < 0)
+        fail(ErrorKind::UndefinedObject, "column " + quote_value(column) + " of " +
+                                             std::string(pg_call([&] { return get_rel_name(relid); })) +
+                                             " (the source of policy " + quote_value(policy) + ") does not exist");
+    return attno;
 }
 
 }  // namespace
@@ -48,32 +102,39 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
                                                                     {{"publish", Unlabelled::Publish},
                                                                      {"hide", Unlabelled::Hide}})
                                            : Unlabelled::Publish;
-    Policy policy{name, PG_GETARG_OID(1), {}, unlabelled == Unlabelled::Hide};
+    Policy policy{name, name, PG_GETARG_OID(1), {}, unlabelled == Unlabelled::Hide, {}};
     require_source_owner(policy.source, "create a policy on it");
     Relation source = open_policy_source(policy);
     bool temporary = source->rd_rel->relpersistence == RELPERSISTENCE_TEMP;
+    Oid schema = RelationGetNamespace(source);
+    std::vector<BoundColumn> columns = current_columns(source, {});
     pg_call([&] { table_close(source, AccessShareLock); });
     if (temporary)  // its catalog rows would outlive it (no event fires when a session ends)
         fail(ErrorKind::InvalidParameter, "create_policy: the source is a temporary table; a policy needs a permanent one");
+    // Policies are named per schema, the source's, like the relations in it: only
+    // a role that may create objects there can learn which names are taken.
+    if (pg_call([&] { return pg_namespace_aclcheck(schema, GetUserId(), ACL_CREATE); }) != ACLCHECK_OK)
+        fail(ErrorKind::PermissionDenied,
+             "create_policy: permission denied for schema " +
+                 quote_value(pg_call([&] { return get_namespace_name(schema); })) +
+                 " (a policy is named in its source's schema; creating one there needs CREATE on it)");
+    policy.name = policy_key(schema, name);
     std::vector<std::string> hidden = hidden_by_default(policy.source, policy.unlabelled_hidden);
     AsCatalogOwner owner;
     Spi spi;
-    if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, true) > 0)
-        fail(ErrorKind::DuplicateObject, "policy " + quote_value(name) + " already exists");
+    if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, true) > 0)
+        fail(ErrorKind::DuplicateObject, "policy " + quote_value(policy.name) + " already exists");
     const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
-    if (PG_NARGS() > 2)
-        spi.run("INSERT INTO privrisk.policy(name, source, created_by, unlabelled) VALUES ($1, $2, $3, $4)",
-                {text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user),
-                 text_arg(policy.unlabelled_hidden ? "hide" : "publish")},
-                false);
-    else  // a database not yet updated from 0.11: its catalog has no unlabelled column
-        spi.run("INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $2, $3)",
-                {text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user)}, false);
+    spi.run("INSERT INTO privrisk.policy(name, base_name, source, created_by, unlabelled) VALUES ($1, $2, $3, $4, $5)",
+            {text_arg(policy.name), text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user),
+             text_arg(policy.unlabelled_hidden ? "hide" : "publish")},
+            false);
+    write_columns(spi, policy.name, columns);
     spi.finish();
     if (!hidden.empty()) {
-        std::string columns;
-        for (const std::string& c : hidden) columns += (columns.empty() ? "" : ", ") + quote_value(c);
-        std::string message = "create_policy: " + quote_value(name) + " hides " + columns + " in every row (" +
+        std::string hidden_list;
+        for (const std::string& c : hidden) hidden_list += (hidden_list.empty() ? "" : ", ") + quote_value(c);
+        std::string message = "create_policy: " + quote_value(policy.name) + " hides " + hidden_list + " in every row (" +
                               (policy.unlabelled_hidden ? "labelled identifier, or unlabelled" : "labelled identifier") +
                               "; as the labels are when a release is read)";
         pg_call([&] { ereport(NOTICE, (errmsg("%s", message.c_str()))); });
@@ -105,54 +166,159 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
         cached_hierarchy(rule.hierarchy, &rule.hierarchy_version);  // the version approved now
         gen_rule_height(rule, "add_rule", name);
     }
-    policy.rules.push_back(rule);
     Relation source = open_policy_source(policy);
-    release_shape(policy, source);  // the column exists; one hierarchy per generalized column
+    rule.attno = column_number(source, rule.column, policy.name);
+    policy.rules.push_back(rule);
+    release_shape(policy, source);  // the approved columns stand; one hierarchy per generalized column
     std::string what = "condition of the rule on column " + quote_value(rule.column);
     BoundCondition bound = bind_condition(source, rule.condition, what);
+    std::vector<BoundColumn> columns = current_columns(source, policy.rules);
     pg_call([&] { table_close(source, AccessShareLock); });
 
     AsCatalogOwner owner;
     Spi spi;
-    insert_rule(spi, name, rule, bound);
+    insert_rule(spi, policy.name, rule, bound);
+    write_columns(spi, policy.name, columns);
     spi.finish();
     PG_RETURN_INT32(rule.number);
 }
 
-// refresh_policy(policy): its owner binds every condition again from its text
-// (after a restore, or a change of the source's columns) and approves the
-// current version of every hierarchy its rules use. Returns the rule count.
+// refresh_policy(policy): its owner approves the source's columns as they are
+// now, binds again every condition whose columns moved or changed type, and
+// approves the current version of every hierarchy its rules use. A rule follows
+// its column by number through a rename (and says so); after a restore that
+// renumbered the columns (the approved names, in order, are the live ones) it
+// follows the names. Returns the rule count.
 PRIVRISK_FUNCTION(privrisk_refresh_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
     Policy policy = load_owned_policy(name);
     for (PolicyRule& r : policy.rules)  // approve the hierarchies as they are now
         if (r.op == DisclosureOp::Gen) cached_hierarchy(r.hierarchy, &r.hierarchy_version);
     Relation source = open_policy_source(policy);
-    release_shape(policy, source);  // columns exist; levels fit the hierarchies as they are now
+    TupleDesc desc = RelationGetDescr(source);
+    std::vector<std::string> live, approved;
+    bool moved = false;
+    for (int i = 0; i < desc->natts; ++i)
+        if (!TupleDescAttr(desc, i)->attisdropped) live.push_back(NameStr(TupleDescAttr(desc, i)->attname));
+    for (const BoundColumn& c : policy.columns) {
+        approved.push_back(c.name);
+        moved |= c.attno < 1 || c.attno > desc->natts || c.name != NameStr(TupleDescAttr(desc, c.attno - 1)->attname);
+    }
+    const bool renumbered = moved && live == approved;
+    std::vector<std::string> notices;
+    for (PolicyRule& r : policy.rules) {
+        const std::string rule = "rule " + std::to_string(r.number) + " of policy " + quote_value(policy.name);
+        if (renumbered) {
+            r.attno = column_number(source, r.column, policy.name);
+            continue;
+        }
+        if (r.attno < 1 || r.attno > desc->natts || TupleDescAttr(desc, r.attno - 1)->attisdropped)
+            fail(ErrorKind::InvalidParameter, "refresh_policy: the column of " + rule + ", " + quote_value(r.column) +
+                                                  ", was dropped; drop the policy and create it again");
+        const std::string now = NameStr(TupleDescAttr(desc, r.attno - 1)->attname);
+        if (now == r.column) continue;
+        // Renamed in place, its new name is new; a name the policy approved at
+        // another number means the columns moved (a restore) as well as changed.
+        if (std::find(approved.begin(), approved.end(), now) != approved.end())
+            fail(ErrorKind::InvalidParameter,
+                 "refresh_policy: the column of " + rule + " was " + quote_value(r.column) + " (number " +
+                     std::to_string(r.attno) + "), which is now " + quote_value(now) +
+                     ", another column the policy knew: the source's columns moved and changed; drop the policy "
+                     "and create it again");
+        std::string notice = rule + " now protects column " + quote_value(now) + " (number " +
+                             std::to_string(r.attno) + "), renamed from " + quote_value(r.column);
+        const char* was = r.column.c_str();
+        AttrNumber other = pg_call([&] { return get_attnum(RelationGetRelid(source), was); });
+        if (other > 0)
+            notice += "; column " + quote_value(r.column) + " (number " + std::to_string(other) +
+                      ") is another column, which no rule of the policy names";
+        notices.push_back(notice);
+        r.column = now;
+    }
+    Policy checked = policy;
+    checked.columns.clear();  // approved again below
+    release_shape(checked, source);  // columns exist; levels fit the hierarchies as they are now
     std::vector<BoundCondition> bound;
-    for (const PolicyRule& r : policy.rules)
-        bound.push_back(bind_condition(source, r.condition, "condition of rule " + std::to_string(r.number)));
+    for (const PolicyRule& r : policy.rules) {
+        std::optional<BoundCondition> kept = renumbered ? std::nullopt : bound_in_place(source, r);
+        if (kept) {
+            bound.push_back(*kept);
+            continue;
+        }
+        BoundCondition again = bind_condition(source, r.condition, "condition of rule " + std::to_string(r.number));
+        // Bound again from its text, a condition must read the columns it read:
+        // a name that now stands for a new column would change what it tests.
+        if (!renumbered && !r.condition_tree.empty() && bound_attnos(again.tree) != bound_attnos(r.condition_tree))
+            fail(ErrorKind::InvalidParameter,
+                 "refresh_policy: the condition of rule " + std::to_string(r.number) + " of policy " +
+                     quote_value(policy.name) + ", " + quote_value(r.condition) +
+                     ", would now read other columns than the ones it was bound with (a column it names was renamed, "
+                     "retyped or replaced); drop the policy and create it again");
+        bound.push_back(again);
+    }
+    std::vector<BoundColumn> columns = current_columns(source, policy.rules);
     pg_call([&] { table_close(source, AccessShareLock); });
     AsCatalogOwner owner;
     Spi spi;
     for (std::size_t i = 0; i < policy.rules.size(); ++i)
         spi.run("UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = $4::pg_catalog.name[], "
-                "hierarchy_version = $5 WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2",
-                {text_arg(name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
+                "hierarchy_version = $5, column_number = $6, column_name = $7::pg_catalog.name "
+                "WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2",
+                {text_arg(policy.name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
                  text_array_arg(bound[i].columns),
                  SpiArg{INT8OID, Int64GetDatum(policy.rules[i].hierarchy_version),
-                        policy.rules[i].op != DisclosureOp::Gen}},
+                        policy.rules[i].op != DisclosureOp::Gen},
+                 int4_arg(policy.rules[i].attno), text_arg(policy.rules[i].column)},
                 false);
+    write_columns(spi, policy.name, columns);
     spi.finish();
+    for (const std::string& notice : notices) pg_call([&] { ereport(NOTICE, (errmsg("%s", notice.c_str()))); });
     PG_RETURN_INT32(static_cast<int>(policy.rules.size()));
 }
 
+// drop_policy(policy, cascade): a policy with release views is dropped only with
+// them (cascade => true), as PostgreSQL drops a view's dependents: no view ever
+// reads a policy name that another policy could take.
 PRIVRISK_FUNCTION(privrisk_drop_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
-    load_owned_policy(name);  // a policy whose source is gone is a superuser's to drop
+    const bool cascade = PG_NARGS() > 1 && !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+    Policy policy = load_owned_policy(name);  // a policy whose source is gone is a superuser's to drop
+    // Locked first: a release view being made for it (whose catalog row holds a
+    // key share of the policy's) commits before the views are read.
+    std::vector<Oid> registered;
+    {
+        AsCatalogOwner owner;
+        Spi spi;
+        spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
+                {text_arg(policy.name)}, false);
+        uint64 n = spi.run("SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
+                           "WHERE policy OPERATOR(pg_catalog.=) $1",
+                           {text_arg(policy.name)}, false);
+        for (uint64 i = 0; i < n; ++i) registered.push_back(static_cast<Oid>(spi.int8(i, 1)));
+        spi.finish();
+    }
+    std::vector<std::string> views;
+    for (Oid view : registered) {
+        char* relname = pg_call([&] { return get_rel_name(view); });
+        if (!relname) continue;  // gone: its registration goes with the policy
+        char* schema = pg_call([&] { return get_namespace_name(get_rel_namespace(view)); });
+        views.push_back(pg_call([&] { return quote_qualified_identifier(schema, relname); }));
+    }
+    if (!views.empty() && !cascade) {
+        std::string list;
+        for (const std::string& v : views) list += (list.empty() ? "" : ", ") + v;
+        fail(ErrorKind::DependentObjectsStillExist,
+             "cannot drop policy " + quote_value(policy.name) + " because its release views depend on it: " + list +
+                 "; drop them first, or call privrisk.drop_policy(policy, cascade => true) to drop them too");
+    }
+    {
+        Spi spi;  // as the caller: dropping a view is its owner's right
+        for (const std::string& v : views) spi.run(("DROP VIEW IF EXISTS " + v + " CASCADE").c_str(), {}, false);
+        spi.finish();
+    }
     AsCatalogOwner owner;
     Spi spi;
-    spi.run("DELETE FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(name)}, false);
+    spi.run("DELETE FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, false);
     spi.finish();
     PG_RETURN_VOID();
 }
@@ -206,18 +372,37 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     } else {
         const std::string sql = "CREATE VIEW " + sql_identifier(pg_call([&] { return get_namespace_name(schema); })) +
                                 "." + sql_identifier(target->relname) + " AS SELECT * FROM privrisk.release(" +
-                                sql_literal(name) + ") AS r(" + column_definitions(shape) + ")";
+                                sql_literal(policy.name) + ") AS r(" + column_definitions(shape) + ")";
         Spi spi;
         spi.run(sql.c_str(), {}, false);  // as the caller: the view is theirs to grant
         spi.finish();
     }
     const char* relname = target->relname;
     Oid view = pg_call([&] { return get_relname_relid(relname, schema); });
+    // The view depends on the source, as a view of the table would: dropping the
+    // source needs CASCADE, which drops the view too.
+    pg_call([&] {
+        ObjectAddress dependent, referenced;
+        ObjectAddressSet(dependent, RelationRelationId, view);
+        ObjectAddressSet(referenced, RelationRelationId, policy.source);
+        recordDependencyOn(&dependent, &referenced, DEPENDENCY_NORMAL);
+    });
+    // What the view releases, by the source's column numbers: a column renamed
+    // or dropped since, or a new one of the same name, is not read through it.
+    std::vector<long> numbers;
+    std::vector<std::string> names;
+    for (const ReleasedColumn& c : shape) {
+        numbers.push_back(c.attno);
+        names.push_back(c.name);
+    }
     {
         AsCatalogOwner owner;
         Spi catalog;
-        catalog.run("INSERT INTO privrisk.release_view(view, policy) VALUES ($1, $2)",
-                    {oid_arg(REGCLASSOID, view), text_arg(name)}, false);
+        catalog.run("INSERT INTO privrisk.release_view(view, policy, column_numbers, column_names) "
+                    "VALUES ($1, $2, $3::pg_catalog.int8[]::pg_catalog.int2[], $4::pg_catalog.name[])",
+                    {oid_arg(REGCLASSOID, view), text_arg(policy.name), int8_array_arg(numbers),
+                     text_array_arg(names)},
+                    false);
         catalog.finish();
     }
     PG_RETURN_OID(view);

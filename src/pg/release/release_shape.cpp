@@ -26,6 +26,7 @@ int gen_rule_height(const PolicyRule& rule, const std::string& who, const std::s
 }
 
 std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source) {
+    check_bound_columns(policy, source);
     TupleDesc desc = RelationGetDescr(source);
     std::vector<ReleasedColumn> columns;
     std::vector<int> position(desc->natts + 1, -1);  // attno -> index in columns
@@ -38,7 +39,13 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
     for (std::size_t r = 0; r < policy.rules.size(); ++r) {
         const PolicyRule& rule = policy.rules[r];
         std::string where = "rule " + std::to_string(rule.number) + " of policy " + quote_value(policy.name);
-        AttrNumber attno = policy_column_attno(source, rule.column, policy.name);
+        // Its column by number: a column renamed since is caught above, and a new
+        // column that took its name is not the one the rule protects.
+        AttrNumber attno = rule.attno;
+        if (attno < 1 || attno > desc->natts || position[attno] < 0)
+            fail(ErrorKind::InvalidParameter, where + ": its column " + quote_value(rule.column) +
+                                                  " is no longer a column of the source; the policy's owner drops "
+                                                  "the policy and creates it again");
         ReleasedColumn& c = columns[position[attno]];
         c.rules.push_back(static_cast<int>(r));
         if (rule.op != DisclosureOp::Gen) continue;

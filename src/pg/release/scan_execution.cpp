@@ -6,9 +6,12 @@
 // Per-row code (release_next and below) holds no C++ object with a destructor:
 // the PostgreSQL calls in it may raise an ERROR and jump over its frames. What
 // can throw (filling the generalization cache) runs behind guarded().
+#include <algorithm>
+
 #include "common/memory_limit.hpp"
 #include "release/shard_pins.hpp"
 #include "release/value_cache.hpp"
+#include "release/view_grants.hpp"
 
 namespace privrisk::pg {
 namespace {
@@ -178,7 +181,9 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     });
     if (isnull) fail(ErrorKind::InvalidParameter, "privrisk.release: policy must not be NULL");
     std::string policy_name(pg_call([&] { return text_to_cstring(DatumGetTextPP(name)); }));
-    Policy policy = load_readable_policy(policy_name);
+    // The release view whose definition holds this scan, if any (its mark).
+    const Oid view = list_length(plan->custom_exprs) > 1 ? marked_view(plan->custom_exprs) : InvalidOid;
+    Policy policy = load_readable_policy(policy_name, view);
     s->policy = copy_string(policy.name);
     s->rule_count = static_cast<int>(policy.rules.size());
     s->source = open_policy_source(policy);
@@ -214,6 +219,17 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     }
     std::vector<char> condition_used(conditions.size(), 0);
 
+    // Read through one of its release views, a column is the source column the
+    // view was made to release, by number: renamed or dropped since, it is
+    // refused, and a column added since is not one of the view's.
+    std::vector<std::pair<std::string, AttrNumber>> granted;
+    if (OidIsValid(view) && policy_of_view(view) == policy.name) {
+        check_view_filter(view, policy.name);
+        granted = view_columns(view);
+    }
+    const char* view_relname = OidIsValid(view) ? pg_call([&] { return get_rel_name(view); }) : nullptr;
+    const std::string view_name = view_relname ? view_relname : "";
+
     // Output columns: those of the column definition list the plan reads.
     TupleDesc desc = s->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor;
     s->output_count = desc->natts;
@@ -222,8 +238,22 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
         Form_pg_attribute a = TupleDescAttr(desc, c);
         std::string column = NameStr(a->attname);
         const ReleasedColumn* col = nullptr;
+        if (!granted.empty()) {
+            auto g = std::find_if(granted.begin(), granted.end(), [&](const auto& e) { return e.first == column; });
+            if (g == granted.end())
+                fail(ErrorKind::UndefinedObject, "release view " + quote_value(view_name) + " of policy " +
+                                                     quote_value(policy.name) + " has no column " + quote_value(column));
+            for (const ReleasedColumn& rc : shape)
+                if (rc.attno == g->second) col = &rc;
+            if (!col || col->name != column)
+                fail(ErrorKind::InvalidParameter,
+                     "column " + quote_value(column) + " of release view " + quote_value(view_name) + " (policy " +
+                         quote_value(policy.name) + ") was " + (col ? "renamed to " + quote_value(col->name) : "dropped") +
+                         " in the source since the view was made; the policy's owner makes the view again "
+                         "(privrisk.create_release_view)");
+        }
         for (const ReleasedColumn& rc : shape)
-            if (rc.name == column) col = &rc;
+            if (granted.empty() && rc.name == column) col = &rc;
         if (!col)
             fail(ErrorKind::UndefinedObject, "the release of policy " + quote_value(policy.name) +
                                                  " has no column " + quote_value(column) + " (its columns: " +

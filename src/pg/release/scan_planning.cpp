@@ -6,6 +6,7 @@
 #include "release/policy_access.hpp"
 #include "release/scan_state.hpp"
 #include "release/shard_pins.hpp"
+#include "release/view_grants.hpp"
 
 namespace privrisk::pg {
 namespace {
@@ -52,7 +53,11 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     scan->scan.scanrelid = 0;
     scan->flags = path->flags;
     scan->custom_scan_tlist = scan_tlist;
+    // The policy, and the release view that holds this call (its mark), if any.
     scan->custom_exprs = list_make1(copyObjectImpl(linitial(call->args)));
+    if (Oid view = marked_view(call->args); OidIsValid(view))
+        scan->custom_exprs = lappend(scan->custom_exprs, makeConst(OIDOID, -1, InvalidOid, sizeof(Oid),
+                                                                   ObjectIdGetDatum(view), false, true));
     scan->custom_private = pins;
     scan->methods = &release_scan_methods;
     return &scan->scan.plan;
@@ -69,13 +74,13 @@ struct SourceSize {
     std::vector<std::string> rule_columns;  // the column of each rule
 };
 
-// The size of the source of policy `name`, read from the catalog.
-SourceSize source_size(const std::string& name) {
+// The size of the source of policy `name` (read through `view`, if valid), read from the catalog.
+SourceSize source_size(const std::string& name, Oid view) {
     SourceSize size{false, false, 0, 0, {}};
-    std::optional<Policy> p = find_policy(name);
     // Nothing of a policy the caller may not read shapes the plan (the scan
     // reports it when it starts, the same way for missing and unreadable).
-    if (!p || !may_read_release(*p)) return size;
+    std::optional<Policy> p = find_readable_policy(name, view);
+    if (!p) return size;
     add_default_rules(*p);
     Oid source = p->source;
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); })) return size;
@@ -109,6 +114,7 @@ SourceSize source_size(const std::string& name) {
 struct PlannedPolicy {
     PlannerGlobal* glob;
     std::string name;
+    Oid view;
     SourceSize size;
     MemoryContextCallback forget;
 };
@@ -122,15 +128,17 @@ void forget_planned(void* arg) {
 
 // The source's size when the policy is a constant (a parameter's is unknown
 // at planning), read once per planning of `root` (NULL outside one).
-SourceSize planned_source_size(PlannerInfo* root, Node* policy) {
+SourceSize planned_source_size(PlannerInfo* root, List* args) {
+    Node* policy = static_cast<Node*>(linitial(args));
     if (!IsA(policy, Const) || reinterpret_cast<Const*>(policy)->constisnull) return SourceSize{false, false, 0, 0, {}};
     Datum value = reinterpret_cast<Const*>(policy)->constvalue;
     std::string name(pg_call([&] { return text_to_cstring(DatumGetTextPP(value)); }));
-    if (!root) return source_size(name);
-    if (planned && planned->glob == root->glob && planned->name == name) return planned->size;
-    SourceSize size = source_size(name);
+    const Oid view = marked_view(args);
+    if (!root) return source_size(name, view);
+    if (planned && planned->glob == root->glob && planned->name == name && planned->view == view) return planned->size;
+    SourceSize size = source_size(name, view);
     MemoryContext context = CurrentMemoryContext;
-    PlannedPolicy* p = construct_in<PlannedPolicy>(context, PlannedPolicy{root->glob, name, size, {}});
+    PlannedPolicy* p = construct_in<PlannedPolicy>(context, PlannedPolicy{root->glob, name, view, size, {}});
     p->forget.func = forget_planned;
     p->forget.arg = p;
     pg_call([&] { MemoryContextRegisterResetCallback(context, &p->forget); });
@@ -155,7 +163,7 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     if (!IsA(policy, Const) && !(IsA(policy, Param) && reinterpret_cast<Param*>(policy)->paramkind == PARAM_EXTERN))
         fail(ErrorKind::InvalidParameter,
              "privrisk.release(): the policy must be a constant (or a parameter), not an expression or a subquery");
-    SourceSize size = planned_source_size(root, policy);
+    SourceSize size = planned_source_size(root, call->args);
     // Only the rules of columns the plan reads run (count(*) runs none).
     Bitmapset* read = pg_call([&] { return columns_read(rel); });
     int rules = 0;
@@ -228,8 +236,8 @@ void release_pathlist_hook(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeT
 
 }  // namespace
 
-double release_rows_estimate(PlannerInfo* root, Node* policy) {
-    SourceSize size = planned_source_size(root, policy);
+double release_rows_estimate(PlannerInfo* root, List* args) {
+    SourceSize size = planned_source_size(root, args);
     return !size.known ? -1 : size.tuples > 1 ? size.tuples : 1;
 }
 

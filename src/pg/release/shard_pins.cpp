@@ -285,7 +285,8 @@ std::string source_name(Oid relid) {
 // function in FROM, or the release scan of another policy (or of a policy given
 // as a parameter). `what` names it. PostgreSQL-style (may raise an ERROR).
 struct OtherScan {
-    const char* policy;
+    const char* policy;  // its key
+    const char* base;    // its name alone (a view made before names were per schema)
     const char* what;
 };
 
@@ -295,8 +296,10 @@ bool node_reads_other(Plan* plan, void* context) {
         search->what = "a function in FROM";
     } else if (IsA(plan, CustomScan) && strcmp(reinterpret_cast<CustomScan*>(plan)->methods->CustomName, kReleaseScanName) == 0) {
         Node* arg = static_cast<Node*>(linitial(reinterpret_cast<CustomScan*>(plan)->custom_exprs));
-        if (!IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull ||
-            strcmp(TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue), search->policy) != 0)
+        const char* named = IsA(arg, Const) && !reinterpret_cast<Const*>(arg)->constisnull
+                                ? TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue)
+                                : nullptr;
+        if (!named || (strcmp(named, search->policy) != 0 && strcmp(named, search->base) != 0))
             search->what = "the release of another policy";
     }
     return search->what != nullptr;
@@ -327,7 +330,7 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
         }
         // Functions in FROM are not in the flat range table (setrefs drops them):
         // the plan's scans are checked instead.
-        OtherScan search{policy.name.c_str(), nullptr};
+        OtherScan search{policy.name.c_str(), policy.base_name.c_str(), nullptr};
         any_statement_node(stmt, node_reads_other, &search);
         return search.what;
     });
@@ -336,7 +339,7 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
         std::string text = strVal(list_nth(pins, i));
         PinnedHierarchy pin = PinnedHierarchy::parse(text, kPinnedPolicy);
         const std::string where = pin_where(pin);
-        if (pin.name != policy.name)
+        if (pin.name != policy.name && pin.name != policy.base_name)
             fail(ErrorKind::InvalidParameter, "the relation read" + where + " for policy " + quote_value(pin.name) +
                                                   " is a release of policy " + quote_value(policy.name) +
                                                   ": the foreign table must read that policy's release view");
@@ -356,9 +359,9 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
         if (digest.empty()) digest = policy_digest(policy, source_name(policy.source));
         if (digest != pin.digest)
             fail(ErrorKind::InvalidParameter,
-                 "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + digest + " here, " +
-                     pin.digest + " pinned): create the same policy, rules, hierarchies and labels on every server, "
-                     "then the release view on the coordinator again");
+                 "policy " + quote_value(pin.name) + where + " is not the one pinned (digest " + pin.digest +
+                     "): create the same policy, rules, hierarchies and labels on every server, then the release "
+                     "view on the coordinator again");  // this reader may not read the policy: not its digest here
     }
 }
 

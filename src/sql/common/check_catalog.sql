@@ -27,11 +27,12 @@ CREATE OR REPLACE FUNCTION privrisk.check_catalog() RETURNS TABLE(invariant text
  SELECT 'policy source exists', p.name, format('source %s is gone', p.source::oid)
    FROM privrisk.policy p WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = p.source::oid)
  UNION ALL
- SELECT 'rule column exists', r.policy, format('rule %s: column %I is not a column of %s', r.rule, r.column_name, p.source)
+ SELECT 'rule column exists', r.policy,
+        format('rule %s: column %I (number %s) is not a column of %s by that name', r.rule, r.column_name, r.column_number, p.source)
    FROM privrisk.policy_rule r JOIN privrisk.policy p ON p.name = r.policy
   WHERE EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = p.source::oid)
-    AND NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = p.source::oid AND a.attname = r.column_name
-                                                  AND a.attnum > 0 AND NOT a.attisdropped)
+    AND NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = p.source::oid AND a.attnum = r.column_number
+                                                  AND a.attname = r.column_name AND a.attnum > 0 AND NOT a.attisdropped)
  UNION ALL
  SELECT 'rule hierarchy exists', r.policy, format('rule %s: hierarchy %L does not exist', r.rule, r.hierarchy)
    FROM privrisk.policy_rule r

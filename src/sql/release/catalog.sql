@@ -4,7 +4,9 @@ CREATE TABLE privrisk.policy (
     created_by name NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     unlabelled text DEFAULT 'publish'::text NOT NULL,
-    CONSTRAINT policy_name_check CHECK (((name <> ''::text) AND (octet_length(name) <= 200))),
+    base_name text NOT NULL,
+    CONSTRAINT policy_name_check CHECK (((name <> ''::text) AND (octet_length(name) <= 600))),
+    CONSTRAINT policy_base_name_check CHECK (((base_name <> ''::text) AND (octet_length(base_name) <= 200))),
     CONSTRAINT policy_unlabelled_check CHECK ((unlabelled = ANY (ARRAY['publish'::text, 'hide'::text])))
 );
 
@@ -19,6 +21,7 @@ CREATE TABLE privrisk.policy_rule (
     condition_tree text,
     condition_columns name[],
     hierarchy_version bigint,
+    column_number smallint,
     CONSTRAINT policy_rule_check CHECK (((operator = 'gen'::text) = ((hierarchy IS NOT NULL) AND (level IS NOT NULL)))),
     CONSTRAINT policy_rule_operator_check CHECK ((operator = ANY (ARRAY['hide'::text, 'gen'::text]))),
     CONSTRAINT policy_rule_rule_check CHECK ((rule >= 1))
@@ -26,7 +29,20 @@ CREATE TABLE privrisk.policy_rule (
 
 CREATE TABLE privrisk.release_view (
     view regclass NOT NULL,
-    policy text NOT NULL
+    policy text NOT NULL,
+    column_numbers smallint[],
+    column_names name[]
+);
+
+-- The source's columns as the policy's owner last approved them (create_policy,
+-- add_rule, refresh_policy): a release stops when a column a rule or a label
+-- names was renamed, retyped or dropped since (docs/release.md).
+CREATE TABLE privrisk.policy_column (
+    policy text NOT NULL,
+    column_number smallint NOT NULL,
+    column_name name NOT NULL,
+    column_type regtype NOT NULL,
+    guarded boolean NOT NULL
 );
 
 -- A policy pinned by the digest of its definition, for a shard (docs/scale-out.md):
@@ -57,6 +73,10 @@ ALTER TABLE ONLY privrisk.policy_rule ADD CONSTRAINT policy_rule_pkey PRIMARY KE
 
 ALTER TABLE ONLY privrisk.release_view ADD CONSTRAINT release_view_pkey PRIMARY KEY (view);
 
+ALTER TABLE ONLY privrisk.policy_column ADD CONSTRAINT policy_column_pkey PRIMARY KEY (policy, column_number);
+
+ALTER TABLE ONLY privrisk.policy_column ADD CONSTRAINT policy_column_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+
 ALTER TABLE ONLY privrisk.policy_rule ADD CONSTRAINT policy_rule_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
 
 ALTER TABLE ONLY privrisk.release_view ADD CONSTRAINT release_view_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
@@ -67,7 +87,10 @@ GRANT SELECT ON TABLE privrisk.policy_rule TO PUBLIC;
 
 GRANT SELECT ON TABLE privrisk.release_view TO PUBLIC;
 
+GRANT SELECT ON TABLE privrisk.policy_column TO PUBLIC;
+
 -- Catalog rows are the user's data: pg_dump dumps them (and the sequences' positions).
 SELECT pg_catalog.pg_extension_config_dump('privrisk.policy', '');
 SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_rule', '');
 SELECT pg_catalog.pg_extension_config_dump('privrisk.release_view', '');
+SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_column', '');

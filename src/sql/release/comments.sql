@@ -1,4 +1,4 @@
-COMMENT ON FUNCTION privrisk.refresh_policy(policy text) IS 'Binds every rule condition of a policy again from its text and approves the current hierarchies; source owner only; returns the number of rules';
+COMMENT ON FUNCTION privrisk.refresh_policy(policy text) IS 'Approves the source''s columns as they are (a rule follows a renamed column by number), binds again the conditions whose columns moved or changed type, and approves the current hierarchies; source owner only; returns the number of rules';
 
 COMMENT ON TABLE privrisk.policy IS 'Disclosure policies: a source table and the rules that release it';
 
@@ -10,14 +10,22 @@ COMMENT ON COLUMN privrisk.policy_rule.condition_columns IS 'The source columns 
 
 COMMENT ON COLUMN privrisk.policy_rule.hierarchy_version IS 'gen rules: the version of the hierarchy the policy''s owner approved; a release refuses another version';
 
-COMMENT ON TABLE privrisk.release_view IS 'Views made by create_release_view; SELECT on one lets a role read its policy''s release';
+COMMENT ON TABLE privrisk.release_view IS 'Views made by create_release_view, with the source columns each releases by number; SELECT on one lets a role read its policy''s release through it, and only through it';
+
+COMMENT ON TABLE privrisk.policy_column IS 'The columns of each policy''s source as its owner last approved them; a release stops when a guarded one (named by a rule or a label) was renamed, retyped or dropped since';
+
+COMMENT ON COLUMN privrisk.policy.name IS 'The policy''s key: schema.name, the schema its source had when the policy was made (policies are named per schema)';
+
+COMMENT ON COLUMN privrisk.policy.base_name IS 'The policy''s name as create_policy was given it; release(name) finds it when it names one policy the caller may use';
+
+COMMENT ON COLUMN privrisk.policy_rule.column_number IS 'The rule''s column, by number: a rename keeps it, a new column of the same name is another column';
 COMMENT ON EVENT TRIGGER privrisk_forget_dropped_relations IS 'removes the policies of a dropped source and the registration of a dropped release view';
 COMMENT ON VIEW privrisk.policies IS 'the policies on sources the reader owns: name, source, creator, time, rules and release views';
 
 COMMENT ON FUNCTION privrisk.create_release_view(text,text) IS 'creates a view of every column of a policy''s release, owned by the caller; returns the view';
 COMMENT ON FUNCTION privrisk.add_rule(text,text,text,text,text,integer) IS 'adds a disclosure rule to a policy: rows where the condition is true keep the column''s value, the others get NULL (hide) or the ancestor at the level (gen); returns the rule number';
 COMMENT ON FUNCTION privrisk.create_policy(text,regclass,text) IS 'creates a named disclosure policy on a table, partitioned table or materialized view the caller owns; hides the columns labelled identifier (and with unlabelled => ''hide'' every unlabelled one) in every row';
-COMMENT ON FUNCTION privrisk.drop_policy(text) IS 'drops a policy, its rules and its release views'' registration';
+COMMENT ON FUNCTION privrisk.drop_policy(text, boolean) IS 'drops a policy and its rules; a policy with release views only with cascade => true, which drops the views too';
 COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
 COMMENT ON FUNCTION privrisk.gen(text,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
 COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer,boolean) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';

@@ -10,7 +10,7 @@ CREATE OR REPLACE FUNCTION privrisk.create_release_view(policy text, view_name t
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_create_release_view';
 
-CREATE OR REPLACE FUNCTION privrisk.drop_policy(name text) RETURNS void
+CREATE OR REPLACE FUNCTION privrisk.drop_policy(name text, cascade boolean DEFAULT false) RETURNS void
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_drop_policy';
 
@@ -54,4 +54,4 @@ CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record LA
 
 CREATE OR REPLACE FUNCTION privrisk.release_is_pinned(value anyelement, policy privrisk.pinned_policy) RETURNS boolean LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_is_pinned';
 
-CREATE OR REPLACE FUNCTION privrisk.release_policy_is(policy text, digest text) RETURNS boolean LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_policy_is';
+CREATE OR REPLACE FUNCTION privrisk.release_policy_is(policy text, digest text) RETURNS boolean LANGUAGE c STABLE SUPPORT privrisk.release_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_policy_is';

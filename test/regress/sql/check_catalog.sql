@@ -11,7 +11,7 @@ SELECT privrisk.set_budget('cc_t', 2, 1e-4);
 SELECT count(*) > 0 AS released FROM privrisk.dp_release('cc_t', ARRAY['age'], ARRAY['cc_age'], 0.5, 1e-6,
                                                          levels => ARRAY[1], seed => 3) AS r(a text);
 CREATE VIEW cc_mine AS
-SELECT invariant, object, problem FROM privrisk.check_catalog() WHERE object LIKE 'cc\_%' OR object = 'public.cc_t';
+SELECT invariant, object, problem FROM privrisk.check_catalog() WHERE object LIKE 'cc\_%' OR object LIKE 'public.cc\_%';
 SELECT * FROM cc_mine;
 
 -- Each invariant, broken and repaired.
@@ -25,7 +25,7 @@ DELETE FROM privrisk.hierarchy_leaf WHERE hierarchy = 'cc_sex' AND line IN (98, 
 ALTER TABLE cc_t RENAME COLUMN sex TO gender;
 SELECT * FROM cc_mine;
 ALTER TABLE cc_t RENAME COLUMN gender TO sex;
-UPDATE privrisk.policy_rule SET condition_tree = NULL WHERE policy = 'cc_p' AND rule = 2;
+UPDATE privrisk.policy_rule SET condition_tree = NULL WHERE policy = 'public.cc_p' AND rule = 2;
 SELECT * FROM cc_mine;
 SELECT privrisk.refresh_policy('cc_p');
 SELECT * FROM cc_mine;

@@ -87,11 +87,11 @@ RESET ROLE;
 -- Privacy by default: a policy's releases hide the identifier columns (as the labels are when a
 -- release is read); nothing is generalized implicitly.
 SELECT privrisk.create_policy('lab_p', 'lab');
-SELECT count(*) AS explicit_rules FROM privrisk.policy_rule WHERE policy = 'lab_p';
+SELECT count(*) AS explicit_rules FROM privrisk.policy_rule WHERE policy = 'public.lab_p';
 SELECT privrisk.create_policy('lab_q', 'lab', unlabelled => 'hide');
 SECURITY LABEL FOR privrisk ON COLUMN lab.region IS NULL;
 SELECT privrisk.create_policy('lab_r', 'lab', unlabelled => 'hide');
-SELECT name, unlabelled FROM privrisk.policy WHERE name LIKE 'lab_%' ORDER BY name;
+SELECT name, unlabelled FROM privrisk.policy WHERE base_name LIKE 'lab_%' ORDER BY name;
 SELECT privrisk.create_policy('lab_s', 'lab', unlabelled => 'drop');
 -- A view that publishes a sensitive or an unlabelled column as it is says so.
 SELECT privrisk.create_release_view('lab_p', 'lab_public');

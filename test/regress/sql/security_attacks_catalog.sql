@@ -158,9 +158,9 @@ SELECT atk_stranger.same_error('SELECT privrisk.add_rule(%L, ''id'', ''hide'', '
 SELECT atk_stranger.same_error('SELECT privrisk.drop_policy(%L)') AS same;
 -- C26. create_release_view().
 SELECT atk_stranger.same_error('SELECT privrisk.create_release_view(%L, ''atk_stranger.peek'')') AS same;
--- C27. apply_generalization() onto an existing policy's name. Creating a policy
--- tells whether its name is taken (policy names are one namespace, like role
--- names): this one differs, and says no more than that the name is in use.
+-- C27. apply_generalization() onto an existing policy's name. Policies are
+-- named per schema (their source's): the stranger's policy would be
+-- atk_stranger.<name>, so the victim's name tells it nothing.
 SELECT atk_stranger.same_error('SELECT privrisk.apply_generalization(%L, ''{"source": "atk_stranger.mine", "result": {"node": [0], "rows_suppressed": 0}, "quasi_identifiers": ["zip"], "hierarchies": ["atk_zip"]}'')') AS same;
 
 -- Budgets only on tables.

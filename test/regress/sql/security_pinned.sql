@@ -152,7 +152,7 @@ CREATE TEMP VIEW sec_shadow AS SELECT 1;
 SET search_path = sec_data;
 SELECT privrisk.create_release_view('sec_people', 'people_release2') AS view_created;
 RESET search_path;
-SELECT privrisk.drop_policy('sec_people');
+SELECT privrisk.drop_policy('sec_people', cascade => true);
 RESET ROLE;
 
 -- 7. The audit log records who ran an audit; a role reads its own rows only.
@@ -171,7 +171,7 @@ SELECT audited_by, source FROM privrisk.audit_log ORDER BY id;
 --    the owner binds it again.
 SET ROLE sec_steward;
 SELECT privrisk.add_rule('sec_people', 'secret', 'hide', 'id > 150 AND id < 0');
-SELECT rule, condition, condition_columns FROM privrisk.policy_rule WHERE policy = 'sec_people' ORDER BY rule;
+SELECT rule, condition, condition_columns FROM privrisk.policy_rule WHERE policy = 'sec_data.sec_people' ORDER BY rule;
 ALTER TABLE sec_data.people RENAME COLUMN id TO ident;
 SELECT count(secret) AS secrets FROM privrisk.release('sec_people') AS r(secret text);
 ALTER TABLE sec_data.people RENAME COLUMN ident TO id;
@@ -194,9 +194,9 @@ SELECT privrisk.add_rule('sec_people', 'secret', 'hide', 'id IN (SELECT 1 FROM s
 -- owner can) is checked again before it runs.
 RESET ROLE;
 UPDATE privrisk.policy_rule SET condition_tree = replace(condition_tree, ':opno 98 ', ':opno 99999 ')
- WHERE policy = 'sec_people' AND rule = 1;
+ WHERE policy = 'sec_data.sec_people' AND rule = 1;
 SELECT count(region) FROM privrisk.release('sec_people') AS r(region text);
-UPDATE privrisk.policy_rule SET condition_tree = NULL WHERE policy = 'sec_people' AND rule = 1;
+UPDATE privrisk.policy_rule SET condition_tree = NULL WHERE policy = 'sec_data.sec_people' AND rule = 1;
 SELECT count(region) FROM privrisk.release('sec_people') AS r(region text);
 SELECT privrisk.refresh_policy('sec_people');
 SELECT count(*) FILTER (WHERE region = 'metro') AS metro_shown FROM privrisk.release('sec_people') AS r(region text);
@@ -264,7 +264,7 @@ DROP FUNCTION public.sec_error(text);
 
 SELECT count(*) AS hostile_code_ran FROM public.sec_marks;
 DELETE FROM privrisk.audit_log;
-SELECT privrisk.drop_policy('sec_people');
+SELECT privrisk.drop_policy('sec_people', cascade => true);
 DROP TABLE public.sec_marks;
 SELECT privrisk.drop_hierarchy('sec_region');
 DROP OWNED BY sec_steward, sec_steward2, sec_analyst, sec_stranger;

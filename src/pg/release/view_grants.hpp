@@ -1,0 +1,28 @@
+// A release view's readers read the view (docs/release.md): a release() call in
+// the definition of a view is marked, while the query is planned, with that
+// view, so its scan knows which registered view grants the read; a release()
+// anywhere else is read directly, which only a reader of the source may do.
+#pragma once
+
+#include <string>
+
+#include "common/postgres.hpp"
+
+namespace privrisk::pg {
+
+// The planner's SupportRequestSimplify for release(policy) and
+// release_policy_is(policy, digest): the call with the view whose definition
+// holds it as one more argument, or nullptr to leave it as it is.
+Node* mark_view_call(SupportRequestSimplify* request);
+
+// The view a call was marked with: its argument at `position` (1 for
+// release(policy), 2 for release_policy_is(policy, digest)) in its FuncExpr's
+// arguments, or InvalidOid for a call the reader wrote.
+Oid marked_view(List* args, int position = 1);
+
+// Errors unless `view` shows every row its release reads, or is a security
+// barrier: a view that filters rows must keep the reader's own functions from
+// rows its filter leaves out.
+void check_view_filter(Oid view, const std::string& policy);
+
+}  // namespace privrisk::pg
