@@ -73,7 +73,7 @@ std::vector<std::string> policy_digests(const Policy& policy, const std::vector<
             sum.add("source");
             sum.add(source);
         }
-        sum.add(policy.name);
+        sum.add(policy.base_name);  // the name alone: a shard names its policy in its own schema
         sum.add(policy.unlabelled_hidden ? "hide" : "publish");
         sum.add(std::to_string(rules.size()));
         for (const std::string& r : rules) sum.add(r);
@@ -167,7 +167,7 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                     .c_str(),
                 {}, false);
         // A shard whose policy reads another table fails: its digest names the table.
-        const std::string pin = PinnedHierarchy{policy.name, digests[i + 1], shard.server}.text();
+        const std::string pin = PinnedHierarchy{policy.base_name, digests[i + 1], shard.server}.text();
         union_all += (union_all.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + names + " FROM " + qualified +
                      " WHERE privrisk.release_is_pinned(" + sql_identifier(carrier->name) + ", " + sql_literal(pin) +
                      "::privrisk.pinned_policy)";
