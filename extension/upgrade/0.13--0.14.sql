@@ -69,3 +69,10 @@ UPDATE privrisk.release_view v
 
 -- drop_policy takes cascade: a policy with release views drops only with them.
 DROP FUNCTION privrisk.drop_policy(text);
+
+-- labels: an event trigger loads the library before every SECURITY LABEL, so a
+-- schema-level or table-level restore (no CREATE EXTENSION in its dump) keeps
+-- its labels; replaces 0.13's NOTICE about session_preload_libraries.
+CREATE OR REPLACE FUNCTION privrisk.load_label_provider() RETURNS event_trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'privrisk_load_label_provider';
+-- include: src/sql/labels/catalog_rules.sql

@@ -20,7 +20,8 @@ BEGIN
         SELECT p.oid::pg_catalog.regprocedure FROM pg_catalog.pg_proc p
          WHERE p.pronamespace OPERATOR(pg_catalog.=) 'privrisk'::pg_catalog.regnamespace
            AND p.proname OPERATOR(pg_catalog.=) ANY (ARRAY['guard_selftest', 'forget_dropped_budgets',
-                                                           'forget_dropped_relations']::pg_catalog.name[])
+                                                           'forget_dropped_relations',
+                                                           'load_label_provider']::pg_catalog.name[])
     LOOP
         EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
     END LOOP;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 
 #include "server.hpp"
 
@@ -22,6 +23,25 @@ std::string pg_bindir() {
 long scalar(pqxx::connection& c, const std::string& sql) {
     pqxx::nontransaction tx{c};
     return tx.exec(sql)[0][0].as<long>();
+}
+
+// Runs a shell command; its exit status, with stdout and stderr in `output`.
+int shell(const std::string& cmd, std::string& output) {
+    output.clear();
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) output.append(buf, n);
+    return pclose(p);
+}
+
+// Every label of the provider privrisk in a database, "object=label" by object.
+std::string privrisk_labels(const std::string& conninfo) {
+    pqxx::connection c{conninfo};
+    pqxx::nontransaction tx{c};
+    return tx.exec("SELECT coalesce(string_agg(objname || '=' || label, ' ' ORDER BY objname), '') "
+                   "FROM pg_seclabels WHERE provider = 'privrisk'")[0][0]
+        .as<std::string>();
 }
 
 }  // namespace
@@ -109,4 +129,98 @@ TEST(DumpRestore, LabelsAndProfilesSurvive) {
                       "WHERE measure = 'k_anonymity'")[0][0]
                   .as<bool>(),
               true);
+}
+
+// A dump of one schema (pg_dump -n) or one table (-t) holds no CREATE
+// EXTENSION: nothing in it calls a privrisk function, so 0.13 restored it in a
+// session where the provider was not loaded, and every SECURITY LABEL failed
+// ('security label provider "privrisk" is not loaded'); without ON_ERROR_STOP
+// the tables came back with no label. An event trigger now loads the library
+// before each SECURITY LABEL: every label comes back as it was, in each way of
+// restoring, into a database whose sessions have not loaded the library.
+namespace {
+
+const char* const kWardLabels =
+    "ward.people.id=identifier ward.people.illness=sensitive ward.people.note=insensitive "
+    "ward.people.sex=quasi_identifier ward.people.zip=quasi_identifier(zip_h) "
+    "ward.visits.clinic=quasi_identifier(clinic_h) ward.visits.reason=sensitive";
+
+// A source database: two labelled tables in schema ward, one in public (its
+// session loads the library first, as 0.13 needed).
+std::unique_ptr<itest::Database> labelled_source() {
+    auto source = std::make_unique<itest::Database>("privrisk_dump_ward");
+    pqxx::connection c{source->conninfo()};
+    itest::exec(c,
+                "LOAD 'privrisk'; CREATE SCHEMA ward; "
+                "CREATE TABLE ward.people AS SELECT i AS id, (100 + i % 7)::text AS zip, "
+                "CASE WHEN i % 2 = 0 THEN 'F' ELSE 'M' END AS sex, (i % 3)::text AS illness, 'n' AS note "
+                "FROM generate_series(1, 60) i; "
+                "CREATE TABLE ward.visits (clinic text, reason text, day date); "
+                "CREATE TABLE public.elsewhere (x int); "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.people.id IS 'identifier'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.people.zip IS 'quasi_identifier(zip_h)'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.people.sex IS 'quasi_identifier'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.people.illness IS 'sensitive'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.people.note IS 'insensitive'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.visits.clinic IS 'quasi_identifier(clinic_h)'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN ward.visits.reason IS 'sensitive'; "
+                "SECURITY LABEL FOR privrisk ON COLUMN public.elsewhere.x IS 'identifier'");
+    return source;
+}
+
+std::string psql() { return "'" + pg_bindir() + "/psql' -q -v ON_ERROR_STOP=1"; }
+std::string pg_restore() { return "'" + pg_bindir() + "/pg_restore' --exit-on-error"; }
+
+// The source dumped with `dump` (pg_dump's arguments) and restored by
+// `restore` (a command reading the dump on stdin; -d and the target's name are
+// appended) into a fresh database with the extension, set up first by
+// `prepare` (SQL). The restore must succeed; returns the target's labels.
+std::string restored_labels(const std::string& dump, const std::string& restore, const std::string& prepare = "") {
+    static std::unique_ptr<itest::Database> source = labelled_source();
+    itest::Database target("privrisk_dump_ward_target");
+    if (!prepare.empty()) {
+        pqxx::connection c{target.conninfo()};
+        itest::exec(c, prepare);
+    }
+    std::string cmd = "'" + pg_bindir() + "/pg_dump' " + dump + " -d " + source->name() + " | " + restore + " -d " +
+                      target.name();
+    std::string output;
+    EXPECT_EQ(shell(cmd, output), 0) << cmd << "\n" << output;
+    return privrisk_labels(target.conninfo());
+}
+
+}  // namespace
+
+TEST(DumpRestore, SchemaLevelRestoreKeepsEveryLabel) {
+    EXPECT_EQ(restored_labels("-n ward", psql()), kWardLabels);
+    EXPECT_EQ(restored_labels("-Fc -n ward", pg_restore()), kWardLabels);
+}
+
+TEST(DumpRestore, TableLevelRestoreKeepsEveryLabel) {
+    EXPECT_EQ(restored_labels("-t ward.people", psql(), "CREATE SCHEMA ward"),
+              "ward.people.id=identifier ward.people.illness=sensitive ward.people.note=insensitive "
+              "ward.people.sex=quasi_identifier ward.people.zip=quasi_identifier(zip_h)");
+    EXPECT_EQ(restored_labels("-Fc -t ward.visits", pg_restore(), "CREATE SCHEMA ward"),
+              "ward.visits.clinic=quasi_identifier(clinic_h) ward.visits.reason=sensitive");
+}
+
+// The same with the library in session_preload_libraries (0.13's advice), in
+// one transaction, and by a role that is not a superuser (it owns what it
+// restores: --no-owner).
+TEST(DumpRestore, SchemaLevelRestoreKeepsLabelsInEveryKindOfSession) {
+    EXPECT_EQ(restored_labels("-n ward", psql(),
+                              "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET session_preload_libraries = "
+                              "''privrisk''', current_database()); END $$"),
+              kWardLabels);
+    EXPECT_EQ(restored_labels("-Fc -n ward", pg_restore() + " --single-transaction"), kWardLabels);
+    {
+        pqxx::connection admin{"dbname=postgres"};
+        itest::exec(admin, "DROP ROLE IF EXISTS ward_restorer; CREATE ROLE ward_restorer LOGIN");
+    }
+    EXPECT_EQ(restored_labels("-Fc -n ward", pg_restore() + " --no-owner -U ward_restorer",
+                              "DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO ward_restorer', "
+                              "current_database()); END $$"),
+              kWardLabels);
+    pqxx::connection admin{"dbname=postgres"};
+    itest::exec(admin, "DROP ROLE ward_restorer");
 }

@@ -13,6 +13,7 @@
 extern "C" {
 #include "access/genam.h"
 #include "catalog/pg_seclabel.h"
+#include "commands/event_trigger.h"
 #include "utils/fmgroids.h"
 }
 
@@ -179,6 +180,19 @@ RoleArguments labelled_role_arguments(Oid source, const OptionalTexts& quasi_ide
 }
 
 }  // namespace privrisk::pg
+
+// load_label_provider() RETURNS event_trigger, fired at ddl_command_start of
+// every SECURITY LABEL (src/sql/labels/catalog_rules.sql). Its work is done
+// before its body runs: calling it loads this library, whose _PG_init registers
+// the provider, and PostgreSQL looks the provider up only after the trigger. So
+// SECURITY LABEL FOR privrisk works in any session of a database with the
+// extension, whatever ran before: a restore of a schema or a table (pg_dump -n,
+// -t: no CREATE EXTENSION in the dump), a parallel pg_restore's workers.
+PRIVRISK_FUNCTION(privrisk_load_label_provider) {
+    if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+        fail(ErrorKind::InvalidParameter, "privrisk.load_label_provider() is an event trigger function");
+    return Datum(0);
+}
 
 // column_labels(source regclass) RETURNS TABLE(column_name name, role text,
 // hierarchy text)

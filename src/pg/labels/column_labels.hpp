@@ -11,9 +11,9 @@
 
 namespace privrisk::pg {
 
-// Registers the provider; called once from _PG_init. SECURITY LABEL FOR
-// privrisk works in a session once the library is loaded
-// (session_preload_libraries, or any privrisk function called before).
+// Registers the provider; called once from _PG_init. An event trigger loads
+// the library before any SECURITY LABEL runs (load_label_provider), so the
+// provider is there in every session of a database with the extension.
 void register_label_provider();
 
 // Every column of `relation` (dropped ones aside, their labels went with them)

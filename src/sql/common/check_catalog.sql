@@ -1,3 +1,16 @@
+-- A catalog sequence's position for check_catalog(), or NULLs for a role that
+-- may not read the sequence: the privilege is checked before it is read (a
+-- sequence in a query's FROM is checked, and refused, whatever its WHERE says).
+CREATE OR REPLACE FUNCTION privrisk.catalog_sequence_state(seq regclass, OUT last_value bigint, OUT is_called boolean)
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF pg_catalog.has_sequence_privilege(seq, 'SELECT') THEN
+        EXECUTE pg_catalog.format('SELECT s.last_value, s.is_called FROM %s s', seq) INTO last_value, is_called;
+    END IF;
+END $$;
+
 CREATE OR REPLACE FUNCTION privrisk.check_catalog() RETURNS TABLE(invariant text, object text, problem text)
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
@@ -57,10 +70,13 @@ CREATE OR REPLACE FUNCTION privrisk.check_catalog() RETURNS TABLE(invariant text
    FROM privrisk.budget_ledger l
   WHERE NOT EXISTS (SELECT 1 FROM privrisk.budget b WHERE b.relation = l.relation) GROUP BY l.relation
  UNION ALL
- -- Sequences: each past every id its table holds (a restore or a crash must not reuse one).
- SELECT 'sequence past ids', 'privrisk.audit_log_id_seq', format('last value %s, largest id %s', s.last_value, m.max)
-   FROM privrisk.audit_log_id_seq s, (SELECT max(id) FROM privrisk.audit_log) AS m WHERE m.max > s.last_value
- UNION ALL
- SELECT 'sequence past ids', 'privrisk.budget_ledger_id_seq', format('last value %s, largest id %s', s.last_value, m.max)
-   FROM privrisk.budget_ledger_id_seq s, (SELECT max(id) FROM privrisk.budget_ledger) AS m WHERE m.max > s.last_value;
+ -- Sequences: each past every id its table holds (a restore or a crash must not reuse one): no id
+ -- at or past the value nextval gives next. The sequences are the catalog owner's, and their values
+ -- count every role's rows: only a role that may read a sequence checks it, against the ids it may read.
+ SELECT 'sequence past ids', s.seq, format('last value %s%s, largest id %s', q.last_value,
+                                           CASE WHEN NOT q.is_called THEN ' (not yet given)' ELSE '' END, s.largest)
+   FROM (VALUES ('privrisk.audit_log_id_seq', (SELECT max(a.id) FROM privrisk.audit_log a)),
+                ('privrisk.budget_ledger_id_seq', (SELECT max(l.id) FROM privrisk.budget_ledger l))) AS s(seq, largest),
+        LATERAL privrisk.catalog_sequence_state(s.seq::regclass) AS q
+  WHERE s.largest > q.last_value OR (s.largest = q.last_value AND NOT q.is_called);
 END;

@@ -90,7 +90,7 @@ CREATE OR REPLACE FUNCTION privrisk.ordered_hierarchy(name text, "values" text[]
     AS $$
 DECLARE
     n integer := pg_catalog.cardinality("values");
-    span bigint := 1;   -- leaves per group at the level being built
+    span bigint := 1;   -- leaves per group at the level being built, at most n
     i integer;
     j integer;
     lines text[];
@@ -111,6 +111,11 @@ BEGIN
         RAISE EXCEPTION 'ordered_hierarchy: group_sizes must list one size per level (an empty array: only ⊥ above the values)'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    -- The height is one level per group size, then ⊥; it is at most 64 (kMaxHeight in hierarchy.hpp).
+    IF COALESCE(pg_catalog.array_length(group_sizes, 1), 0) OPERATOR(pg_catalog.>) 63 THEN
+        RAISE EXCEPTION 'ordered_hierarchy: group_sizes lists % sizes; it may list 0 to 63 (a hierarchy has at most 64 levels above its values, ⊥ included)',
+            pg_catalog.array_length(group_sizes, 1) USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     FOR j IN 1 .. COALESCE(pg_catalog.array_length(group_sizes, 1), 0) LOOP
         IF group_sizes[j] IS NULL OR group_sizes[j] OPERATOR(pg_catalog.<) 2 THEN
             RAISE EXCEPTION 'ordered_hierarchy: group size % (level %) must be at least 2, got %', j, j,
@@ -121,7 +126,9 @@ BEGIN
     -- holds, in the given order), then ⊥. Fields quoted (RFC 4180), so any value is safe.
     lines := ARRAY(SELECT pg_catalog.format('"%s"', pg_catalog.replace(v, '"', '""')) FROM pg_catalog.unnest("values") AS v);
     FOR j IN 1 .. COALESCE(pg_catalog.array_length(group_sizes, 1), 0) LOOP
-        span := span OPERATOR(pg_catalog.*) group_sizes[j];
+        -- A group of n leaves holds every value, and so does any larger one: capping at n keeps the
+        -- product of the sizes (2^31 per level) within bigint and changes no group.
+        span := LEAST(span OPERATOR(pg_catalog.*) group_sizes[j], n);
         FOR i IN 1 .. n LOOP
             label := pg_catalog.format('[%s..%s]',
                 "values"[((i OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog./) span) OPERATOR(pg_catalog.*) span OPERATOR(pg_catalog.+) 1],

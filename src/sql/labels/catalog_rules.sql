@@ -1,10 +1,8 @@
--- SECURITY LABEL FOR privrisk works in a session once the library is loaded;
--- say how to have it loaded in every session (docs/labels.md).
-DO $$
-BEGIN
-    IF pg_catalog.current_setting('session_preload_libraries') OPERATOR(pg_catalog.!~) 'privrisk'
-       AND pg_catalog.current_setting('shared_preload_libraries') OPERATOR(pg_catalog.!~) 'privrisk' THEN
-        RAISE NOTICE 'privrisk: column labels (SECURITY LABEL FOR privrisk) need the library loaded in the session'
-            USING HINT = 'ALTER DATABASE … SET session_preload_libraries = ''privrisk'' (as a superuser), or call any privrisk function first in the session';
-    END IF;
-END $$;
+-- SECURITY LABEL FOR privrisk needs the provider, which the library registers
+-- when it is loaded: this trigger loads it before every SECURITY LABEL, in any
+-- session (a restore of a schema or a table runs no privrisk function first).
+-- ENABLE ALWAYS: also under session_replication_role = replica.
+CREATE EVENT TRIGGER privrisk_load_label_provider ON ddl_command_start
+    WHEN TAG IN ('SECURITY LABEL')
+    EXECUTE FUNCTION privrisk.load_label_provider();
+ALTER EVENT TRIGGER privrisk_load_label_provider ENABLE ALWAYS;

@@ -1,2 +1,4 @@
 COMMENT ON FUNCTION privrisk.column_labels(regclass) IS 'the columns of a table labelled with SECURITY LABEL FOR privrisk, in column order: role (identifier, quasi_identifier, sensitive, insensitive) and the quasi-identifier''s hierarchy';
 COMMENT ON FUNCTION privrisk.labelled_arguments(regclass, text[], text[], text, text) IS 'internal: the quasi-identifiers, hierarchies and sensitive column of a call, each taken from the column labels when omitted';
+COMMENT ON FUNCTION privrisk.load_label_provider() IS 'internal: event trigger function run before every SECURITY LABEL; calling it loads the library, which registers the label provider privrisk';
+COMMENT ON EVENT TRIGGER privrisk_load_label_provider IS 'loads the library before every SECURITY LABEL, so the label provider privrisk is there in any session (a restore of one schema or table calls no privrisk function first)';
