@@ -73,17 +73,37 @@ struct StoredProfile {
     std::optional<std::string> owner_now;  // the owner role's name; nullopt: orphaned
 };
 
+// Whether the catalog keeps owners by identity (0.14); a 0.13 catalog not yet updated keeps a
+// name in `owner`, and this library keeps working with it until ALTER EXTENSION … UPDATE.
+bool owners_by_identity(Spi& spi) {
+    spi.run("SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute "
+            "WHERE attrelid OPERATOR(pg_catalog.=) 'privrisk.risk_profile'::pg_catalog.regclass "
+            "AND attname OPERATOR(pg_catalog.=) 'owner_name' AND NOT attisdropped",
+            {}, true);
+    return spi.int8(0, 1) > 0;
+}
+
 std::optional<StoredProfile> find_profile(Spi& spi, const std::string& name) {
-    if (spi.run("SELECT thresholds::pg_catalog.text, owner::pg_catalog.oid::pg_catalog.int8, "
-                "owner_name::pg_catalog.text FROM privrisk.risk_profile "
-                "WHERE name OPERATOR(pg_catalog.=) $1",
+    const bool identity = owners_by_identity(spi);
+    if (spi.run(identity ? "SELECT thresholds::pg_catalog.text, owner::pg_catalog.oid::pg_catalog.int8, "
+                           "owner_name::pg_catalog.text FROM privrisk.risk_profile "
+                           "WHERE name OPERATOR(pg_catalog.=) $1"
+                         : "SELECT thresholds::pg_catalog.text, NULL::pg_catalog.int8, owner::pg_catalog.text "
+                           "FROM privrisk.risk_profile WHERE name OPERATOR(pg_catalog.=) $1",
                 {text_arg(name)}, true) == 0)
         return std::nullopt;
     StoredProfile p{spi.string(0, 1), std::nullopt, spi.string(0, 3), std::nullopt};
-    if (!spi.null(0, 2)) {
-        Oid owner = static_cast<Oid>(spi.int8(0, 2));
-        p.owner = owner;
-        const char* now = pg_call([&] { return GetUserNameFromId(owner, true); });
+    std::optional<Oid> owner;
+    if (!spi.null(0, 2)) owner = static_cast<Oid>(spi.int8(0, 2));
+    if (!identity) {  // 0.13: the role of that name, if any
+        const char* role = p.owner_name.c_str();
+        Oid id = pg_call([&] { return get_role_oid(role, true); });
+        if (OidIsValid(id)) owner = id;
+    }
+    if (owner) {
+        Oid id = *owner;
+        p.owner = id;
+        const char* now = pg_call([&] { return GetUserNameFromId(id, true); });
         if (now) p.owner_now = std::string(now);
     }
     return p;
@@ -154,18 +174,31 @@ PRIVRISK_FUNCTION(privrisk_create_profile) {
     {
         AsCatalogOwner as_owner;
         SpiArg d = description ? text_arg(*description) : SpiArg{TEXTOID, 0, true};
-        if (existing)
+        const bool identity = owners_by_identity(spi);
+        if (existing && identity)
             spi.run(
                 "UPDATE privrisk.risk_profile SET thresholds = $2::pg_catalog.jsonb, "
                 "description = $3, owner = $4, owner_name = $5::pg_catalog.name, "
                 "created_at = pg_catalog.now() WHERE name OPERATOR(pg_catalog.=) $1",
                 {text_arg(name), text_arg(thresholds), d, oid_arg(REGROLEOID, owner), text_arg(owner_name)}, false);
-        else
+        else if (existing)  // a 0.13 catalog: the owner's name
+            spi.run(
+                "UPDATE privrisk.risk_profile SET thresholds = $2::pg_catalog.jsonb, "
+                "description = $3, owner = $4::pg_catalog.name, "
+                "created_at = pg_catalog.now() WHERE name OPERATOR(pg_catalog.=) $1",
+                {text_arg(name), text_arg(thresholds), d, text_arg(owner_name)}, false);
+        else if (identity)
             spi.run(
                 "INSERT INTO privrisk.risk_profile(name, thresholds, "
                 "description, owner, owner_name) "
                 "VALUES ($1, $2::pg_catalog.jsonb, $3, $4, $5::pg_catalog.name)",
                 {text_arg(name), text_arg(thresholds), d, oid_arg(REGROLEOID, owner), text_arg(owner_name)}, false);
+        else
+            spi.run(
+                "INSERT INTO privrisk.risk_profile(name, thresholds, "
+                "description, owner) "
+                "VALUES ($1, $2::pg_catalog.jsonb, $3, $4::pg_catalog.name)",
+                {text_arg(name), text_arg(thresholds), d, text_arg(owner_name)}, false);
     }
     spi.finish();
     PG_RETURN_VOID();

@@ -16,7 +16,7 @@ using namespace privrisk::pg;
 
 namespace {
 
-std::string read_asset(const char* name) {
+std::string read_asset(const std::string& name) {
     char share[MAXPGPATH];
     pg_call([&] { get_share_path(my_exec_path, share); });
     std::string path = std::string(share) + "/extension/privrisk-report-" + name;
@@ -39,4 +39,16 @@ PRIVRISK_FUNCTION(privrisk_report_page) {
     page.vega_js = read_asset("vega.min.js");
     page.vega_lite_js = read_asset("vega-lite.min.js");
     return text_datum(render_page(read_asset("template.html"), page));
+}
+
+// report_asset(name): the installed file. 0.13 and earlier defined privrisk.report_asset()
+// on this symbol: their scripts, which an update from them runs first, need it, and a
+// database not yet updated keeps working with this library. 0.14 drops the SQL function.
+PRIVRISK_FUNCTION(privrisk_report_asset) {
+    std::string name(text_arg_view(fcinfo, 0, "asset"));
+    static const char* const kAssets[] = {"template.html", "charts.js", "vega.min.js", "vega-lite.min.js"};
+    bool known = false;
+    for (const char* a : kAssets) known = known || name == a;
+    if (!known) fail(ErrorKind::InvalidParameter, "report_asset: unknown asset " + quote_value(name));
+    return text_datum(read_asset(name));
 }
