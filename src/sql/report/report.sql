@@ -32,6 +32,7 @@ DECLARE
     verdicts jsonb;
     verdict jsonb;
     profile_line text;
+    search_note text := '';
 BEGIN
     -- What the call omits comes from the column labels (docs/labels.md).
     SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
@@ -55,6 +56,10 @@ BEGIN
             END IF;
         EXCEPTION WHEN invalid_parameter_value THEN
             searched := NULL;  -- a profile the search cannot take as constraints: report the source
+        WHEN program_limit_exceeded THEN
+            -- a lattice too large to search (26 quasi-identifiers, say): report the source, and say so
+            GET STACKED DIAGNOSTICS search_note = MESSAGE_TEXT;
+            search_note := ' The search did not run: ' || search_note || '.';
         END;
     END IF;
     chosen := COALESCE(chosen, zeros);
@@ -174,9 +179,9 @@ BEGIN
     RETURN privrisk.report_page(jsonb_build_object(
         'title', COALESCE(title, 'Privacy risk of ' || source::text),
         'version', (SELECT e.extversion FROM pg_extension e WHERE e.extname = 'privrisk'),
-        'meta', format('Source %s, quasi-identifiers %s, sensitive %s; %s rows. Made %s by %s.',
+        'meta', format('Source %s, quasi-identifiers %s, sensitive %s; %s rows. Made %s by %s.%s',
                        source::text, array_to_string(quasi_identifiers, ', '), COALESCE(sensitive, 'none'),
-                       before ->> 'rows', to_char(now(), 'YYYY-MM-DD HH24:MI TZ'), current_user),
+                       before ->> 'rows', to_char(now(), 'YYYY-MM-DD HH24:MI TZ'), current_user, search_note),
         'profile_line', profile_line,
         'verdicts', verdicts), data);
 END $$;

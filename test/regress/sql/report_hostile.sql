@@ -68,7 +68,8 @@ SELECT privrisk.report_page($${"title": "t", "version": "v", "meta": "m", "profi
                               "verdicts": [{"heading": "h", "publishable": "yes", "summary": "s", "checks": []}]}$$, '{}');
 SELECT privrisk.report_page(NULL, '{}');
 
--- 26 quasi-identifiers of height 5: 6^26 lattice nodes overflowed a bigint in 0.13.
+-- 26 quasi-identifiers of height 5: 6^26 lattice nodes overflowed a bigint in 0.13. The search
+-- cannot take such a lattice: the report is of the source, and says why.
 CREATE TABLE rh26 AS
 SELECT i AS id, lpad((i % 2)::text, 5, '0') AS c FROM generate_series(1, 60) AS i;
 DO $$
@@ -81,11 +82,12 @@ BEGIN
 END $$;
 SELECT privrisk.prefix_hierarchy('rh26_h', 5);
 CREATE TABLE rh26_page AS
-SELECT privrisk.report('rh26', 'rh_board', levels => array_fill(1, ARRAY[26])) AS page;
+SELECT privrisk.report('rh26', 'rh_board') AS page;
 SELECT (substring(page FROM '<script type="application/json" id="report-data">(.*?)</script>')::jsonb)->>'lattice_note'
        AS lattice_note,
        jsonb_array_length((substring(page FROM '<script type="application/json" id="report-data">(.*?)</script>')::jsonb)->'quasi_identifiers')
-       AS quasi_identifiers
+       AS quasi_identifiers,
+       substring(page FROM 'The search did not run: [^.]*') AS search
 FROM rh26_page;
 
 DROP TABLE rh, rh_page, rh_data, rh26, rh26_page;
