@@ -96,21 +96,20 @@
     });
   } else note("frontier", data.lattice_note || "No lattice.");
 
-  // 5. Each quasi-identifier's values in the source and in the release.
+  // 5. Each quasi-identifier's values in the source and in the release. Each plot gets its rows,
+  //    split here: a column's name or a value is data, never part of a filter Vega would parse.
   if (data.distributions.length) {
     var columns = [];
     data.distributions.forEach(function (d) { if (columns.indexOf(d.column) < 0) columns.push(d.column); });
     draw("distributions", {
-      data: { values: data.distributions },
       vconcat: columns.map(function (column) {
         return {
-          title: column,
+          title: { text: String(column) },
           hconcat: ["source", "release"].map(function (release) {
             return {
-              title: { text: release === "source" ? "source" : "release", fontSize: 11, fontWeight: "normal" },
+              title: { text: release, fontSize: 11, fontWeight: "normal" },
               width: width / 2 - 40, height: 150,
-              // field predicates, not an expression: a column's name is data, never parsed as code
-              transform: [{ filter: { and: [{ field: "column", equal: column }, { field: "release", equal: release }] } }],
+              data: { values: data.distributions.filter(function (d) { return d.column === column && d.release === release; }) },
               mark: { type: "bar", color: release === "source" ? "#9ecae9" : "#4c78a8" },
               encoding: {
                 x: { field: "value", type: "nominal", title: null, sort: "-y", axis: { labelAngle: -40, labelLimit: 100 } },

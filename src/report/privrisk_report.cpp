@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <pqxx/pqxx>
@@ -36,6 +37,23 @@ std::optional<std::string> levels_array(const std::string& text) {
     }
     if (out.empty()) return std::nullopt;
     return "{" + out + "}";
+}
+
+// What the server answered must be one page: one row of one column, not NULL, an
+// HTML document from "<!DOCTYPE html>" to "</html>". Anything else (a server or a
+// function that is not what the client expects, a cut connection) is reported and
+// nothing is written.
+std::optional<std::string> answer_problem(const pqxx::result& r) {
+    if (r.columns() != 1) return "it has " + std::to_string(r.columns()) + " columns, not 1";
+    if (r.size() != 1) return "it has " + std::to_string(r.size()) + " rows, not 1";
+    if (r[0][0].is_null()) return "the page is NULL";
+    std::string_view page(r[0][0].c_str(), r[0][0].size());
+    const std::string_view head = "<!DOCTYPE html>", tail = "</html>";
+    if (page.substr(0, head.size()) != head) return "it is not an HTML page (it does not start with <!DOCTYPE html>)";
+    while (!page.empty() && (page.back() == '\n' || page.back() == '\r' || page.back() == ' ')) page.remove_suffix(1);
+    if (page.size() < head.size() + tail.size() || page.substr(page.size() - tail.size()) != tail)
+        return "the page is cut short (it does not end with </html>)";
+    return std::nullopt;
 }
 
 }  // namespace
@@ -66,7 +84,11 @@ int main(int argc, char** argv) {
         pqxx::result r = tx.exec_params(
             "SELECT privrisk.report($1::pg_catalog.regclass, $2, levels => $3::pg_catalog.int4[], title => $4)",
             source, profile, levels, title);
-        std::string html = r[0][0].as<std::string>();
+        if (auto problem = answer_problem(r)) {
+            std::cerr << "privrisk-report: privrisk.report() gave no usable page: " << *problem << "; nothing written\n";
+            return 1;
+        }
+        std::string html(r[0][0].c_str(), r[0][0].size());
         std::ofstream out(output, std::ios::binary);
         if (!out) {
             std::cerr << "privrisk-report: cannot write " << output << ": " << std::strerror(errno) << "\n";

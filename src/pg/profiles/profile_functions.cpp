@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/spi.hpp"
+#include "profiles/profile_name.hpp"
 #include "profiles/risk_profile.hpp"
 #include "release/policy_catalog.hpp"
 
@@ -62,18 +63,50 @@ RiskProfile parse_thresholds(Datum thresholds) {
     return RiskProfile::from_texts(json_option_texts(thresholds));
 }
 
+// A profile as stored. Its owner is a role's identity (regrole): a role
+// dropped and made again under the same name is another role. An orphan's
+// owner is gone (dropped, or not found when a dump was restored).
 struct StoredProfile {
     std::string thresholds;  // jsonb text
-    std::string owner;
+    std::optional<Oid> owner;  // nullopt: orphaned on restore
+    std::string owner_name;    // the owner's name when the profile was last written
+    std::optional<std::string> owner_now;  // the owner role's name; nullopt: orphaned
 };
 
+// Whether the catalog keeps owners by identity (0.14); a 0.13 catalog not yet updated keeps a
+// name in `owner`, and this library keeps working with it until ALTER EXTENSION … UPDATE.
+bool owners_by_identity(Spi& spi) {
+    spi.run("SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute "
+            "WHERE attrelid OPERATOR(pg_catalog.=) 'privrisk.risk_profile'::pg_catalog.regclass "
+            "AND attname OPERATOR(pg_catalog.=) 'owner_name' AND NOT attisdropped",
+            {}, true);
+    return spi.int8(0, 1) > 0;
+}
+
 std::optional<StoredProfile> find_profile(Spi& spi, const std::string& name) {
-    if (spi.run("SELECT thresholds::pg_catalog.text, owner::pg_catalog.text FROM "
-                "privrisk.risk_profile "
-                "WHERE name OPERATOR(pg_catalog.=) $1",
+    const bool identity = owners_by_identity(spi);
+    if (spi.run(identity ? "SELECT thresholds::pg_catalog.text, owner::pg_catalog.oid::pg_catalog.int8, "
+                           "owner_name::pg_catalog.text FROM privrisk.risk_profile "
+                           "WHERE name OPERATOR(pg_catalog.=) $1"
+                         : "SELECT thresholds::pg_catalog.text, NULL::pg_catalog.int8, owner::pg_catalog.text "
+                           "FROM privrisk.risk_profile WHERE name OPERATOR(pg_catalog.=) $1",
                 {text_arg(name)}, true) == 0)
         return std::nullopt;
-    return StoredProfile{spi.string(0, 1), spi.string(0, 2)};
+    StoredProfile p{spi.string(0, 1), std::nullopt, spi.string(0, 3), std::nullopt};
+    std::optional<Oid> owner;
+    if (!spi.null(0, 2)) owner = static_cast<Oid>(spi.int8(0, 2));
+    if (!identity) {  // 0.13: the role of that name, if any
+        const char* role = p.owner_name.c_str();
+        Oid id = pg_call([&] { return get_role_oid(role, true); });
+        if (OidIsValid(id)) owner = id;
+    }
+    if (owner) {
+        Oid id = *owner;
+        p.owner = id;
+        const char* now = pg_call([&] { return GetUserNameFromId(id, true); });
+        if (now) p.owner_now = std::string(now);
+    }
+    return p;
 }
 
 StoredProfile load_profile(Spi& spi, const std::string& name) {
@@ -82,15 +115,31 @@ StoredProfile load_profile(Spi& spi, const std::string& name) {
     return *p;
 }
 
-void require_profile_owner(const std::string& name, const std::string& owner) {
-    const char* role = owner.c_str();
-    bool member = pg_call([&] {
-        Oid id = get_role_oid(role, true);
-        return OidIsValid(id) && has_privs_of_role(GetUserId(), id);
-    });
-    if (!member)
+// Who may replace or drop a profile: the owner role's members; an orphan's, a superuser only.
+void require_profile_owner(const std::string& name, const StoredProfile& p) {
+    if (!p.owner_now) {
+        if (!pg_call([] { return superuser(); }))
+            fail(ErrorKind::PermissionDenied, "risk profile " + quote_value(name) + " is orphaned: its owner role " +
+                                                  quote_value(p.owner_name) +
+                                                  " no longer exists, and only a superuser can replace or drop it");
+        return;
+    }
+    Oid owner = *p.owner;
+    if (!pg_call([&] { return has_privs_of_role(GetUserId(), owner); }))
         fail(ErrorKind::PermissionDenied, "risk profile " + quote_value(name) + " belongs to role " +
-                                              quote_value(owner) + ": only its members can change it");
+                                              quote_value(*p.owner_now) + ": only its members can change it");
+}
+
+// A new name must not look like an existing profile's: same key (profile_name.hpp).
+// Stored names are ASCII, so their key is their lower case.
+void refuse_look_alike(Spi& spi, const std::string& name) {
+    if (spi.run("SELECT name FROM privrisk.risk_profile "
+                "WHERE pg_catalog.lower(name COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) $1 "
+                "AND name OPERATOR(pg_catalog.<>) $2 LIMIT 1",
+                {text_arg(profile_name_key(name)), text_arg(name)}, true) > 0)
+        fail(ErrorKind::DuplicateObject, "risk profile name " + quote_value(name) + " looks like the existing profile " +
+                                             quote_value(spi.string(0, 1)) +
+                                             ": names are compared without case and invisible characters");
 }
 
 }  // namespace
@@ -98,7 +147,7 @@ void require_profile_owner(const std::string& name, const std::string& owner) {
 // create_profile(name, thresholds jsonb, description text, replace boolean)
 PRIVRISK_FUNCTION(privrisk_create_profile) {
     std::string name(text_arg_view(fcinfo, 0, "profile name"));
-    check_profile_name(name);
+    check_object_name("profile", name);
     if (PG_ARGISNULL(1))
         fail(ErrorKind::InvalidParameter, "create_profile: thresholds must be a JSON object, got NULL");
     parse_thresholds(PG_GETARG_DATUM(1));
@@ -111,27 +160,45 @@ PRIVRISK_FUNCTION(privrisk_create_profile) {
                                           std::to_string(description->size()));
     bool replace = !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
     Spi spi;
+    refuse_look_alike(spi, name);
+    check_profile_name(name);
     auto existing = find_profile(spi, name);
     if (existing && !replace)
         fail(ErrorKind::DuplicateObject,
              "risk profile " + quote_value(name) + " already exists (replace => true replaces it)");
-    if (existing) require_profile_owner(name, existing->owner);
-    const char* user = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
+    if (existing) require_profile_owner(name, *existing);
+    // The owner: kept on a replace (its current name recorded), the caller's when new or when a
+    // superuser replaces an orphan.
+    Oid owner = existing && existing->owner_now ? *existing->owner : pg_call([] { return GetUserId(); });
+    const char* owner_name = pg_call([&] { return GetUserNameFromId(owner, false); });
     {
-        AsCatalogOwner owner;
+        AsCatalogOwner as_owner;
         SpiArg d = description ? text_arg(*description) : SpiArg{TEXTOID, 0, true};
-        if (existing)
+        const bool identity = owners_by_identity(spi);
+        if (existing && identity)
             spi.run(
                 "UPDATE privrisk.risk_profile SET thresholds = $2::pg_catalog.jsonb, "
-                "description = $3, "
+                "description = $3, owner = $4, owner_name = $5::pg_catalog.name, "
                 "created_at = pg_catalog.now() WHERE name OPERATOR(pg_catalog.=) $1",
-                {text_arg(name), text_arg(thresholds), d}, false);
+                {text_arg(name), text_arg(thresholds), d, oid_arg(REGROLEOID, owner), text_arg(owner_name)}, false);
+        else if (existing)  // a 0.13 catalog: the owner's name
+            spi.run(
+                "UPDATE privrisk.risk_profile SET thresholds = $2::pg_catalog.jsonb, "
+                "description = $3, owner = $4::pg_catalog.name, "
+                "created_at = pg_catalog.now() WHERE name OPERATOR(pg_catalog.=) $1",
+                {text_arg(name), text_arg(thresholds), d, text_arg(owner_name)}, false);
+        else if (identity)
+            spi.run(
+                "INSERT INTO privrisk.risk_profile(name, thresholds, "
+                "description, owner, owner_name) "
+                "VALUES ($1, $2::pg_catalog.jsonb, $3, $4, $5::pg_catalog.name)",
+                {text_arg(name), text_arg(thresholds), d, oid_arg(REGROLEOID, owner), text_arg(owner_name)}, false);
         else
             spi.run(
                 "INSERT INTO privrisk.risk_profile(name, thresholds, "
                 "description, owner) "
                 "VALUES ($1, $2::pg_catalog.jsonb, $3, $4::pg_catalog.name)",
-                {text_arg(name), text_arg(thresholds), d, text_arg(user)}, false);
+                {text_arg(name), text_arg(thresholds), d, text_arg(owner_name)}, false);
     }
     spi.finish();
     PG_RETURN_VOID();
@@ -142,7 +209,7 @@ PRIVRISK_FUNCTION(privrisk_drop_profile) {
     std::string name(text_arg_view(fcinfo, 0, "profile name"));
     Spi spi;
     StoredProfile p = load_profile(spi, name);
-    require_profile_owner(name, p.owner);
+    require_profile_owner(name, p);
     {
         AsCatalogOwner owner;
         spi.run(
@@ -229,7 +296,10 @@ PRIVRISK_FUNCTION(privrisk_profile_verdict) {
     };
     Verdict v = evaluate(profile, measure_of);
     spi.finish();
-    std::string json = "{\"profile\": " + json_string(name) + ", \"profile_owner\": " + json_string(stored.owner) +
+    std::string json = "{\"profile\": " + json_string(name) + ", \"profile_owner\": " +
+                       (stored.owner_now ? json_string(*stored.owner_now) : std::string("null")) +
+                       ", \"profile_orphaned\": " + (stored.owner_now ? "false" : "true") +
+                       (stored.owner_now ? std::string() : ", \"profile_owner_was\": " + json_string(stored.owner_name)) +
                        ", \"publishable\": " + (v.publishable ? "true" : "false") +
                        ", \"summary\": " + json_string(v.summary) + ", \"checks\": [";
     for (std::size_t i = 0; i < v.checks.size(); ++i) {

@@ -1,6 +1,16 @@
 CREATE OR REPLACE FUNCTION privrisk.report(source regclass, profile text, quasi_identifiers text[] DEFAULT NULL::text[], sensitive text DEFAULT NULL::text, hierarchies text[] DEFAULT NULL::text[], levels integer[] DEFAULT NULL::integer[], title text DEFAULT NULL::text) RETURNS text
     LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
     SET search_path TO 'pg_catalog', 'pg_temp'
+    -- How text is made here is fixed, whatever the session says: literals are standard strings
+    -- (standard_conforming_strings off made '\u003c' a '<' in 0.13), numbers and dates print alike.
+    SET standard_conforming_strings TO 'on'
+    SET backslash_quote TO 'safe_encoding'
+    SET extra_float_digits TO '1'
+    SET "DateStyle" TO 'ISO, YMD'
+    SET "IntervalStyle" TO 'postgres'
+    SET bytea_output TO 'hex'
+    SET lc_numeric TO 'C'
+    SET quote_all_identifiers TO 'off'
     AS $$
 DECLARE
     width integer;
@@ -10,7 +20,7 @@ DECLARE
     searched jsonb;
     before jsonb;
     after jsonb;
-    nodes bigint := 1;
+    nodes numeric := 1;  -- 26 quasi-identifiers of height 5 overflowed a bigint in 0.13
     j integer;
     data jsonb;
     lattice_rows jsonb;
@@ -19,8 +29,10 @@ DECLARE
     class_sizes jsonb;
     ck_note text;
     distributions jsonb := '[]';
-    verdicts text;
-    page text;
+    verdicts jsonb;
+    verdict jsonb;
+    profile_line text;
+    search_note text := '';
 BEGIN
     -- What the call omits comes from the column labels (docs/labels.md).
     SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
@@ -44,6 +56,10 @@ BEGIN
             END IF;
         EXCEPTION WHEN invalid_parameter_value THEN
             searched := NULL;  -- a profile the search cannot take as constraints: report the source
+        WHEN program_limit_exceeded THEN
+            -- a lattice too large to search (26 quasi-identifiers, say): report the source, and say so
+            GET STACKED DIAGNOSTICS search_note = MESSAGE_TEXT;
+            search_note := ' The search did not run: ' || search_note || '.';
         END;
     END IF;
     chosen := COALESCE(chosen, zeros);
@@ -51,14 +67,20 @@ BEGIN
     after := privrisk.audit(source, quasi_identifiers, sensitive, hier, chosen, '{}', profile);
 
     -- The verdict tables: the source as it is, and the release (when it differs).
-    verdicts := privrisk.report_verdict('The source as it is', before -> 'verdict');
+    verdicts := jsonb_build_array(privrisk.report_checks('The source as it is', before -> 'verdict'));
     IF chosen <> zeros THEN
-        verdicts := privrisk.report_verdict(
+        verdicts := jsonb_build_array(privrisk.report_checks(
             'The release at ' || (SELECT string_agg(q || ' ' || l, ', ' ORDER BY i)
                                   FROM unnest(quasi_identifiers, chosen) WITH ORDINALITY AS u(q, l, i))
             || CASE WHEN searched IS NOT NULL AND levels IS NULL THEN ' (found by the search)' ELSE '' END,
-            after -> 'verdict') || verdicts;
+            after -> 'verdict')) || verdicts;
     END IF;
+    -- Whose profile it is: the verdict names its owner, or says the owner role was dropped.
+    verdict := before -> 'verdict';
+    profile_line := CASE WHEN (verdict ->> 'profile_orphaned')::boolean
+        THEN format('Risk profile "%s", orphaned: its owner role %s no longer exists, and only a superuser may replace or drop it.',
+                    profile, verdict ->> 'profile_owner_was')
+        ELSE format('Risk profile "%s", owned by role %s.', profile, verdict ->> 'profile_owner') END;
 
     -- The release's classes, read once: how many have each size, and (with a sensitive column) the
     -- (c,k) curves for implications and negated atoms, k = 0..10.
@@ -153,18 +175,13 @@ BEGIN
                       FROM privrisk.budget_ledger g WHERE g.relation = source) AS l), '[]'),
         'budget_epsilon', (SELECT b.epsilon FROM privrisk.budget b WHERE b.relation = source));
 
-    page := privrisk.report_asset('template.html');
-    page := replace(page, '/*@TITLE@*/', privrisk.html_text(COALESCE(title, 'Privacy risk of ' || source::text)));
-    page := replace(page, '/*@VERSION@*/', (SELECT e.extversion FROM pg_extension e WHERE e.extname = 'privrisk'));
-    page := replace(page, '/*@META@*/', privrisk.html_text(format('Source %s, profile "%s", quasi-identifiers %s, sensitive %s; %s rows. Made %s by %s.',
-                    source::text, profile, array_to_string(quasi_identifiers, ', '), COALESCE(sensitive, 'none'),
-                    before ->> 'rows', to_char(now(), 'YYYY-MM-DD HH24:MI TZ'), current_user)));
-    page := replace(page, '/*@VERDICTS@*/', verdicts);
-    -- In a script element, "</" would end it early, and no text may hold a placeholder the later
-    -- replacements look for: JSON allows "<" as \u003c and "/" as \/ in strings.
-    page := replace(page, '/*@DATA@*/', replace(replace(data::text, '<', '\u003c'), '/', '\/'));
-    page := replace(page, '/*@CHARTS@*/', privrisk.report_asset('charts.js'));
-    page := replace(page, '/*@VEGA_LITE@*/', privrisk.report_asset('vega-lite.min.js'));
-    page := replace(page, '/*@VEGA@*/', privrisk.report_asset('vega.min.js'));
-    RETURN page;
+    -- The page is written from data: report_page escapes every text (docs/report.md).
+    RETURN privrisk.report_page(jsonb_build_object(
+        'title', COALESCE(title, 'Privacy risk of ' || source::text),
+        'version', (SELECT e.extversion FROM pg_extension e WHERE e.extname = 'privrisk'),
+        'meta', format('Source %s, quasi-identifiers %s, sensitive %s; %s rows. Made %s by %s.%s',
+                       source::text, array_to_string(quasi_identifiers, ', '), COALESCE(sensitive, 'none'),
+                       before ->> 'rows', to_char(now(), 'YYYY-MM-DD HH24:MI TZ'), current_user, search_note),
+        'profile_line', profile_line,
+        'verdicts', verdicts), data);
 END $$;
