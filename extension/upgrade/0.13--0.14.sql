@@ -52,7 +52,7 @@ SELECT p.name, a.attnum, a.attname, a.atttypid::pg_catalog.regtype,
                   AND l.objoid OPERATOR(pg_catalog.=) a.attrelid AND l.objsubid OPERATOR(pg_catalog.=) a.attnum)
   FROM privrisk.policy p JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) p.source::pg_catalog.oid
  WHERE a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped;
--- The views made by 0.13 release the source columns of their names.
+-- The views made by 0.13 (create_release_view is the only way in) release the source columns of their names.
 UPDATE privrisk.release_view v
    SET column_names = c.names, column_numbers = c.numbers
   FROM (SELECT v2.view, pg_catalog.array_agg(a.attname ORDER BY a.attnum) AS names,
@@ -63,7 +63,6 @@ UPDATE privrisk.release_view v
            AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
           JOIN pg_catalog.pg_attribute s ON s.attrelid OPERATOR(pg_catalog.=) p.source::pg_catalog.oid
            AND s.attname OPERATOR(pg_catalog.=) a.attname AND NOT s.attisdropped
-         WHERE pg_catalog.pg_get_viewdef(v2.view) OPERATOR(pg_catalog.~~) '%privrisk.release(%'
          GROUP BY v2.view) AS c
  WHERE c.view OPERATOR(pg_catalog.=) v.view;
 

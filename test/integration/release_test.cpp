@@ -72,10 +72,10 @@ TEST(ReleaseView, CursorKeepsItsPolicyWhileThePolicyChanges) {
     tx.exec("DECLARE c NO SCROLL CURSOR FOR SELECT id, diagnosis, zip FROM patients_release");
     auto first = tx.exec("FETCH 100 FROM c");
     ASSERT_EQ(first.size(), 100u);
-    // Meanwhile the steward drops the policy and recreates it with no rule at all:
+    // Meanwhile the steward hides zip in every row (a policy with views is not
+    // dropped alone, and dropping the view would wait for the open cursor):
     // the open cursor keeps the rules it started with.
-    exec(steward, "SELECT privrisk.drop_policy('p')");
-    exec(steward, "SELECT privrisk.create_policy('p', 'patients')");
+    exec(steward, "SELECT privrisk.add_rule('p', 'zip', 'hide', 'false')");
     auto rest = tx.exec("FETCH ALL FROM c");
     tx.commit();
     long secrets = 0, disclosed = 0, rows = 0, zips = 0;
@@ -90,11 +90,8 @@ TEST(ReleaseView, CursorKeepsItsPolicyWhileThePolicyChanges) {
     EXPECT_EQ(secrets, 0);
     EXPECT_EQ(disclosed, 15000);  // every consenting row, before the change and after it
     EXPECT_EQ(zips, 20000);
-    // The recreated policy has no release view: the old view no longer opens it.
-    EXPECT_THROW(one(analyst, "SELECT count(*) FROM patients_release"), pqxx::insufficient_privilege);
-    // A new view with a rule on zip: new queries follow the new rules at once.
-    exec(steward, "SELECT privrisk.add_rule('p', 'zip', 'hide', 'false')");
-    exec(steward, "SELECT privrisk.add_rule('p', 'diagnosis', 'hide', 'consent')");
+    // New queries follow the new rules at once, through the old view and a new one.
+    EXPECT_EQ(one(analyst, "SELECT count(zip) FROM patients_release"), "0");
     exec(steward, "SELECT privrisk.create_release_view('p', 'patients_release_2')");
     exec(steward, "GRANT SELECT ON patients_release_2 TO privrisk_it_analyst");
     EXPECT_EQ(one(analyst, "SELECT count(zip) FROM patients_release_2"), "0");
@@ -108,7 +105,7 @@ TEST(ReleaseView, PgDumpByTheAnalystHoldsNoHiddenValue) {
     publish(db);
     auto [view_only, status] = run("pg_dump -U privrisk_it_analyst -d " + db.name() + " -t patients_release");
     EXPECT_EQ(status, 0) << view_only;
-    EXPECT_NE(view_only.find("privrisk.release('p'::text)"), std::string::npos) << view_only;
+    EXPECT_NE(view_only.find("privrisk.release('public.p'::text)"), std::string::npos) << view_only;
     EXPECT_EQ(view_only.find("SECRET"), std::string::npos);
     // The whole database: the analyst may not read the source, so pg_dump stops, and
     // whatever it wrote before stopping holds no hidden value either.

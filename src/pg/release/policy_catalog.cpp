@@ -52,31 +52,32 @@ bool may_use(Oid source, PolicyUse use) {
     return pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
 }
 
-// A catalog the extension's update has not reached yet (a 0.13 database with
-// this library): one error that says what to do.
-void require_updated_catalog() {
-    bool updated = pg_call([] {
+}  // namespace
+
+bool policy_catalog_current() {
+    return pg_call([] {
         Oid schema = get_namespace_oid("privrisk", false);
         return OidIsValid(get_relname_relid("policy_column", schema));
     });
-    if (!updated)
-        fail(ErrorKind::InvalidParameter,
-             "the privrisk catalog predates this library (0.14): run ALTER EXTENSION privrisk UPDATE");
 }
+
+namespace {
 
 }  // namespace
 
 // Queries below run as the catalog's owner: every operator is schema-qualified
 // so nothing on the caller's search_path can stand in for it.
 std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) {
-    require_updated_catalog();
     std::vector<std::pair<std::string, Oid>> found;  // (key, source), the key first when it matches
     {
+        const bool current = policy_catalog_current();  // before 0.14's update: names are keys
         AsCatalogOwner owner;
         Spi spi;
-        uint64 n = spi.run("SELECT name, source::pg_catalog.oid::pg_catalog.int8 FROM privrisk.policy "
-                           "WHERE name OPERATOR(pg_catalog.=) $1 OR base_name OPERATOR(pg_catalog.=) $1 "
-                           "ORDER BY name OPERATOR(pg_catalog.<>) $1, name",
+        uint64 n = spi.run(current ? "SELECT name, source::pg_catalog.oid::pg_catalog.int8 FROM privrisk.policy "
+                                     "WHERE name OPERATOR(pg_catalog.=) $1 OR base_name OPERATOR(pg_catalog.=) $1 "
+                                     "ORDER BY name OPERATOR(pg_catalog.<>) $1, name"
+                                   : "SELECT name, source::pg_catalog.oid::pg_catalog.int8 FROM privrisk.policy "
+                                     "WHERE name OPERATOR(pg_catalog.=) $1",
                            {text_arg(name)}, true);
         for (uint64 i = 0; i < n; ++i) found.emplace_back(spi.string(i, 1), static_cast<Oid>(spi.int8(i, 2)));
         spi.finish();
@@ -88,6 +89,13 @@ std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) 
         usable.push_back(key);
     }
     if (usable.empty()) return std::nullopt;
+    if (usable.size() > 1) {  // the caller's own policy, if exactly one is (another role's cannot shadow it)
+        std::vector<std::string> own;
+        for (const auto& [key, source] : found)
+            if (std::find(usable.begin(), usable.end(), key) != usable.end() && may_use(source, PolicyUse::Own))
+                own.push_back(key);
+        if (own.size() == 1) return own[0];
+    }
     if (usable.size() > 1) {
         std::string keys;
         for (const std::string& k : usable) keys += (keys.empty() ? "" : ", ") + quote_value(k);
@@ -98,23 +106,26 @@ std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) 
 }
 
 std::optional<Policy> find_policy(std::string_view name, bool latest) {
-    require_updated_catalog();
+    const bool current = policy_catalog_current();
     Policy policy;
     policy.name = std::string(name);
     AsCatalogOwner owner;
     Spi spi;
-    if (spi.run("SELECT source::pg_catalog.oid::pg_catalog.int8, unlabelled, base_name FROM privrisk.policy "
+    // Read through the row's jsonb: a catalog not yet updated lacks the newer columns (NULL then).
+    if (spi.run("SELECT source::pg_catalog.oid::pg_catalog.int8, pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.->>) "
+                "'unlabelled', pg_catalog.to_jsonb(p) OPERATOR(pg_catalog.->>) 'base_name' FROM privrisk.policy p "
                 "WHERE name OPERATOR(pg_catalog.=) $1",
                 {text_arg(name)}, !latest) == 0) {
         spi.finish();
         return std::nullopt;
     }
     policy.source = static_cast<Oid>(spi.int8(0, 1));
-    policy.unlabelled_hidden = spi.string(0, 2) == "hide";
-    policy.base_name = spi.string(0, 3);
+    policy.unlabelled_hidden = !spi.null(0, 2) && spi.string(0, 2) == "hide";
+    policy.base_name = spi.null(0, 3) ? policy.name : spi.string(0, 3);
     uint64 n = spi.run("SELECT rule, column_name::pg_catalog.text, operator, condition, hierarchy, level, "
-                       "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version, column_number "
-                       "FROM privrisk.policy_rule WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
+                       "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version, "
+                       "(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'column_number')::pg_catalog.int8 "
+                       "FROM privrisk.policy_rule r WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
                        {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i) {
         PolicyRule r;
@@ -132,15 +143,19 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
         if (!spi.null(i, 8)) r.condition_columns = spi.strings(i, 8);
         if (!spi.null(i, 9)) r.hierarchy_version = spi.int8(i, 9);
         if (!spi.null(i, 10)) r.attno = static_cast<AttrNumber>(spi.int8(i, 10));
+        const Oid source = policy.source;
+        const char* column = r.column.c_str();
+        if (!current) r.attno = pg_call([&] { return get_attnum(source, column); });  // 0.13: rules by name
         if (r.op == DisclosureOp::Gen && (r.hierarchy.empty() || spi.null(i, 6)))
             fail(ErrorKind::Internal, "gen rule " + std::to_string(r.number) + " of policy " + quote_value(name) +
                                           " has no hierarchy or level");
         policy.rules.push_back(std::move(r));
     }
-    n = spi.run("SELECT column_number, column_name::pg_catalog.text, column_type::pg_catalog.oid::pg_catalog.int8, "
-                "guarded::pg_catalog.int4 FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1 "
-                "ORDER BY column_number",
-                {text_arg(name)}, !latest);
+    n = !current ? 0
+                 : spi.run("SELECT column_number, column_name::pg_catalog.text, "
+                           "column_type::pg_catalog.oid::pg_catalog.int8, guarded::pg_catalog.int4 "
+                           "FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY column_number",
+                           {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i)
         policy.columns.push_back({static_cast<AttrNumber>(spi.int8(i, 1)), spi.string(i, 2),
                                   static_cast<Oid>(spi.int8(i, 3)), spi.int8(i, 4) != 0});
@@ -167,6 +182,7 @@ std::optional<std::string> policy_of_view(Oid view) {
 }
 
 std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view) {
+    if (!policy_catalog_current()) return {};
     AsCatalogOwner owner;
     Spi spi;
     std::vector<std::pair<std::string, AttrNumber>> columns;

@@ -44,6 +44,10 @@ struct Policy {
     std::vector<BoundColumn> columns;  // by number
 };
 
+// Whether the catalog is 0.14's (policy keys, bound columns): a database not
+// yet updated keeps 0.13's names as keys and its rules by name until it is.
+bool policy_catalog_current();
+
 // The key of a policy named `name` on a source in schema `schema`.
 std::string policy_key(Oid schema, const std::string& name);
 

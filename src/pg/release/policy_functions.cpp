@@ -27,9 +27,14 @@ namespace {
 // Writes one rule of `policy` whose condition is bound (as the catalog's owner).
 void insert_rule(Spi& spi, const std::string& policy, const PolicyRule& rule, const BoundCondition& bound) {
     const bool gen = rule.op == DisclosureOp::Gen;
-    spi.run("INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
-            "condition_tree, condition_columns, hierarchy_version, column_number) "
-            "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10, $11)",
+    // A catalog not yet updated to 0.14 has no column_number: $11 then goes unused.
+    spi.run(policy_catalog_current()
+                ? "INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
+                  "condition_tree, condition_columns, hierarchy_version, column_number) "
+                  "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10, $11)"
+                : "INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
+                  "condition_tree, condition_columns, hierarchy_version) "
+                  "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
             {text_arg(policy), int4_arg(rule.number), text_arg(rule.column), text_arg(gen ? "gen" : "hide"),
              text_arg(rule.condition), gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
              gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
@@ -56,6 +61,7 @@ std::vector<BoundColumn> current_columns(Relation source, const std::vector<Poli
 
 // Replaces the policy's approved columns (as the catalog's owner).
 void write_columns(Spi& spi, const std::string& policy, const std::vector<BoundColumn>& columns) {
+    if (!policy_catalog_current()) return;  // a catalog not yet updated to 0.14 records no columns
     std::vector<long> numbers, types, guarded;
     std::vector<std::string> names;
     for (const BoundColumn& c : columns) {
@@ -118,14 +124,19 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
              "create_policy: permission denied for schema " +
                  quote_value(pg_call([&] { return get_namespace_name(schema); })) +
                  " (a policy is named in its source's schema; creating one there needs CREATE on it)");
-    policy.name = policy_key(schema, name);
+    const bool current = policy_catalog_current();  // not yet updated to 0.14: names are keys
+    policy.name = current ? policy_key(schema, name) : name;
     std::vector<std::string> hidden = hidden_by_default(policy.source, policy.unlabelled_hidden);
     AsCatalogOwner owner;
     Spi spi;
     if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, true) > 0)
         fail(ErrorKind::DuplicateObject, "policy " + quote_value(policy.name) + " already exists");
     const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
-    spi.run("INSERT INTO privrisk.policy(name, base_name, source, created_by, unlabelled) VALUES ($1, $2, $3, $4, $5)",
+    spi.run(current ? "INSERT INTO privrisk.policy(name, base_name, source, created_by, unlabelled) "
+                      "VALUES ($1, $2, $3, $4, $5)"
+                    : PG_NARGS() > 2  // 0.11's catalog (and its create_policy) has no unlabelled column
+                          ? "INSERT INTO privrisk.policy(name, source, created_by, unlabelled) VALUES ($1, $3, $4, $5)"
+                          : "INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $3, $4)",
             {text_arg(policy.name), text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user),
              text_arg(policy.unlabelled_hidden ? "hide" : "publish")},
             false);
@@ -260,10 +271,14 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
     pg_call([&] { table_close(source, AccessShareLock); });
     AsCatalogOwner owner;
     Spi spi;
+    const bool current = policy_catalog_current();  // not yet updated to 0.14: no column_number ($6, $7 unused)
     for (std::size_t i = 0; i < policy.rules.size(); ++i)
-        spi.run("UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = $4::pg_catalog.name[], "
-                "hierarchy_version = $5, column_number = $6, column_name = $7::pg_catalog.name "
-                "WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2",
+        spi.run(current ? "UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = "
+                          "$4::pg_catalog.name[], hierarchy_version = $5, column_number = $6, column_name = "
+                          "$7::pg_catalog.name WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2"
+                        : "UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = "
+                          "$4::pg_catalog.name[], hierarchy_version = $5 WHERE policy OPERATOR(pg_catalog.=) $1 "
+                          "AND rule OPERATOR(pg_catalog.=) $2",
                 {text_arg(policy.name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
                  text_array_arg(bound[i].columns),
                  SpiArg{INT8OID, Int64GetDatum(policy.rules[i].hierarchy_version),
@@ -398,8 +413,10 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     {
         AsCatalogOwner owner;
         Spi catalog;
-        catalog.run("INSERT INTO privrisk.release_view(view, policy, column_numbers, column_names) "
-                    "VALUES ($1, $2, $3::pg_catalog.int8[]::pg_catalog.int2[], $4::pg_catalog.name[])",
+        catalog.run(policy_catalog_current()
+                        ? "INSERT INTO privrisk.release_view(view, policy, column_numbers, column_names) "
+                          "VALUES ($1, $2, $3::pg_catalog.int8[]::pg_catalog.int2[], $4::pg_catalog.name[])"
+                        : "INSERT INTO privrisk.release_view(view, policy) VALUES ($1, $2)",
                     {oid_arg(REGCLASSOID, view), text_arg(policy.name), int8_array_arg(numbers),
                      text_array_arg(names)},
                     false);

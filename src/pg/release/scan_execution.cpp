@@ -224,7 +224,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     // refused, and a column added since is not one of the view's.
     std::vector<std::pair<std::string, AttrNumber>> granted;
     if (OidIsValid(view) && policy_of_view(view) == policy.name) {
-        check_view_filter(view, policy.name);
+        check_view_definition(view, policy.name, policy.base_name);
         granted = view_columns(view);
     }
     const char* view_relname = OidIsValid(view) ? pg_call([&] { return get_rel_name(view); }) : nullptr;

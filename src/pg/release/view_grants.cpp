@@ -67,24 +67,61 @@ Oid marked_view(List* args, int position) {
     return DatumGetObjectId(reinterpret_cast<Const*>(mark)->constvalue);
 }
 
-void check_view_filter(Oid view, const std::string& policy) {
-    bool filters = false, barrier = false;
+namespace {
+
+// Whether the release() RTE `rte` names `policy` (its key or its name alone).
+bool names_policy(RangeTblEntry* rte, Oid release, const std::string& key, const std::string& base) {
+    if (rte->rtekind != RTE_FUNCTION || list_length(rte->functions) != 1) return false;
+    Node* e = linitial_node(RangeTblFunction, rte->functions)->funcexpr;
+    if (!IsA(e, FuncExpr) || reinterpret_cast<FuncExpr*>(e)->funcid != release) return false;
+    Node* arg = static_cast<Node*>(linitial(reinterpret_cast<FuncExpr*>(e)->args));
+    if (!IsA(arg, Const) || reinterpret_cast<Const*>(arg)->constisnull) return false;
+    const char* named = TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue);
+    return key == named || base == named;
+}
+
+}  // namespace
+
+void check_view_definition(Oid view, const std::string& policy, const std::string& base) {
+    bool holds = false, plain = false, barrier = false;
     const char* name = nullptr;
     pg_call([&] {
+        Oid release = function_oid("release", 1);
         Relation rel = table_open(view, AccessShareLock);
         Query* body = get_view_query(rel);
-        filters = body->jointree && (body->jointree->quals || list_length(body->jointree->fromlist) != 1);
-        filters |= body->havingQual || body->limitCount || body->limitOffset || body->distinctClause ||
-                   body->hasAggs || body->groupClause || body->hasWindowFuncs || body->setOperations;
+        // The view's own definition reads this policy's release in its FROM (a
+        // call marked with the view from anywhere else is not the view's).
+        int index = 0, found = 0;
+        ListCell* lc;
+        foreach (lc, body->rtable) {
+            ++index;
+            if (names_policy(lfirst_node(RangeTblEntry, lc), release, policy, base)) found = index;
+        }
+        holds = found > 0;
+        // Allowed without a security barrier: exactly SELECT columns FROM the
+        // release, nothing that could leave a row out (a qual, a join, a lateral
+        // item, a set-returning target, a sublink, a limit, grouping, DISTINCT).
+        FromExpr* from = body->jointree;
+        plain = holds && from && !from->quals && list_length(from->fromlist) == 1 &&
+                IsA(linitial(from->fromlist), RangeTblRef) &&
+                reinterpret_cast<RangeTblRef*>(linitial(from->fromlist))->rtindex == found && !body->hasTargetSRFs &&
+                !body->hasSubLinks && !body->havingQual && !body->limitCount && !body->limitOffset &&
+                !body->distinctClause && !body->hasAggs && !body->groupClause && !body->groupingSets &&
+                !body->hasWindowFuncs && !body->setOperations && !body->cteList && !body->rowMarks;
         barrier = RelationIsSecurityView(rel);
         name = pstrdup(RelationGetRelationName(rel));
         table_close(rel, AccessShareLock);
     });
-    if (filters && !barrier)
+    if (!holds)
+        fail(ErrorKind::PermissionDenied, "policy " + quote_value(policy) +
+                                              " does not exist or you may not read its release (release view " +
+                                              quote_value(name) + " does not read it in its own FROM)");
+    if (!plain && !barrier)
         fail(ErrorKind::InvalidParameter,
              "release view " + quote_value(name) + " of policy " + quote_value(policy) +
-                 " filters the rows it releases but is not a security barrier, so a reader's own functions could "
-                 "see the rows it leaves out: its owner makes it one (ALTER VIEW … SET (security_barrier = true))");
+                 " can leave rows out (a filter, a join, a limit…) but is not a security barrier, so a reader's own "
+                 "functions could see the rows it leaves out: its owner makes it one (ALTER VIEW … SET "
+                 "(security_barrier = true))");
 }
 
 }  // namespace privrisk::pg

@@ -20,9 +20,10 @@ Node* mark_view_call(SupportRequestSimplify* request);
 // arguments, or InvalidOid for a call the reader wrote.
 Oid marked_view(List* args, int position = 1);
 
-// Errors unless `view` shows every row its release reads, or is a security
-// barrier: a view that filters rows must keep the reader's own functions from
-// rows its filter leaves out.
-void check_view_filter(Oid view, const std::string& policy);
+// Errors unless `view`'s own definition reads the release of `policy` (key or
+// name alone) in its FROM, and either is exactly SELECT … FROM that release or
+// is a security barrier: a view that can leave rows out must keep the reader's
+// own functions from the rows it leaves out.
+void check_view_definition(Oid view, const std::string& policy, const std::string& base);
 
 }  // namespace privrisk::pg
