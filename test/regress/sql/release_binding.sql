@@ -133,6 +133,32 @@ RESET ROLE;
 SET ROLE rb_analyst;
 SELECT count(*) FROM rb_data.region1 WHERE public.rb_leak(id);
 RESET ROLE;
+-- A join leaves rows out as a WHERE does: refused without the barrier too.
+SET ROLE rb_steward;
+CREATE TABLE rb_data.allowed (region int);
+INSERT INTO rb_data.allowed VALUES (1);
+SELECT privrisk.create_release_view('rb_visits', 'rb_data.region1j');
+CREATE OR REPLACE VIEW rb_data.region1j AS
+SELECT r.* FROM privrisk.release('rb_data.rb_visits')
+     AS r(id integer, dx_old text, consent boolean, region integer, dx text, secret text)
+JOIN rb_data.allowed a ON a.region = r.region;
+GRANT SELECT ON rb_data.region1j TO rb_analyst;
+RESET ROLE;
+SET ROLE rb_analyst;
+SELECT count(*) FROM rb_data.region1j WHERE public.rb_leak(id);
+RESET ROLE;
+-- A view whose definition reads the release only through another relation is
+-- not the release view its mark names.
+SET ROLE rb_steward;
+SELECT privrisk.create_release_view('rb_visits', 'rb_data.indirect');
+CREATE OR REPLACE VIEW rb_data.indirect WITH (security_barrier) AS
+SELECT * FROM (SELECT * FROM privrisk.release('rb_data.rb_visits')
+               AS r(id integer, dx_old text, consent boolean, region integer, dx text, secret text)) AS s;
+GRANT SELECT ON rb_data.indirect TO rb_analyst;
+RESET ROLE;
+SET ROLE rb_analyst;
+SELECT count(*) FROM rb_data.indirect;
+RESET ROLE;
 
 -- 4. Names: creating a policy says whether a name is taken only in a schema
 --    where the caller may create objects.
