@@ -8,6 +8,7 @@
 // equal text), others through their output function; a row value (ROW(a, b),
 // a quasi-identifier tuple) field by field, NULL fields as ⊥.
 #include <cstring>
+#include <new>
 
 #include "common/agg_state.hpp"
 #include "common/args.hpp"
@@ -30,17 +31,30 @@ using namespace privrisk::pg;
 namespace {
 
 // A worker's state arrives serialized; it stays raw until combined into another
-// (one pass over its entries instead of two). Its tables and raw bytes are
-// bounded by privrisk.memory_limit as the state was made, before each grows.
+// (one pass over its entries instead of two). Its tables and raw bytes, and those
+// of a state being combined into it, are bounded by privrisk.memory_limit as the
+// state was made, before each grows. A state combined into another or serialized
+// is never read again: its memory is given back then, so a parallel plan's leader
+// holds one merged state and the partial state it is merging, not all of them.
 struct CountsState {
     StateBoundResource mr;
     ValueCounts counts;
     std::pmr::string raw;
+    const CountsState* merging = nullptr;
     CountsState(MemoryContext context, bool pairs)
         : mr(context, memory_bound().bytes, held, this), counts(&mr, pairs), raw(&mr) {}
     static std::size_t held(const void* owner) {
         const auto* s = static_cast<const CountsState*>(owner);
-        return s->counts.memory_bytes() + s->raw.capacity();
+        // A state being merged came as a tuple's bytes, still held besides its raw copy.
+        return s->counts.memory_bytes() + s->raw.capacity() +
+               (s->merging ? held(s->merging) + s->merging->raw.capacity() : 0);
+    }
+    void release() {
+        raw.clear();
+        raw.shrink_to_fit();
+        const bool pairs = counts.pairs();
+        counts.~ValueCounts();
+        new (&counts) ValueCounts(&mr, pairs);
     }
     ValueCounts& materialized() {
         if (!raw.empty()) {
@@ -206,11 +220,14 @@ PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
     if (Datum first; combine_with_null(fcinfo, &first)) return first;
     auto* other = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(1));
     CountsState* s = counts_state(fcinfo, other->counts.pairs());
+    s->merging = other;
     bounded([&] {
         ValueCounts& into = s->materialized();
         if (!other->raw.empty()) into.add_serialized(other->raw);
         into.merge(other->counts);
     });
+    s->merging = nullptr;
+    other->release();
     PG_RETURN_POINTER(s);
 }
 
@@ -218,6 +235,7 @@ PRIVRISK_FUNCTION(privrisk_value_counts_serialize) {
     aggregate_context(fcinfo);
     auto* s = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));
     std::string bytes = bounded([&]() -> const ValueCounts& { return s->materialized(); }).serialize();
+    s->release();
     return text_datum(bytes);  // a bytea: same varlena layout
 }
 
