@@ -38,7 +38,7 @@ struct ClassTallyState {
     std::pmr::vector<std::array<char, sizeof(Datum)>> scratch;
     MemoryContextCallback destroy;
     ClassTallyState(MemoryContext context, std::size_t width, bool merged)
-        : mr(context, static_cast<Size>(audit_memory_limit_kb) * 1024),
+        : mr(context, audit_memory_bytes()),
           aggregator(&mr, width),
           merged(merged),
           raw(&mr),

@@ -1,7 +1,8 @@
 // Level 1 (docs/measures.md): privrisk.hist(sensitive) over the rows of one class.
 // The state is a core HistogramBuilder placed in the aggregate's memory
 // context (internal, with serialize/deserialize for parallel plans); the
-// result is the shippable, non-internal privrisk.hist.
+// result is the shippable, non-internal privrisk.hist. Each state is bounded by
+// privrisk.memory_limit (docs/memory.md).
 #include "classes/class_histogram.hpp"
 #include "common/error.hpp"
 #include "classes/hist_type.hpp"
@@ -17,17 +18,39 @@ HistogramBuilder* state(FunctionCallInfo fcinfo, MemoryContext context) {
     return construct_in<HistogramBuilder>(context);
 }
 
+// What one class's histogram holds (its entries' block and index) and will hold
+// when the final function encodes it (an array of its entries to sort, the
+// encoding and its copy as the result), all bounded by privrisk.memory_limit:
+// a class with millions of distinct sensitive values stops with an error.
+std::size_t footprint(const void* owner) {
+    const auto& b = *static_cast<const HistogramBuilder*>(owner);
+    return std::size_t(b.capacity) + sizeof(uint32_t) * std::size_t(b.nslots) +
+           (sizeof(std::string_view) + sizeof(int64_t)) * std::size_t(b.nvalues) + 2 * std::size_t(b.used);
+}
+
+// Runs f(mr) with a resource bounded for state b, and checks b after it.
+template <typename F>
+void bounded(MemoryContext context, const HistogramBuilder* b, F&& f) {
+    within_memory_limit("hist: one class's distinct values (and their encoding)",
+                        "raise privrisk.memory_limit, or count a generalization of the sensitive value", [&] {
+                            StateBoundResource mr(context, memory_bound().bytes, footprint, b);
+                            f(&mr);
+                            mr.check();
+                        });
+}
+
 }  // namespace
 
 // hist(sensitive anyelement): NULL counts as ⊥.
 PRIVRISK_FUNCTION(privrisk_hist_transition) {
     MemoryContext context = aggregate_context(fcinfo);
-    PgMemoryResource mr(context);
     HistogramBuilder* b = state(fcinfo, context);
-    if (PG_ARGISNULL(1))
+    if (PG_ARGISNULL(1)) {
         b->add_bottom(1);
-    else
-        b->add(value_text(fcinfo, 1, &fcinfo->flinfo->fn_extra), 1, &mr);
+    } else {
+        std::string_view value = value_text(fcinfo, 1, &fcinfo->flinfo->fn_extra);
+        bounded(context, b, [&](std::pmr::memory_resource* mr) { b->add(value, 1, mr); });
+    }
     PG_RETURN_POINTER(b);
 }
 
@@ -41,13 +64,13 @@ PRIVRISK_FUNCTION(privrisk_hist_transition_star) {
 
 PRIVRISK_FUNCTION(privrisk_hist_combine) {
     MemoryContext context = aggregate_context(fcinfo);
-    PgMemoryResource mr(context);
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
     }
     HistogramBuilder* b = state(fcinfo, context);  // a fresh one in the aggregate context if arg 0 is NULL
-    b->merge(*reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(1)), &mr);
+    const auto* other = reinterpret_cast<HistogramBuilder*>(PG_GETARG_POINTER(1));
+    bounded(context, b, [&](std::pmr::memory_resource* mr) { b->merge(*other, mr); });
     PG_RETURN_POINTER(b);
 }
 
@@ -59,11 +82,10 @@ PRIVRISK_FUNCTION(privrisk_hist_serialize) {
 
 PRIVRISK_FUNCTION(privrisk_hist_deserialize) {
     MemoryContext context = aggregate_context(fcinfo);
-    PgMemoryResource mr(context);
     std::string_view bytes = hist_bytes(PG_GETARG_DATUM(0));
     validate_histogram(bytes, false);  // read unchecked below; a worker's state is one, anything else is refused
     auto* b = construct_in<HistogramBuilder>(context);
-    b->add_encoded(bytes, &mr);
+    bounded(context, b, [&](std::pmr::memory_resource* mr) { b->add_encoded(bytes, mr); });
     PG_RETURN_POINTER(b);
 }
 
@@ -76,8 +98,10 @@ PRIVRISK_FUNCTION(privrisk_hist_final) {
 // hist_merge(hist): the histogram of a union of classes (rolling classes up to a coarser release).
 PRIVRISK_FUNCTION(privrisk_hist_merge_transition) {
     MemoryContext context = aggregate_context(fcinfo);
-    PgMemoryResource mr(context);
     HistogramBuilder* b = state(fcinfo, context);
-    if (!PG_ARGISNULL(1)) b->add_encoded(hist_bytes(PG_GETARG_DATUM(1)), &mr);
+    if (!PG_ARGISNULL(1)) {
+        std::string_view bytes = hist_bytes(PG_GETARG_DATUM(1));
+        bounded(context, b, [&](std::pmr::memory_resource* mr) { b->add_encoded(bytes, mr); });
+    }
     PG_RETURN_POINTER(b);
 }

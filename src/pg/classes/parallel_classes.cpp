@@ -364,7 +364,7 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
 
 ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers) {
     ParallelClasses result;
-    ReadDone done = parallel_read(relid, keys, sensitive, workers, kClasses, static_cast<Size>(audit_memory_limit_kb) * 1024,
+    ReadDone done = parallel_read(relid, keys, sensitive, workers, kClasses, audit_memory_bytes(),
                                   [&](const std::vector<std::string_view>& parts, const RunValues& values) {
                                       result.table = ContingencyTable::from_canonical_parts(values.values, parts);
                                   });

@@ -58,6 +58,38 @@ private:
     Size limit_;
 };
 
+// A bound for one aggregate state among many in a shared context (each group's
+// state of a GROUP BY): what the state holds, by its own count (`held(owner)`: its
+// tables by their capacities), plus a new allocation may not pass `limit`. Checked
+// before a table grows, so the old table and the new one together stay within it;
+// check() after the state grew without allocating.
+class StateBoundResource final : public std::pmr::memory_resource {
+public:
+    using Held = std::size_t (*)(const void* owner);
+    StateBoundResource(MemoryContext context, Size limit, Held held, const void* owner)
+        : upstream_(context), limit_(limit), held_(held), owner_(owner) {}
+    Size limit() const { return limit_; }
+    void check(std::size_t more = 0) const {
+        std::size_t need = held_(owner_) + more;
+        if (need > limit_) throw MemoryLimitExceeded{need, limit_};
+    }
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+        check(bytes);
+        return upstream_.allocate(bytes, alignment);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+        upstream_.deallocate(p, bytes, alignment);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+
+    PgMemoryResource upstream_;
+    Size limit_;
+    Held held_;
+    const void* owner_;
+};
+
 // Runs f, whose containers allocate from a PgMemoryResource limited by the
 // setting `setting`: crossing it is that limit's ERROR (54000), worded with the
 // limit the resource was made with (the setting may have changed since).

@@ -17,8 +17,4 @@ void register_memory_limit();  // from _PG_init
 // The bound as the core takes it.
 MemoryBound memory_bound();
 
-// An ERROR (54000) when `bytes` pass the limit; `what` names the state ("entropy: the
-// distinct values") and `hint` what to do.
-void check_memory_limit(std::size_t bytes, const char* what, const char* hint);
-
 }  // namespace privrisk::pg

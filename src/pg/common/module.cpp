@@ -19,5 +19,8 @@ void _PG_init(void) {
     privrisk::pg::register_search_settings();
     privrisk::pg::register_label_provider();
     privrisk::pg::register_memory_limit();
+    // Every privrisk.* setting is defined above: any other is a mistake, refused
+    // from now on (a placeholder set before the module loaded is dropped with a WARNING).
+    MarkGUCPrefixReserved("privrisk");
 }
 }

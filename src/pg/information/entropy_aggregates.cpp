@@ -8,6 +8,7 @@
 // equal text), others through their output function; a row value (ROW(a, b),
 // a quasi-identifier tuple) field by field, NULL fields as ⊥.
 #include <cstring>
+#include <new>
 
 #include "common/agg_state.hpp"
 #include "common/args.hpp"
@@ -30,12 +31,31 @@ using namespace privrisk::pg;
 namespace {
 
 // A worker's state arrives serialized; it stays raw until combined into another
-// (one pass over its entries instead of two).
+// (one pass over its entries instead of two). Its tables and raw bytes, and those
+// of a state being combined into it, are bounded by privrisk.memory_limit as the
+// state was made, before each grows. A state combined into another or serialized
+// is never read again: its memory is given back then, so a parallel plan's leader
+// holds one merged state and the partial state it is merging, not all of them.
 struct CountsState {
-    PgMemoryResource mr;
+    StateBoundResource mr;
     ValueCounts counts;
     std::pmr::string raw;
-    CountsState(MemoryContext context, bool pairs) : mr(context), counts(&mr, pairs), raw(&mr) {}
+    const CountsState* merging = nullptr;
+    CountsState(MemoryContext context, bool pairs)
+        : mr(context, memory_bound().bytes, held, this), counts(&mr, pairs), raw(&mr) {}
+    static std::size_t held(const void* owner) {
+        const auto* s = static_cast<const CountsState*>(owner);
+        // A state being merged came as a tuple's bytes, still held besides its raw copy.
+        return s->counts.memory_bytes() + s->raw.capacity() +
+               (s->merging ? held(s->merging) + s->merging->raw.capacity() : 0);
+    }
+    void release() {
+        raw.clear();
+        raw.shrink_to_fit();
+        const bool pairs = counts.pairs();
+        counts.~ValueCounts();
+        new (&counts) ValueCounts(&mr, pairs);
+    }
     ValueCounts& materialized() {
         if (!raw.empty()) {
             counts.add_serialized(raw);
@@ -154,6 +174,14 @@ Fingerprint fingerprint_arg(FunctionCallInfo fcinfo, int arg) {
     return f.finish();
 }
 
+// One entry per distinct value (or pair): past privrisk.memory_limit, an error.
+template <typename F>
+decltype(auto) bounded(F&& f) {
+    return within_memory_limit("entropy: the distinct values (or pairs) counted",
+                               "raise privrisk.memory_limit, or measure fewer distinct values (a coarser generalization)",
+                               std::forward<F>(f));
+}
+
 // Every function here takes an internal pointer, which only an aggregate has:
 // each checks that it runs in one before reading its argument.
 CountsState* counts_state(FunctionCallInfo fcinfo, bool pairs) {
@@ -165,14 +193,9 @@ CountsState* counts_state(FunctionCallInfo fcinfo, bool pairs) {
 const ValueCounts* final_counts(FunctionCallInfo fcinfo) {
     aggregate_context(fcinfo);
     if (PG_ARGISNULL(0)) return nullptr;
-    const ValueCounts& c = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0))->materialized();
+    auto* s = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));
+    const ValueCounts& c = bounded([&]() -> const ValueCounts& { return s->materialized(); });
     return c.rows() ? &c : nullptr;
-}
-
-// One entry per distinct value (or pair): bounded by privrisk.memory_limit, checked as the tables grow.
-void check_counts_memory(const ValueCounts& counts) {
-    check_memory_limit(counts.memory_bytes(), "entropy: the distinct values (or pairs) counted",
-                       "raise privrisk.memory_limit, or measure fewer distinct values (a coarser generalization)");
 }
 
 }  // namespace
@@ -180,16 +203,15 @@ void check_counts_memory(const ValueCounts& counts) {
 // entropy(x): NULL is ⊥, a value of its own.
 PRIVRISK_FUNCTION(privrisk_value_counts_transition) {
     CountsState* s = counts_state(fcinfo, false);
-    s->counts.add(fingerprint_arg(fcinfo, 1));
-    if ((s->counts.rows() & 4095) == 0) check_counts_memory(s->counts);
+    Fingerprint x = fingerprint_arg(fcinfo, 1);
+    bounded([&] { s->counts.add(x); });
     PG_RETURN_POINTER(s);
 }
 
 PRIVRISK_FUNCTION(privrisk_pair_counts_transition) {
     CountsState* s = counts_state(fcinfo, true);
     Fingerprint x = fingerprint_arg(fcinfo, 1), y = fingerprint_arg(fcinfo, 2);
-    s->counts.add(x, y);
-    if ((s->counts.rows() & 4095) == 0) check_counts_memory(s->counts);
+    bounded([&] { s->counts.add(x, y); });
     PG_RETURN_POINTER(s);
 }
 
@@ -198,16 +220,22 @@ PRIVRISK_FUNCTION(privrisk_value_counts_combine) {
     if (Datum first; combine_with_null(fcinfo, &first)) return first;
     auto* other = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(1));
     CountsState* s = counts_state(fcinfo, other->counts.pairs());
-    ValueCounts& into = s->materialized();
-    if (!other->raw.empty()) into.add_serialized(other->raw);
-    into.merge(other->counts);
-    check_counts_memory(into);
+    s->merging = other;
+    bounded([&] {
+        ValueCounts& into = s->materialized();
+        if (!other->raw.empty()) into.add_serialized(other->raw);
+        into.merge(other->counts);
+    });
+    s->merging = nullptr;
+    other->release();
     PG_RETURN_POINTER(s);
 }
 
 PRIVRISK_FUNCTION(privrisk_value_counts_serialize) {
     aggregate_context(fcinfo);
-    std::string bytes = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0))->materialized().serialize();
+    auto* s = reinterpret_cast<CountsState*>(PG_GETARG_POINTER(0));
+    std::string bytes = bounded([&]() -> const ValueCounts& { return s->materialized(); }).serialize();
+    s->release();
     return text_datum(bytes);  // a bytea: same varlena layout
 }
 
@@ -218,7 +246,7 @@ PRIVRISK_FUNCTION(privrisk_value_counts_deserialize) {
         fail(ErrorKind::InvalidParameter, "value_counts_deserialize: state must start with a kind byte 0 or 1, got " +
                                               (bytes.empty() ? std::string("0 bytes") : quote_value(bytes.substr(0, 1))));
     auto* s = construct_in<CountsState>(context, context, bytes[0] != 0);
-    s->raw.assign(bytes.data(), bytes.size());
+    bounded([&] { s->raw.assign(bytes.data(), bytes.size()); });
     PG_RETURN_POINTER(s);
 }
 

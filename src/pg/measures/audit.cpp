@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <chrono>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "common/activity_progress.hpp"
+#include "common/admin_setting.hpp"
 #include "common/progress.hpp"
 #include "common/args.hpp"
 #include "measures/audit.hpp"
@@ -51,12 +53,15 @@ namespace privrisk::pg {
 int audit_memory_limit_kb = 512 * 1024;
 
 void register_audit_settings() {
-    DefineCustomIntVariable("privrisk.audit_memory_limit",
-                            "Memory audit() may use for its own class aggregation before it falls back to a "
-                            "spilling GROUP BY.",
-                            nullptr, &audit_memory_limit_kb, 512 * 1024, 1024, INT_MAX, PGC_USERSET, GUC_UNIT_KB,
-                            nullptr, nullptr, nullptr);
+    define_admin_int_setting("privrisk.audit_memory_limit",
+                             "Memory audit() may use for its own class aggregation before it falls back to a "
+                             "spilling GROUP BY (at most privrisk.memory_limit).",
+                             "A bound the administrator sets: only superusers and roles granted SET on it "
+                             "(GRANT SET ON PARAMETER) may change it.",
+                             &audit_memory_limit_kb, 512 * 1024, 1024, INT_MAX, GUC_UNIT_KB);
 }
+
+Size audit_memory_bytes() { return static_cast<Size>(std::min(audit_memory_limit_kb, memory_limit_kb)) * 1024; }
 
 }  // namespace privrisk::pg
 
@@ -162,9 +167,7 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     MemoryContext row_context = pg_call([&] {
         return AllocSetContextCreate(memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES);
     });
-    const Size limit = static_cast<Size>(audit_memory_limit_kb) * 1024;
-    PgMemoryResource bounded(memory, limit);  // the in-memory aggregation: refused past the limit
-    PgMemoryResource mr(memory);              // the fallback's distinct histograms
+    PgMemoryResource bounded(memory, audit_memory_bytes());  // the in-memory aggregation: refused past the limit
     Size peak = 0;
     ContingencyTable table;
     Spi spi;
@@ -282,21 +285,39 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
     if (spilled) {
         pg_call([&] {
             MemoryContextReset(row_context);
-            ereport(NOTICE, (errmsg("audit: %s more than privrisk.audit_memory_limit; "
-                                    "grouping with a spilling GROUP BY instead",
-                                    tally ? "a class tally needs" : "the classes need")));
+            ereport(NOTICE, (errmsg("audit: %s more than %s; grouping with a spilling GROUP BY instead",
+                                    tally ? "a class tally needs" : "the classes need",
+                                    audit_memory_limit_kb <= memory_limit_kb ? "privrisk.audit_memory_limit"
+                                                                             : "privrisk.memory_limit")));
         });
         std::string keys;
         for (std::size_t i = 0; i < width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
         std::string grouped = sharded ? class_query(source, shards, columns, sensitive_column)
                                       : std::string("SELECT privrisk.hist(") + (sensitive ? "s" : "*") + ") FROM (" +
                                             select + ") AS r(" + keys + (sensitive ? ", s" : "") + ") GROUP BY " + keys;
-        ClassSet classes(&mr);
-        stream_rows(grouped, sharded ? std::vector<SpiArg>() : args,
-                    [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[sharded ? width : 0])); });
-        streamed = std::chrono::steady_clock::now();
-        peak = std::max(peak, MemoryContextMemAllocated(memory, true));
-        table = classes.table();
+        // Its memory is bounded too: the GROUP BY's by a share of privrisk.memory_limit (whatever
+        // work_mem the caller set), each hist() state and the distinct histograms by the limit.
+        char work_mem_kb[16];
+        std::snprintf(work_mem_kb, sizeof work_mem_kb, "%d", std::max(64, std::min(work_mem, memory_limit_kb / 8)));
+        pg_call([&] {
+            set_config_option("work_mem", work_mem_kb, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+            if (hash_mem_multiplier > 2.0)
+                set_config_option("hash_mem_multiplier", "2", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                                  false);
+        });
+        MemoryContext histograms = pg_call([&] {
+            return AllocSetContextCreate(memory, "privrisk audit histograms", ALLOCSET_DEFAULT_SIZES);
+        });
+        PgMemoryResource mr(histograms, memory_bound().bytes);
+        within_memory_limit("audit: the distinct class histograms of its spilling GROUP BY",
+                            "raise privrisk.memory_limit, or audit fewer or coarser quasi-identifiers", [&] {
+            ClassSet classes(&mr);
+            stream_rows(grouped, sharded ? std::vector<SpiArg>() : args,
+                        [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[sharded ? width : 0])); });
+            streamed = std::chrono::steady_clock::now();
+            peak = std::max(peak, MemoryContextMemAllocated(memory, true));
+            table = classes.table();
+        });
     }
     pg_call([&] { AtEOXact_GUC(true, guc_level); });
     spi.finish();

@@ -1,9 +1,15 @@
 // Settings of audit(), registered when the module loads.
 #pragma once
 
+#include "common/postgres.hpp"
+
 namespace privrisk::pg {
 
 extern int audit_memory_limit_kb;  // privrisk.audit_memory_limit
 void register_audit_settings();
+
+// What audit()'s own class aggregation may hold: privrisk.audit_memory_limit, at most
+// privrisk.memory_limit (a bound the administrator sets for everything that grows).
+Size audit_memory_bytes();
 
 }  // namespace privrisk::pg
