@@ -93,6 +93,26 @@ AttrNumber column_number(Relation source, const std::string& column, const std::
     return attno;
 }
 
+// The view depends on the source, as a view of the table would: dropping the
+// source needs CASCADE, which drops the view too. Recorded once.
+void depend_on_source(Oid view, Oid source) {
+    if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(view)); })) return;
+    Spi spi;
+    bool recorded = spi.run("SELECT 1 FROM pg_catalog.pg_depend WHERE classid OPERATOR(pg_catalog.=) "
+                            "'pg_catalog.pg_class'::pg_catalog.regclass AND objid OPERATOR(pg_catalog.=) $1 AND "
+                            "refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND "
+                            "refobjid OPERATOR(pg_catalog.=) $2 AND refobjsubid OPERATOR(pg_catalog.=) 0",
+                            {oid_arg(OIDOID, view), oid_arg(OIDOID, source)}, true) > 0;
+    spi.finish();
+    if (recorded) return;
+    pg_call([&] {
+        ObjectAddress dependent, referenced;
+        ObjectAddressSet(dependent, RelationRelationId, view);
+        ObjectAddressSet(referenced, RelationRelationId, source);
+        recordDependencyOn(&dependent, &referenced, DEPENDENCY_NORMAL);
+    });
+}
+
 }  // namespace
 
 // create_policy(name, source, unlabelled): privacy by default (docs/labels.md):
@@ -286,7 +306,24 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
                  int4_arg(policy.rules[i].attno), text_arg(policy.rules[i].column)},
                 false);
     write_columns(spi, policy.name, columns);
+    std::vector<Oid> views;
+    if (current) {
+        // After a restore that renumbered the columns, each release view's columns
+        // follow their names (a name no longer there becomes 0: refused as dropped).
+        if (renumbered)
+            spi.run("UPDATE privrisk.release_view v SET column_numbers = (SELECT pg_catalog.array_agg("
+                    "COALESCE(a.attnum, 0) ORDER BY u.i) FROM pg_catalog.unnest(v.column_names) WITH ORDINALITY "
+                    "AS u(n, i) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) $2 "
+                    "AND a.attname OPERATOR(pg_catalog.=) u.n AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT "
+                    "a.attisdropped) WHERE v.policy OPERATOR(pg_catalog.=) $1 AND v.column_names IS NOT NULL",
+                    {text_arg(policy.name), oid_arg(OIDOID, policy.source)}, false);
+        uint64 n = spi.run("SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
+                           "WHERE policy OPERATOR(pg_catalog.=) $1",
+                           {text_arg(policy.name)}, false);
+        for (uint64 i = 0; i < n; ++i) views.push_back(static_cast<Oid>(spi.int8(i, 1)));
+    }
     spi.finish();
+    for (Oid view : views) depend_on_source(view, policy.source);  // pg_dump keeps no such dependency
     for (const std::string& notice : notices) pg_call([&] { ereport(NOTICE, (errmsg("%s", notice.c_str()))); });
     PG_RETURN_INT32(static_cast<int>(policy.rules.size()));
 }
@@ -394,14 +431,7 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     }
     const char* relname = target->relname;
     Oid view = pg_call([&] { return get_relname_relid(relname, schema); });
-    // The view depends on the source, as a view of the table would: dropping the
-    // source needs CASCADE, which drops the view too.
-    pg_call([&] {
-        ObjectAddress dependent, referenced;
-        ObjectAddressSet(dependent, RelationRelationId, view);
-        ObjectAddressSet(referenced, RelationRelationId, policy.source);
-        recordDependencyOn(&dependent, &referenced, DEPENDENCY_NORMAL);
-    });
+    depend_on_source(view, policy.source);
     // What the view releases, by the source's column numbers: a column renamed
     // or dropped since, or a new one of the same name, is not read through it.
     std::vector<long> numbers;

@@ -174,6 +174,15 @@ SELECT privrisk.create_policy('rb_probe', 'public.rb_public');
 RESET ROLE;
 
 RESET ROLE;
+-- 5. pg_dump keeps no dependency of a view on its source (a restored view would
+--    let the source drop alone): refresh_policy records it again.
+DELETE FROM pg_depend WHERE classid = 'pg_class'::regclass AND objid = 'rb_data.region1'::regclass
+   AND refobjid = 'rb_data.visits'::regclass;
+SET ROLE rb_steward;
+SELECT privrisk.refresh_policy('rb_visits');
+RESET ROLE;
+SELECT count(*) AS dependencies FROM pg_depend WHERE classid = 'pg_class'::regclass
+   AND objid = 'rb_data.region1'::regclass AND refobjid = 'rb_data.visits'::regclass;
 DROP FUNCTION public.rb_leak(int);
 DROP TABLE public.rb_public;
 SELECT privrisk.drop_policy(name, cascade => true) FROM privrisk.policy WHERE base_name LIKE 'rb\_%' ORDER BY name;
