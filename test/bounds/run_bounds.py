@@ -32,26 +32,13 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+from harness import ROOT, check, cluster, failures  # noqa: E402
 DIR = sys.argv[1] if len(sys.argv) > 1 else "/tmp/privrisk-bounds-test"
 PORT = os.environ.get("PRIVRISK_BOUNDS_PORT", "5652")
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
 ENV.update(PGHOST=DIR, PGPORT=PORT, PGDATABASE="bounds")
 BOUND_KB = 64 * 1024
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-
-
-def cluster(command):
-    script = f'source scripts/lib.sh; use_private_server; {command}'
-    r = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{command} failed:\n{r.stdout}\n{r.stderr}")
 
 
 def session(sql, user="postgres", database="bounds", options=None):

@@ -11,15 +11,6 @@
 
 namespace {
 
-std::string pg_bindir() {
-    FILE* p = popen("pg_config --bindir", "r");
-    char buf[512] = {0};
-    std::string dir = p && fgets(buf, sizeof buf, p) ? std::string(buf) : std::string();
-    if (p) pclose(p);
-    while (!dir.empty() && (dir.back() == '\n' || dir.back() == '\r')) dir.pop_back();
-    return dir;
-}
-
 long scalar(pqxx::connection& c, const std::string& sql) {
     pqxx::nontransaction tx{c};
     return tx.exec(sql)[0][0].as<long>();
@@ -63,7 +54,7 @@ TEST(DumpRestore, CatalogRowsAndSequencesSurvive) {
         itest::exec(c, "DROP EXTENSION privrisk");  // the dump creates both
         itest::exec(c, "DROP SCHEMA privrisk");
     }
-    std::string bin = pg_bindir();
+    std::string bin = itest::pg_bindir();
     ASSERT_FALSE(bin.empty());
     std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
                       restored.name() + " >/dev/null";
@@ -108,7 +99,7 @@ TEST(DumpRestore, LabelsAndProfilesSurvive) {
         itest::exec(c, "DROP EXTENSION privrisk");
         itest::exec(c, "DROP SCHEMA privrisk");
     }
-    std::string bin = pg_bindir();
+    std::string bin = itest::pg_bindir();
     ASSERT_FALSE(bin.empty());
     std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
                       restored.name() + " >/dev/null 2>&1";
@@ -168,8 +159,8 @@ std::unique_ptr<itest::Database> labelled_source() {
     return source;
 }
 
-std::string psql() { return "'" + pg_bindir() + "/psql' -q -v ON_ERROR_STOP=1"; }
-std::string pg_restore() { return "'" + pg_bindir() + "/pg_restore' --exit-on-error"; }
+std::string psql() { return "'" + itest::pg_bindir() + "/psql' -q -v ON_ERROR_STOP=1"; }
+std::string pg_restore() { return "'" + itest::pg_bindir() + "/pg_restore' --exit-on-error"; }
 
 // The source dumped with `dump` (pg_dump's arguments) and restored by
 // `restore` (a command reading the dump on stdin; -d and the target's name are
@@ -182,7 +173,7 @@ std::string restored_labels(const std::string& dump, const std::string& restore,
         pqxx::connection c{target.conninfo()};
         itest::exec(c, prepare);
     }
-    std::string cmd = "'" + pg_bindir() + "/pg_dump' " + dump + " -d " + source->name() + " | " + restore + " -d " +
+    std::string cmd = "'" + itest::pg_bindir() + "/pg_dump' " + dump + " -d " + source->name() + " | " + restore + " -d " +
                       target.name();
     std::string output;
     EXPECT_EQ(shell(cmd, output), 0) << cmd << "\n" << output;

@@ -16,15 +16,6 @@ std::string text(pqxx::connection& c, const std::string& sql) {
     return r[0][0].is_null() ? "NULL" : r[0][0].as<std::string>();
 }
 
-std::string bindir() {
-    FILE* p = popen("pg_config --bindir", "r");
-    char buf[512] = {0};
-    std::string dir = p && fgets(buf, sizeof buf, p) ? std::string(buf) : std::string();
-    if (p) pclose(p);
-    while (!dir.empty() && (dir.back() == '\n' || dir.back() == '\r')) dir.pop_back();
-    return dir;
-}
-
 void roles(const std::string& sql) {
     pqxx::connection admin{"dbname=postgres"};
     itest::exec(admin, sql);
@@ -54,7 +45,7 @@ TEST(ProfileOwner, SurvivesDumpAndStaysOrphaned) {
             pqxx::connection c{restored.conninfo()};
             itest::exec(c, "DROP EXTENSION privrisk; DROP SCHEMA privrisk");
         }
-        std::string bin = bindir();
+        std::string bin = itest::pg_bindir();
         ASSERT_FALSE(bin.empty());
         std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin +
                           "/psql' -q -v ON_ERROR_STOP=1 -d " + restored.name() + " >/dev/null 2>&1";

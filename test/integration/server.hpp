@@ -2,6 +2,8 @@
 // starts (PGHOST/PGPORT/PGUSER in the environment).
 #pragma once
 
+#include <cstdio>
+
 #include <pqxx/pqxx>
 #include <string>
 
@@ -58,6 +60,16 @@ inline int backend_pid(pqxx::connection& c) {
 inline long context_bytes(pqxx::connection& c) {
     pqxx::nontransaction tx{c};
     return tx.exec("SELECT sum(total_bytes)::bigint FROM pg_backend_memory_contexts")[0][0].as<long>();
+}
+
+// The server's programs (pg_dump, pg_restore, psql): pg_config's bindir.
+inline std::string pg_bindir() {
+    FILE* p = popen("pg_config --bindir", "r");
+    char buf[512] = {0};
+    std::string dir = p && fgets(buf, sizeof buf, p) ? std::string(buf) : std::string();
+    if (p) pclose(p);
+    while (!dir.empty() && (dir.back() == '\n' || dir.back() == '\r')) dir.pop_back();
+    return dir;
 }
 
 }  // namespace itest
