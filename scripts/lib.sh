@@ -52,32 +52,39 @@ build_extension() {
     fi
 }
 
-# build_clients [DIR [cmake options...]]: the CMake build, in build/ unless told.
+# build_clients [DIR [cmake options...]]: the CMake build, in build/ unless told;
+# only the targets in CLIENT_TARGETS (space-separated) if it is set.
 build_clients() {
-    local dir=${1:-$PRIVRISK_ROOT/build}; shift $(($# ? 1 : 0))
-    say "building the core library, unit tests and clients"
+    local dir=${1:-$PRIVRISK_ROOT/build} targets=()
+    shift $(($# ? 1 : 0))
+    [ -n "${CLIENT_TARGETS:-}" ] && read -r -a targets <<<"$CLIENT_TARGETS" && targets=(--target "${targets[@]}")
+    say "building ${CLIENT_TARGETS:-the core library, unit tests and clients}"
     cmake -S "$PRIVRISK_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-    cmake --build "$dir" -j"$(nproc)" >/dev/null
+    cmake --build "$dir" -j"$(nproc)" "${targets[@]}" >/dev/null
 }
 
-# The sanitized module (scripts/test --sanitize), built with make SANITIZE=1 in a
+# build_extension_sanitized DIR [CORE_LIB]: the sanitized module (scripts/test
+# --sanitize, scripts/fuzz), built with make SANITIZE=1 in a
 # copy of the module's sources in DIR and installed into the private server tree.
 # PGXS puts objects beside their sources, so building in the tree would leave
 # sanitized objects that the next normal build links without a word; the copy
 # never shares a file with the normal build, however either run ends. The copy
 # keeps its objects between runs (make rebuilds what changed: copies keep their
 # sources' times); sources that are gone from the tree are dropped from it.
+# CORE_LIB, if given, is the core library built sanitized by CMake, linked in
+# instead of compiling src/core again (Makefile SANITIZE_CORE).
 build_extension_sanitized() {
-    local dir=$1
+    local dir=$1 core=()
+    [ -n "${2:-}" ] && core=(SANITIZE_CORE="$2")
     say "building and installing the sanitized extension"
     mkdir -p "$dir"
     find "$dir" -type f ! -name '*.o' ! -name '*.so' -delete
     (cd "$PRIVRISK_ROOT" && find Makefile src extension third_party -type f ! -name '*.o' ! -name '*.so' ! -name '*.bc' \
         ! -path 'extension/privrisk--*.sql' ! -path 'extension/privrisk-report-*' ! -path 'extension/released/*' -print0 |
         xargs -0 cp -a --parents -t "$dir")  # built scripts are built again there
-    make -C "$dir" -s -j"$(nproc)" SANITIZE=1 >/dev/null
+    make -C "$dir" -s -j"$(nproc)" SANITIZE=1 "${core[@]}" >/dev/null
     use_private_server
-    make -C "$dir" -s install SANITIZE=1 DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
+    make -C "$dir" -s install SANITIZE=1 "${core[@]}" DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
 }
 
 # Environment for the server (start_cluster): empty, or the preloaded sanitizer

@@ -113,6 +113,41 @@ TEST(ClassAggregator, RunsMergedAcrossPartsGiveTheOnePassClasses) {
     }
 }
 
+// A run's keys when a value has no bytes: ⊥ (length UINT32_MAX) and '' (length 0)
+// are different keys, in columns whose only non-⊥ value is '' (no text stored at
+// all). Copying their no bytes was undefined behaviour (memcpy from a null
+// pointer), which scripts/test --sanitize reported.
+TEST(ClassAggregator, RunsKeepNullAndEmptyKeysApart) {
+    ClassAggregator a(std::pmr::new_delete_resource(), 2);
+    const std::string empty, sensitive = "s";
+    using Key = std::vector<std::optional<std::string>>;
+    const std::vector<std::pair<Key, int>> rows = {{{std::nullopt, empty}, 1}, {{empty, std::nullopt}, 2},
+                                                   {{std::nullopt, std::nullopt}, 3}, {{empty, empty}, 4}};
+    for (const auto& [key, times] : rows)
+        for (int n = 0; n < times; ++n) {
+            Value qi[2] = {key[0] ? Value(*key[0]) : Value(), key[1] ? Value(*key[1]) : Value()};
+            a.add(qi, Value(sensitive));
+        }
+    const std::string run = a.serialize_run(0, 1);
+    ByteReader r{run, "test"};
+    ASSERT_EQ(r.get<uint64_t>(), 4u);
+    std::map<Key, uint64_t> got;
+    for (int c = 0; c < 4; ++c) {
+        r.get<uint64_t>();  // the class's hash
+        ByteReader at_key = r;
+        EXPECT_EQ(at_key.get<uint32_t>(), 8u) << "two lengths, no bytes";
+        Key key = read_key(r, 2);
+        ByteReader cells{r.bytes(r.get<uint32_t>()), "test"};
+        EXPECT_EQ(cells.varint(), 0u);  // the one sensitive value's id
+        got[key] = cells.varint();
+        EXPECT_TRUE(cells.in.empty());
+    }
+    EXPECT_TRUE(r.in.empty());
+    std::map<Key, uint64_t> want;
+    for (const auto& [key, times] : rows) want[key] = static_cast<uint64_t>(times);
+    EXPECT_EQ(got, want);
+}
+
 // Distinct tuples with their counts from runs of several parts (the parallel
 // read of a dictionary): each tuple once, in one task, counted as a std::map
 // over the same rows counts it.

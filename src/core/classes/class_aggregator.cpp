@@ -280,8 +280,7 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
             put32(static_cast<uint32_t>(key_length));
             for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
                 put32(codes[i] ? static_cast<uint32_t>(texts[i].size()) : UINT32_MAX);
-                std::memcpy(to, texts[i].data(), texts[i].size());
-                to += texts[i].size();
+                to = put_raw(to, texts[i]);
             }
             to += sizeof(uint32_t);  // the cells' bytes, below
             for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) {

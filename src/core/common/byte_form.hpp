@@ -18,6 +18,14 @@ void put_bytes(std::string& out, T v) {
     out.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
+// `bytes` at `to`; returns their end. memcpy's pointers must not be null even
+// for no bytes, and an empty string_view's may be: a ⊥ key's, or the empty text
+// of a column whose values are all '' (an empty vector's data()).
+inline char* put_raw(char* to, std::string_view bytes) {
+    if (!bytes.empty()) std::memcpy(to, bytes.data(), bytes.size());
+    return to + bytes.size();
+}
+
 // Unsigned LEB128, 7 bits a byte, low bits first: the counts and value ids of
 // class runs are mostly below 128, so they take a byte each, not 12.
 inline char* put_varint(char* to, uint64_t v) {
