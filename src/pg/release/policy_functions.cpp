@@ -311,11 +311,11 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
         // After a restore that renumbered the columns, each release view's columns
         // follow their names (a name no longer there becomes 0: refused as dropped).
         if (renumbered)
-            spi.run("UPDATE privrisk.release_view v SET column_numbers = (SELECT pg_catalog.array_agg("
-                    "COALESCE(a.attnum, 0) ORDER BY u.i) FROM pg_catalog.unnest(v.column_names) WITH ORDINALITY "
-                    "AS u(n, i) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) $2 "
-                    "AND a.attname OPERATOR(pg_catalog.=) u.n AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT "
-                    "a.attisdropped) WHERE v.policy OPERATOR(pg_catalog.=) $1 AND v.column_names IS NOT NULL",
+            spi.run("UPDATE privrisk.release_view SET column_numbers = (SELECT pg_catalog.array_agg("
+                    "COALESCE(a.attnum, 0) ORDER BY u.i) FROM pg_catalog.unnest(release_view.column_names) WITH "
+                    "ORDINALITY AS u(n, i) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) "
+                    "$2 AND a.attname OPERATOR(pg_catalog.=) u.n AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT "
+                    "a.attisdropped) WHERE policy OPERATOR(pg_catalog.=) $1 AND column_names IS NOT NULL",
                     {text_arg(policy.name), oid_arg(OIDOID, policy.source)}, false);
         uint64 n = spi.run("SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
                            "WHERE policy OPERATOR(pg_catalog.=) $1",
