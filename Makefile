@@ -2,7 +2,7 @@
 # one shared library; CMakeLists.txt builds the unit tests and client programs.
 MODULE_big = privrisk
 MODULEDIR  = extension
-EXT_VERSION = 0.14
+EXT_VERSION = 0.15
 
 # The extension is described once, by the fragments in src/sql/<concept>/:
 # catalog.sql (tables, types, sequences: run once), catalog_rules.sql
@@ -19,11 +19,11 @@ REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)
 INSTALL_SQL = $(call fragments,catalog) $(REPLAYABLE) $(call fragments,catalog_rules) $(call fragments,comments)
 UPGRADES   = $(patsubst extension/upgrade/%.sql,extension/privrisk--%.sql,$(wildcard extension/upgrade/*.sql))
 
-# Scripts of released versions (0.1 … 0.13, as shipped), frozen in one archive:
-# installed so that older databases can update along the chain to 0.13 and on,
-# and CREATE EXTENSION … VERSION '0.13' still installs what 0.13 shipped.
-RELEASED   = privrisk--0.1.sql privrisk--0.10.sql privrisk--0.11.sql privrisk--0.12.sql privrisk--0.13.sql \
-             $(foreach v,0.1--0.2 0.2--0.3 0.3--0.4 0.4--0.5 0.5--0.6 0.6--0.7 0.7--0.8 0.8--0.9 0.9--0.10 0.10--0.11 0.11--0.12 0.12--0.13,privrisk--$(v).sql)
+# Scripts of released versions (0.1 … 0.14, as shipped), frozen in one archive:
+# installed so that older databases can update along the chain to 0.14 and on,
+# and CREATE EXTENSION … VERSION '0.14' still installs what 0.14 shipped.
+RELEASED   = privrisk--0.1.sql privrisk--0.10.sql privrisk--0.11.sql privrisk--0.12.sql privrisk--0.13.sql privrisk--0.14.sql \
+             $(foreach v,0.1--0.2 0.2--0.3 0.3--0.4 0.4--0.5 0.5--0.6 0.6--0.7 0.7--0.8 0.8--0.9 0.9--0.10 0.10--0.11 0.11--0.12 0.12--0.13 0.13--0.14,privrisk--$(v).sql)
 DATA       = extension/privrisk.control
 # What privrisk.report() inlines into its page (docs/report.md), installed beside the scripts.
 REPORT_ASSETS = $(addprefix extension/privrisk-report-,template.html charts.js vega.min.js vega-lite.min.js)
@@ -95,7 +95,7 @@ extension/privrisk-report-vega-lite.min.js: third_party/vega/vega-lite-5.6.0.min
 src/report/privrisk-report: src/report/privrisk_report.cpp
 	$(CXX) -std=c++17 -O2 -Wall $< -o $@ $(shell pkg-config --cflags --libs libpqxx libpq)
 
-$(addprefix extension/released/,$(RELEASED)): extension/released-0.13.tar.gz
+$(addprefix extension/released/,$(RELEASED)): extension/released-0.14.tar.gz
 	mkdir -p extension/released && tar -xzf $< -C extension/released && touch $(addprefix extension/released/,$(RELEASED))
 
 $(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)

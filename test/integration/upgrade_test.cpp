@@ -128,4 +128,5 @@ TEST(Upgrade, From010GivesTheFreshInstall) { check_update_from("0.10"); }
 TEST(Upgrade, From011GivesTheFreshInstall) { check_update_from("0.11"); }
 TEST(Upgrade, From012GivesTheFreshInstall) { check_update_from("0.12"); }
 TEST(Upgrade, From013GivesTheFreshInstall) { check_update_from("0.13"); }
+TEST(Upgrade, From014GivesTheFreshInstall) { check_update_from("0.14"); }
 TEST(Upgrade, From01AlongTheReleasedChainGivesTheFreshInstall) { check_update_from("0.1"); }

@@ -1,0 +1,1 @@
+-- 0.14 → 0.15: what a 0.14 database needs beyond the current definitions (extension/README.md).
