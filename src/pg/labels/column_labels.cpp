@@ -152,13 +152,6 @@ std::vector<LabelledColumn> labels_of(Oid relation) {
     return out;
 }
 
-std::vector<std::string> hidden_by_default(Oid relation, bool unlabelled) {
-    std::vector<std::string> hidden;
-    for (TableColumn& c : table_columns(relation))
-        if (c.label ? c.label->role == ColumnRole::Identifier : unlabelled) hidden.push_back(std::move(c.name));
-    return hidden;
-}
-
 RoleArguments labelled_role_arguments(Oid source, const OptionalTexts& quasi_identifiers,
                                       const OptionalTexts& hierarchies, const std::optional<std::string>& sensitive,
                                       const std::string& function) {

@@ -33,10 +33,6 @@ std::vector<LabelledColumn> labelled_columns(Oid relation);
 // source, for a reader of the view who may not read the source).
 std::vector<LabelledColumn> labels_of(Oid relation);
 
-// The columns privacy by default hides in a policy's release: those labelled
-// identifier, and with `unlabelled` those without a label; in column order.
-std::vector<std::string> hidden_by_default(Oid relation, bool unlabelled);
-
 // resolve_role_arguments over the labels of `source` (checks the caller may
 // read a column of it first); a release view without labels of its own takes
 // its policy's source's, without their hierarchies.

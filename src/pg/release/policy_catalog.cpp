@@ -4,6 +4,7 @@
 #include "release/policy_catalog.hpp"
 
 #include "release/policy_access.hpp"
+#include "release/safe_default.hpp"
 
 #include "common/error.hpp"
 #include "common/guard.hpp"
@@ -231,11 +232,8 @@ void add_default_rules(Policy& policy) {
     static const std::string never = [] {  // the bound form of the condition 'false'
         return std::string(pg_call([] { return nodeToString(makeBoolConst(false, false)); }));
     }();
-    const Oid source = policy.source;
-    for (const std::string& column : hidden_by_default(policy.source, policy.unlabelled_hidden)) {
-        const char* name = column.c_str();
-        AttrNumber attno = pg_call([&] { return get_attnum(source, name); });  // labels are read as they are now
-        PolicyRule r{++number, column, DisclosureOp::Hide, "false", never, {}, {}, 0, 0, attno};
+    for (DefaultHidden& column : hidden_by_default(policy)) {  // labels are read as they are now
+        PolicyRule r{++number, std::move(column.column), DisclosureOp::Hide, "false", never, {}, {}, 0, 0, column.attno};
         policy.rules.push_back(std::move(r));
     }
 }

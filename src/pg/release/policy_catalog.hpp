@@ -91,10 +91,11 @@ std::optional<std::string> policy_of_view(Oid view);
 // made: (name, number) in the view's order; empty for a view recorded without.
 std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view);
 
-// Privacy by default (docs/labels.md), as the source's labels are now: a rule
-// that hides each column labelled identifier in every row, and with
-// unlabelled_hidden each column without a label. Read at every release, so a
-// label set or a column added after the policy is covered at once.
+// Safe by default (docs/release.md), as the source's labels are now: a rule
+// that hides in every row each column labelled identifier, each column labelled
+// quasi_identifier or sensitive that no rule names, and with unlabelled_hidden
+// each column without a label that no rule names (safe_default.hpp). Read at
+// every release, so a label set or a column added after the policy is covered at once.
 void add_default_rules(Policy& policy);
 
 // The release views recorded for `policy`.

@@ -10,6 +10,7 @@
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
+#include "release/safe_default.hpp"
 #include "release/shard_release.hpp"
 #include "labels/column_labels.hpp"
 #include "common/spi.hpp"
@@ -115,10 +116,11 @@ void depend_on_source(Oid view, Oid source) {
 
 }  // namespace
 
-// create_policy(name, source, unlabelled): privacy by default (docs/labels.md):
+// create_policy(name, source, unlabelled): safe by default (docs/release.md):
 // every release of the policy hides the columns labelled identifier, and with
-// unlabelled => 'hide' every column without a label, as the labels are when the
-// release is read (add_default_rules). Nothing is generalized implicitly.
+// unlabelled => 'hide' every column without a label, and the columns labelled
+// quasi_identifier or sensitive until a rule names them, as the labels are when
+// the release is read (add_default_rules). Nothing is generalized implicitly.
 PRIVRISK_FUNCTION(privrisk_create_policy) {
     std::string name(text_arg_view(fcinfo, 0, "policy name"));
     check_object_name("policy", name);
@@ -146,7 +148,9 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
                  " (a policy is named in its source's schema; creating one there needs CREATE on it)");
     const bool current = policy_catalog_current();  // not yet updated to 0.14: names are keys
     policy.name = current ? policy_key(schema, name) : name;
-    std::vector<std::string> hidden = hidden_by_default(policy.source, policy.unlabelled_hidden);
+    std::vector<std::string> hidden;  // in every row, whatever rules come (quasi-identifiers until a rule names them)
+    for (const DefaultHidden& h : hidden_by_default(policy))
+        if (h.reason == "labelled identifier" || h.reason == "unlabelled") hidden.push_back(h.column);
     AsCatalogOwner owner;
     Spi spi;
     if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, true) > 0)
@@ -380,19 +384,14 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
     Policy policy = load_owned_policy(name);
     std::vector<ReleasedColumn> shape = release_shape(policy);
-    // What the view publishes as it is that its labels say should not be: a sensitive column no
-    // rule touches; on a labelled table, unlabelled columns the policy publishes.
+    // Safe by default: the labelled columns the view gives as ⊥ because no rule names them
+    // (identifiers always); and, on a labelled table, unlabelled columns it publishes as they are.
     std::vector<TableColumn> columns = table_columns(policy.source);  // the caller owns it
     auto ruled = [&](const std::string& column) {
         return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) { return r.column == column; });
     };
     const bool labelled = std::any_of(columns.begin(), columns.end(), [](const TableColumn& c) { return c.label; });
-    for (const TableColumn& c : columns) {
-        if (!c.label || c.label->role != ColumnRole::Sensitive || ruled(c.name)) continue;
-        std::string message = "create_release_view: column " + quote_value(c.name) + " is labelled sensitive and policy " +
-                              quote_value(name) + " publishes it as it is (no rule hides or generalizes it)";
-        pg_call([&] { ereport(WARNING, (errmsg("%s", message.c_str()))); });
-    }
+    notice_hidden_by_default(policy, "create_release_view");
     if (labelled && !policy.unlabelled_hidden) {
         std::string unlabelled;
         for (const TableColumn& c : columns)

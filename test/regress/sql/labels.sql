@@ -97,9 +97,11 @@ SECURITY LABEL FOR privrisk ON COLUMN lab.region IS NULL;
 SELECT privrisk.create_policy('lab_r', 'lab', unlabelled => 'hide');
 SELECT name, unlabelled FROM privrisk.policy WHERE base_name LIKE 'lab_%' ORDER BY name;
 SELECT privrisk.create_policy('lab_s', 'lab', unlabelled => 'drop');
--- A view that publishes a sensitive or an unlabelled column as it is says so.
+-- Safe by default: a view of a policy without rules gives every labelled column as NULL
+-- and names them; it warns of the unlabelled columns it publishes as they are.
 SELECT privrisk.create_release_view('lab_p', 'lab_public');
-SELECT id, age, sex, zip, diagnosis, region FROM lab_public ORDER BY age, zip LIMIT 3;
+SELECT count(*) AS rows, count(id) AS id, count(age) AS age, count(sex) AS sex, count(zip) AS zip,
+       count(diagnosis) AS diagnosis, count(region) AS region FROM lab_public;
 SELECT privrisk.add_rule('lab_p', 'diagnosis', 'hide', 'false');
 DROP VIEW lab_public;
 SELECT privrisk.create_release_view('lab_p', 'lab_public');
@@ -114,7 +116,10 @@ SET ROLE lab_stranger;
 SELECT count(*) AS rows, count(ssn) AS ssn_seen, count(id) AS id_seen
 FROM privrisk.release('lab_p') AS r(id int, ssn text);
 RESET ROLE;
--- With unlabelled => 'hide', a column without a label is hidden too; labelling it insensitive publishes it.
+-- With unlabelled => 'hide', a column without a label is hidden too, and a rule does not disclose
+-- it (a rule does disclose a quasi-identifier); labelling it insensitive publishes it.
+SELECT privrisk.add_rule('lab_q', 'age', 'hide', 'true');
+SELECT privrisk.add_rule('lab_q', 'region', 'hide', 'true');
 SELECT privrisk.create_release_view('lab_q', 'lab_q_public');
 SELECT count(region) AS region_seen, count(age) AS age_seen FROM lab_q_public;
 SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'insensitive';
@@ -123,6 +128,7 @@ SELECT count(region) AS region_seen FROM lab_q_public;
 -- also for a reader who may read the view only.
 SELECT privrisk.add_rule('lab_r', 'age', 'gen', 'false', 'lab_age', 2);
 SELECT privrisk.add_rule('lab_r', 'zip', 'gen', 'false', 'lab_zip', 1);
+SELECT privrisk.add_rule('lab_r', 'sex', 'hide', 'true');
 SELECT privrisk.create_release_view('lab_r', 'lab_r_public');
 GRANT SELECT ON lab_r_public TO lab_stranger;
 SET ROLE lab_stranger;
