@@ -7,9 +7,42 @@
 #include "common/guard.hpp"
 #include "release/policy_catalog.hpp"
 #include "common/spi.hpp"
+#include "measures/audit_log.hpp"
+#include "release/release_trace.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
+
+namespace privrisk::pg {
+
+namespace {
+
+bool release_trace_column() {
+    return pg_call([] {
+        Oid relid = get_relname_relid("audit_log", get_namespace_oid("privrisk", false));
+        return OidIsValid(relid) && get_attnum(relid, "release") != InvalidAttrNumber;
+    });
+}
+
+}  // namespace
+
+void append_audit_log(Spi& spi, const std::string& source, const std::string& settings, const std::string& result,
+                      const std::optional<std::string>& release) {
+    const char* role = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
+    const char* session = pg_call([] { return GetUserNameFromId(GetSessionUserId(), false); });
+    const bool traced = release_trace_column();  // before 0.15's update the log has no release column
+    AsCatalogOwner owner;
+    spi.run(traced ? "INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result, release) "
+                     "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb, "
+                     "$6::pg_catalog.jsonb)"
+                   : "INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result) "
+                     "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb)",
+            {text_arg(role), text_arg(session), text_arg(source), text_arg(settings), text_arg(result),
+             release ? text_arg(*release) : SpiArg{TEXTOID, Datum(0), true}},
+            false);
+}
+
+}  // namespace privrisk::pg
 
 namespace {
 
@@ -44,14 +77,7 @@ PRIVRISK_FUNCTION(privrisk_record_audit) {
                 args, false);
     }
     std::string result = spi.string(0, 1), settings = spi.string(0, 2), source = spi.string(0, 3);
-    const char* role = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
-    const char* session = pg_call([] { return GetUserNameFromId(GetSessionUserId(), false); });
-    {
-        AsCatalogOwner owner;
-        spi.run("INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result) "
-                "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb)",
-                {text_arg(role), text_arg(session), text_arg(source), text_arg(settings), text_arg(result)}, false);
-    }
+    append_audit_log(spi, source, settings, result, release_trace(PG_GETARG_OID(0)));
     spi.finish();
     PG_RETURN_VOID();
 }

@@ -10,6 +10,7 @@
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
+#include "release/release_verdict.hpp"
 #include "release/safe_default.hpp"
 #include "release/shard_release.hpp"
 #include "labels/column_labels.hpp"
@@ -379,9 +380,17 @@ PRIVRISK_FUNCTION(privrisk_drop_policy) {
     PG_RETURN_VOID();
 }
 
+// create_release_view(policy, view_name, profile DEFAULT NULL, override DEFAULT false)
 PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string name(text_arg_view(fcinfo, 0, "policy"));
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
+    const bool profiled = PG_NARGS() > 2 && !PG_ARGISNULL(2);  // 0.14's function has two arguments
+    const std::string profile = profiled ? std::string(text_arg_view(fcinfo, 2, "profile")) : std::string();
+    if (PG_NARGS() > 3 && PG_ARGISNULL(3)) fail(ErrorKind::InvalidParameter, "create_release_view: override must not be NULL");
+    const bool override = PG_NARGS() > 3 && PG_GETARG_BOOL(3);
+    if (override && !profiled)
+        fail(ErrorKind::InvalidParameter,
+             "create_release_view: override => true needs a profile (it publishes a release that fails one)");
     Policy policy = load_owned_policy(name);
     std::vector<ReleasedColumn> shape = release_shape(policy);
     // Safe by default: the labelled columns the view gives as ⊥ because no rule names them
@@ -451,5 +460,6 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
                     false);
         catalog.finish();
     }
+    if (profiled) bind_verdict(view, policy.name, profile, override);
     PG_RETURN_OID(view);
 }

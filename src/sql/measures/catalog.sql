@@ -5,7 +5,8 @@ CREATE TABLE privrisk.audit_log (
     source text NOT NULL,
     settings jsonb NOT NULL,
     result jsonb NOT NULL,
-    session_role name
+    session_role name,
+    release jsonb
 );
 
 ALTER TABLE privrisk.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (

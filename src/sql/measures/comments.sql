@@ -1,7 +1,8 @@
-COMMENT ON PROCEDURE privrisk.record_audit(IN source regclass, IN quasi_identifiers text[], IN sensitive text, IN hierarchies text[], IN levels integer[], IN options jsonb, IN profile text) IS 'Runs audit() with the caller''s rights and appends the result to privrisk.audit_log (the only way to add a row); omitted columns come from the column labels';
+COMMENT ON PROCEDURE privrisk.record_audit(IN source regclass, IN quasi_identifiers text[], IN sensitive text, IN hierarchies text[], IN levels integer[], IN options jsonb, IN profile text) IS 'Runs audit() with the caller''s rights and appends the result to privrisk.audit_log (with create_release_view''s overrides, the only ways to add a row); for a release view, with its policy''s trace; omitted columns come from the column labels';
 
 COMMENT ON COLUMN privrisk.audit_log.session_role IS 'The session''s login role when the audit was recorded (audited_by is the current role)';
-COMMENT ON TABLE privrisk.audit_log IS 'audits recorded by record_audit(): who ran it (current and session role), when, on what, with which settings, and the report; a role reads its own rows';
+COMMENT ON TABLE privrisk.audit_log IS 'audits recorded by record_audit(), and releases create_release_view published against a failing verdict: who (current and session role), when, on what, with which settings, and the report; a role reads its own rows';
+COMMENT ON COLUMN privrisk.audit_log.release IS 'for a release view: its policy, the digest of the policy''s definition (as shards pin it), its rules, the columns hidden by default and the hierarchies'' versions and digests; NULL for any other source';
 COMMENT ON SEQUENCE privrisk.audit_log_id_seq IS 'ids of privrisk.audit_log rows (dumped with the log)';
 
 COMMENT ON FUNCTION privrisk.audit(regclass,text[],text,text[],integer[],jsonb,text) IS 'one-scan risk report of a release: k-anonymity, re-identification risks, l-diversity, t-closeness, delta-disclosure, A_know/A_acc, (c,k) curve, utility (jsonb); with a risk profile, its verdict; omitted columns come from the column labels';

@@ -22,7 +22,7 @@ COMMENT ON COLUMN privrisk.policy_rule.column_number IS 'The rule''s column, by 
 COMMENT ON EVENT TRIGGER privrisk_forget_dropped_relations IS 'removes the policies of a dropped source and the registration of a dropped release view';
 COMMENT ON VIEW privrisk.policies IS 'the policies on sources the reader owns: name, source, creator, time, rules and release views';
 
-COMMENT ON FUNCTION privrisk.create_release_view(text,text) IS 'creates a view of every column of a policy''s release, owned by the caller; returns the view';
+COMMENT ON FUNCTION privrisk.create_release_view(text,text,text,boolean) IS 'creates a view of every column of a policy''s release, owned by the caller; returns the view. With a risk profile, refuses a release that fails it (nothing is created) unless override => true, which privrisk.audit_log records';
 COMMENT ON FUNCTION privrisk.add_rule(text,text,text,text,text,integer) IS 'adds a disclosure rule to a policy: rows where the condition is true keep the column''s value, the others get NULL (hide) or the ancestor at the level (gen); returns the rule number';
 COMMENT ON FUNCTION privrisk.create_policy(text,regclass,text) IS 'creates a named disclosure policy on a table, partitioned table or materialized view the caller owns; hides the columns labelled identifier (and with unlabelled => ''hide'' every unlabelled one) in every row';
 COMMENT ON FUNCTION privrisk.drop_policy(text, boolean) IS 'drops a policy and its rules; a policy with release views only with cascade => true, which drops the views too';

@@ -6,7 +6,7 @@ CREATE OR REPLACE FUNCTION privrisk.create_policy(name text, source regclass, un
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_create_policy';
 
-CREATE OR REPLACE FUNCTION privrisk.create_release_view(policy text, view_name text) RETURNS regclass
+CREATE OR REPLACE FUNCTION privrisk.create_release_view(policy text, view_name text, profile text DEFAULT NULL::text, override boolean DEFAULT false) RETURNS regclass
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_create_release_view';
 
