@@ -261,6 +261,18 @@ def main():
             on(PORT + 3, sql)
         code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
         check("the shard's policy on its table again: the release reads", code == 0 and out.endswith("30162"), err)
+        # Safe by default on a shard: a column labelled there since the view was made is NULL in the
+        # shard's release, and the coordinator's pin (its digest holds the columns hidden by default)
+        # refuses that shard until the servers agree again.
+        on(PORT + 2, "SECURITY LABEL FOR privrisk ON COLUMN adult.sex IS 'quasi_identifier'")
+        code, out, err = on(PORT + 2, "SELECT count(*) > 0, count(sex) FROM adult_public")
+        check("a shard's release gives a column labelled there since as NULL", code == 0 and out == "t|0", f"{out} {err}")
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
+        check("the coordinator refuses a shard whose labels hide another column",
+              code != 0 and 'policy "adult_release" on server "shard2" is not the one pinned' in err, err)
+        on(PORT + 2, "SECURITY LABEL FOR privrisk ON COLUMN adult.sex IS NULL")
+        code, out, err = coordinator("SET ROLE adult_analyst; SELECT count(*) FROM adult_public")
+        check("the label taken off the shard again: the release reads", code == 0 and out.endswith("30162"), err)
         on(PORT + 2, "SELECT privrisk.add_rule('adult_release', 'sex', 'hide', 'false')")
         for sql in ("SELECT count(*) FROM adult_public", "SELECT count(*) FROM adult_public WHERE occupation IS NULL"):
             code, out, err = coordinator("SET ROLE adult_analyst; " + sql)
