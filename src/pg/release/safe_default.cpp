@@ -18,15 +18,13 @@ std::vector<DefaultHidden> hidden_by_default(const Policy& policy) {
         // check_bound_columns, and a new column of a ruled name is not ruled.
         const bool ruled = std::any_of(policy.rules.begin(), policy.rules.end(),
                                        [&](const PolicyRule& r) { return r.attno == attno; });
-        std::string reason;
         if (!c.label) {
-            if (policy.unlabelled_hidden) reason = "unlabelled";  // as an identifier: no rule discloses it
-        } else if (c.label->role == ColumnRole::Identifier) {
-            reason = "labelled identifier";  // never disclosed as it is, whatever the rules say
+            if (policy.unlabelled_hidden) hidden.push_back({c.name, attno, "unlabelled", true});
+        } else if (c.label->role == ColumnRole::Identifier) {  // never disclosed as it is, whatever the rules say
+            hidden.push_back({c.name, attno, "labelled identifier", true});
         } else if ((c.label->role == ColumnRole::QuasiIdentifier || c.label->role == ColumnRole::Sensitive) && !ruled) {
-            reason = std::string("labelled ") + role_name(c.label->role);
+            hidden.push_back({c.name, attno, std::string("labelled ") + role_name(c.label->role), false});
         }
-        if (!reason.empty()) hidden.push_back({c.name, attno, reason});
     }
     return hidden;
 }

@@ -11,11 +11,13 @@
 namespace privrisk::pg {
 
 // A column a release hides in every row, and why (its label's role, or
-// "unlabelled").
+// "unlabelled"); `always`: whatever the rules say (an identifier; an
+// unlabelled column under unlabelled => 'hide'), else until a rule names it.
 struct DefaultHidden {
     std::string column;
     AttrNumber attno;
     std::string reason;
+    bool always;
 };
 
 // In column order: a column labelled identifier, always (no rule discloses

@@ -151,6 +151,7 @@ SELECT audited_by, release FROM privrisk.audit_log ORDER BY id DESC LIMIT 1;
 SET ROLE sd_steward;
 DROP FUNCTION pg_temp.field(text), pg_temp.hex(text), pg_temp.policy_digest(text, text, text[], regclass);
 RESET ROLE;
+DELETE FROM privrisk.audit_log WHERE audited_by IN ('sd_steward', 'sd_analyst');
 DROP SCHEMA sd CASCADE;
 SELECT privrisk.drop_hierarchy('sd_age');
 DROP ROLE sd_steward, sd_analyst;
