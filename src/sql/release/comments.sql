@@ -44,3 +44,7 @@ COMMENT ON FUNCTION privrisk.pinned_policy_out(privrisk.pinned_policy) IS 'inter
 COMMENT ON FUNCTION privrisk.pinned_policy_recv(internal) IS 'internal: I/O function of type privrisk.pinned_policy';
 COMMENT ON FUNCTION privrisk.pinned_policy_send(privrisk.pinned_policy) IS 'internal: I/O function of type privrisk.pinned_policy';
 COMMENT ON FUNCTION privrisk.release_policy_is(text, text) IS 'true, or an error when the policy was dropped or changed since its release view over shards pinned it (docs/scale-out.md)';
+COMMENT ON TABLE privrisk.policy_suppression IS 'each policy''s record suppression rule: the quasi-identifiers whose released values form the classes, the sensitive column, and the per-class constraints with max_suppression (docs/release.md, "Record suppression")';
+COMMENT ON FUNCTION privrisk.set_suppression(text,text[],jsonb,text) IS 'sets the policy''s record suppression rule (its owner only): every read withholds the rows of the classes of the quasi-identifiers'' released values that violate the per-class constraints (k, max_risk, l, t, delta), decided from the whole source; NULL constraints remove the rule';
+COMMENT ON FUNCTION privrisk.policy_source(text) IS 'internal: the source of a policy the caller owns, or NULL (apply_generalization adds to it or creates it)';
+COMMENT ON FUNCTION privrisk.release_suppression(regclass) IS 'the record suppression of a release view as a read of it decides it now (rows, rows_released, rows_suppressed, max_suppression, within), read as the caller; NULL when its policy suppresses nothing';

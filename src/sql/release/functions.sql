@@ -55,3 +55,16 @@ CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record LA
 CREATE OR REPLACE FUNCTION privrisk.release_is_pinned(value anyelement, policy privrisk.pinned_policy) RETURNS boolean LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_is_pinned';
 
 CREATE OR REPLACE FUNCTION privrisk.release_policy_is(policy text, digest text) RETURNS boolean LANGUAGE c STABLE SUPPORT privrisk.release_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_policy_is';
+
+CREATE OR REPLACE FUNCTION privrisk.set_suppression(policy text, quasi_identifiers text[], constraints jsonb, sensitive text DEFAULT NULL::text) RETURNS void
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_set_suppression';
+
+CREATE OR REPLACE FUNCTION privrisk.policy_source(policy text) RETURNS regclass
+    LANGUAGE c STABLE STRICT
+    AS 'MODULE_PATHNAME', 'privrisk_policy_source';
+
+CREATE OR REPLACE FUNCTION privrisk.release_suppression(view regclass) RETURNS jsonb
+    LANGUAGE c STABLE STRICT
+    SET max_parallel_workers_per_gather TO '0'
+    AS 'MODULE_PATHNAME', 'privrisk_release_suppression';
