@@ -261,8 +261,8 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
         if (col == shape.end())
             fail(ErrorKind::UndefinedObject,
                  "the suppression rule of policy " + quote_value(policy.name) + " names column " + quote_value(name) +
-                     ", which its source no longer has; the policy's owner sets the rule again "
-                     "(privrisk.set_suppression)");
+                     ", which its source no longer has; the policy's owner sets the rule anew "
+                     "with privrisk.set_suppression");
         init_output(s, u->keys[j], j, *col, policy, rule_condition, condition_used);
         u->key_outputs[j] = &u->keys[j];
         Oid type = col->type;
