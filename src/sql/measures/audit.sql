@@ -6,8 +6,6 @@ DECLARE
     result jsonb;
     d record;
     given jsonb;
-    suppression jsonb;
-    share float8;
 BEGIN
     -- What the call omits comes from the column labels (docs/labels.md).
     SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
@@ -49,39 +47,11 @@ BEGIN
         result := result OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('dt_risk',
             privrisk.dictionary_risk(source, d.dictionary, d.mapping, d.leaf_weights, levels, d.family));
     END IF;
-    -- A release view whose policy suppresses records: the rows it withholds now (docs/release.md).
-    suppression := privrisk.release_suppression(source);
-    IF suppression IS NOT NULL THEN
-        result := result OPERATOR(pg_catalog.||)
-                  pg_catalog.jsonb_build_object('rows_suppressed', suppression OPERATOR(pg_catalog.->) 'rows_suppressed');
-    END IF;
     IF profile IS NOT NULL THEN
         result := result OPERATOR(pg_catalog.||)
                   pg_catalog.jsonb_build_object('verdict', privrisk.profile_verdict(profile, result, source));
-        IF suppression IS NOT NULL THEN
-            -- Withholding more than the policy's max_suppression fails the verdict: the rows are
-            -- withheld all the same (privacy first), but the release is not the one that was approved.
-            share := CASE WHEN (suppression OPERATOR(pg_catalog.->>) 'rows')::pg_catalog.int8 OPERATOR(pg_catalog.>) 0
-                          THEN (suppression OPERATOR(pg_catalog.->>) 'rows_suppressed')::pg_catalog.float8
-                               OPERATOR(pg_catalog./) (suppression OPERATOR(pg_catalog.->>) 'rows')::pg_catalog.float8
-                          ELSE 0 END;
-            result := pg_catalog.jsonb_set(result, '{verdict,checks}',
-                (result OPERATOR(pg_catalog.#>) '{verdict,checks}') OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_array(
-                    pg_catalog.jsonb_build_object('measure', 'suppressed_share', 'value', share, 'comparison', '<=',
-                        'threshold', suppression OPERATOR(pg_catalog.->) 'max_suppression',
-                        'passed', suppression OPERATOR(pg_catalog.->) 'within',
-                        'margin', (suppression OPERATOR(pg_catalog.->>) 'max_suppression')::pg_catalog.float8
-                                  OPERATOR(pg_catalog.-) share,
-                        'note', 'share of rows withheld by the policy''s record suppression')));
-            IF NOT (suppression OPERATOR(pg_catalog.->>) 'within')::pg_catalog.bool THEN
-                result := pg_catalog.jsonb_set(pg_catalog.jsonb_set(result, '{verdict,publishable}', 'false'),
-                    '{verdict,summary}', pg_catalog.to_jsonb(
-                        CASE WHEN (result OPERATOR(pg_catalog.#>>) '{verdict,publishable}')::pg_catalog.bool
-                             THEN 'not publishable: ' ELSE (result OPERATOR(pg_catalog.#>>) '{verdict,summary}') OPERATOR(pg_catalog.||) ', ' END
-                        OPERATOR(pg_catalog.||) pg_catalog.format('suppressed_share = %s > %s', share,
-                                                                  suppression OPERATOR(pg_catalog.->>) 'max_suppression')));
-            END IF;
-        END IF;
     END IF;
+    -- A release view whose policy suppresses records: the rows it withholds now (docs/release.md).
+    result := privrisk.with_suppression(result, source);
     RETURN result;
 END $$;
