@@ -159,6 +159,20 @@ SELECT privrisk.add_rule('sup_where_split', 'zip', 'gen', 'id <= 2', 'sup_zip', 
 SELECT privrisk.set_suppression('sup_where_split', ARRAY['zip'], '{"k": 5, "max_suppression": 0.5}');
 SELECT id, zip FROM privrisk.release('sup_where_split') AS r(id int, zip text) ORDER BY id;
 
+-- The counts are bounded by privrisk.memory_limit: 100,000 classes of one row need more than
+-- 1MB, an ERROR naming the policy before any row; EXPLAIN without ANALYZE counts nothing.
+CREATE TABLE sup_many AS SELECT i AS id FROM generate_series(1, 100000) AS i;
+SELECT privrisk.create_policy('sup_many', 'sup_many');
+SELECT privrisk.add_rule('sup_many', 'id', 'hide', 'true');
+SELECT privrisk.set_suppression('sup_many', ARRAY['id'], '{"k": 2, "max_suppression": 1}');
+SET privrisk.memory_limit = '1MB';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM privrisk.release('sup_many') AS r(id int);
+SELECT count(*) FROM privrisk.release('sup_many') AS r(id int);
+RESET privrisk.memory_limit;
+SELECT count(*) FROM privrisk.release('sup_many') AS r(id int);
+SELECT privrisk.drop_policy('sup_many');
+DROP TABLE sup_many;
+
 -- Bad input: an ERROR naming the problem, nothing changed.
 SELECT privrisk.set_suppression('sup_where', ARRAY['zip'], '{"k": 3, "c": 0.5}');
 SELECT privrisk.set_suppression('sup_where', ARRAY['zip'], '{"max_suppression": 0.1}');
