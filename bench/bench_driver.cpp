@@ -294,7 +294,7 @@ void bench_release(pqxx::connection& c, const Options& o) {
 
 // A release with record suppression (docs/release.md, "Record suppression") against
 // the same release without it: the same 3 rules, plus a suppression rule on the
-// classes of (age, zip, sex, race) as released, k = 10. The suppressing read counts
+// classes of (age, zip, sex, race) as released, k = 5. The suppressing read counts
 // the whole source before its first row, so its cost includes that pass.
 void bench_suppression(pqxx::connection& c, const Options& o) {
     std::string t = census_table(c, o, o.sizes.back());
@@ -312,9 +312,9 @@ void bench_suppression(pqxx::connection& c, const Options& o) {
             tx.exec("SELECT privrisk.create_release_view('" + p + "', '" + p + "_view')");
         }
         tx.exec("SELECT privrisk.set_suppression('bench_suppress', ARRAY['age', 'zip', 'sex', 'race'], "
-                "'{\"k\": 10, \"max_suppression\": 0.05}')");
+                "'{\"k\": 5, \"max_suppression\": 0.1}')");
     }
-    std::printf("-- %s rows, 3 rules; suppression of the classes of (age, zip, sex, race), k = 10: %s\n", n.c_str(),
+    std::printf("-- %s rows, 3 rules; suppression of the classes of (age, zip, sex, race), k = 5: %s\n", n.c_str(),
                 scalar(c, "SELECT privrisk.release_suppression('bench_suppress_view')::text").c_str());
     compare(c, o, "full read (COPY) suppressing vs same release unsuppressed, " + n,
             "COPY (SELECT * FROM bench_suppress_view) TO '/dev/null'",

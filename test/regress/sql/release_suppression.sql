@@ -215,3 +215,5 @@ DROP FUNCTION sup_expected();
 REVOKE ALL ON adult FROM regress_sup_analyst;
 DROP TABLE sup_audit, sup_serial, sup_parallel;
 DROP ROLE regress_sup_analyst;
+-- The hierarchies this test loaded (other suites count theirs).
+SELECT count(*) AS hierarchies_dropped FROM (SELECT privrisk.drop_hierarchy(name) FROM privrisk.hierarchy WHERE name LIKE 'sup\_%') AS d;
