@@ -292,6 +292,37 @@ void bench_release(pqxx::connection& c, const Options& o) {
             1.0);
 }
 
+// A release with record suppression (docs/release.md, "Record suppression") against
+// the same release without it: the same 3 rules, plus a suppression rule on the
+// classes of (age, zip, sex, race) as released, k = 5. The suppressing read counts
+// the whole source before its first row, so its cost includes that pass.
+void bench_suppression(pqxx::connection& c, const Options& o) {
+    std::string t = census_table(c, o, o.sizes.back());
+    std::string n = std::to_string(o.sizes.back() / 1000000) + "M";
+    {
+        pqxx::nontransaction tx{c};
+        tx.exec("SELECT privrisk.drop_policy(name, true) FROM privrisk.policy WHERE name IN "
+                "('public.bench_plain', 'public.bench_suppress')");
+        age_zip_hierarchies(tx, "bench_sup", "5, 10, 20");
+        for (std::string p : {"bench_plain", "bench_suppress"}) {
+            tx.exec("SELECT privrisk.create_policy('" + p + "', " + tx.quote(t) + ")");
+            tx.exec("SELECT privrisk.add_rule('" + p + "', 'age', 'gen', $$marital_status = 'Never-married'$$, 'bench_sup_age', 2)");
+            tx.exec("SELECT privrisk.add_rule('" + p + "', 'zip', 'gen', $$race = 'White'$$, 'bench_sup_zip', 2)");
+            tx.exec("SELECT privrisk.add_rule('" + p + "', 'salary_class', 'hide', 'age < 30')");
+            tx.exec("SELECT privrisk.create_release_view('" + p + "', '" + p + "_view')");
+        }
+        tx.exec("SELECT privrisk.set_suppression('bench_suppress', ARRAY['age', 'zip', 'sex', 'race'], "
+                "'{\"k\": 5, \"max_suppression\": 0.1}')");
+    }
+    std::printf("-- %s rows, 3 rules; suppression of the classes of (age, zip, sex, race), k = 5: %s\n", n.c_str(),
+                scalar(c, "SELECT privrisk.release_suppression('bench_suppress_view')::text").c_str());
+    compare(c, o, "full read (COPY) suppressing vs same release unsuppressed, " + n,
+            "COPY (SELECT * FROM bench_suppress_view) TO '/dev/null'",
+            "COPY (SELECT * FROM bench_plain_view) TO '/dev/null'", 1.5);
+    compare(c, o, "count(*) suppressing vs same release unsuppressed, " + n,
+            "SELECT count(*) FROM bench_suppress_view", "SELECT count(*) FROM bench_plain_view", 0);
+}
+
 // The generalization search against the physical floor of its input: one GROUP BY
 // scan of the same table at level 0. ARX's Adult extract with its 9 hierarchies
 // (12,960 nodes), and the generated census table with 6 quasi-identifiers.
@@ -478,7 +509,7 @@ int main(int argc, char** argv) {
         }
         else if (a == "--help") {
             std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
-                        "[generalize] [measures] [ck] [release] [search] [information] [dp] [identification] [scale]\n");
+                        "[generalize] [measures] [ck] [release] [suppression] [search] [information] [dp] [identification] [scale]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -491,7 +522,7 @@ int main(int argc, char** argv) {
         std::printf("privrisk benchmarks: %ld rows, median of %d interleaved runs; ratio = privrisk / PostgreSQL baseline\n",
                     o.rows, o.repeat);
         std::vector<std::pair<std::string, std::function<void(pqxx::connection&, const Options&)>>> all = {
-            {"generalize", bench_generalize}, {"measures", bench_measures}, {"ck", bench_ck}, {"release", bench_release},
+            {"generalize", bench_generalize}, {"measures", bench_measures}, {"ck", bench_ck}, {"release", bench_release}, {"suppression", bench_suppression},
             {"search", bench_search}, {"information", bench_information}, {"dp", bench_dp},
             {"identification", bench_identification}};
         for (auto& [name, fn] : all)

@@ -7,3 +7,20 @@ ALTER TABLE privrisk.audit_log ADD COLUMN release jsonb;
 -- create_release_view takes a risk profile and an override: CREATE OR REPLACE
 -- cannot add parameters, so the 0.14 function goes (its new form is replayed).
 DROP FUNCTION privrisk.create_release_view(text, text);
+
+-- suppress: a policy's record suppression (docs/release.md, "Record suppression").
+CREATE TABLE privrisk.policy_suppression (
+    policy text NOT NULL,
+    quasi_identifiers name[] NOT NULL,
+    sensitive name,
+    constraints jsonb NOT NULL,
+    CONSTRAINT policy_suppression_quasi_identifiers_check CHECK ((pg_catalog.cardinality(quasi_identifiers) >= 1))
+);
+ALTER TABLE ONLY privrisk.policy_suppression ADD CONSTRAINT policy_suppression_pkey PRIMARY KEY (policy);
+ALTER TABLE ONLY privrisk.policy_suppression ADD CONSTRAINT policy_suppression_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+GRANT SELECT ON TABLE privrisk.policy_suppression TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_suppression', '');
+ALTER TABLE privrisk.policy_suppression ENABLE ROW LEVEL SECURITY;
+CREATE POLICY source_owner ON privrisk.policy_suppression FOR SELECT USING (privrisk.owns_source(( SELECT p.source
+   FROM privrisk.policy p
+  WHERE (p.name = policy_suppression.policy))));

@@ -2,6 +2,7 @@
 // per-class constraint suppressed, within max_suppression), its measures, and
 // whether it qualifies. Part of GeneralizationLattice (lattice_search.hpp).
 #include "search/lattice_search.hpp"
+#include "search/class_suppression.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,21 +15,6 @@
 
 namespace privrisk {
 
-namespace {
-
-ContingencyTable table_of(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive,
-                          const std::vector<char>* keep) {
-    ContingencyTable t;
-    for (const auto& v : sensitive) t.intern(v ? Value(*v) : Value());  // ids as the classes number them
-    for (std::size_t c = 0; c < classes.classes(); ++c)
-        if (!keep || (*keep)[c])
-            t.add_class(classes.pairs.data() + classes.first[c], classes.first[c + 1] - classes.first[c]);
-    t.canonicalize();
-    return t;
-}
-
-}  // namespace
-
 const NodeReport& GeneralizationLattice::report(int64_t node) {
     auto found = reports_.find(node);
     if (found != reports_.end()) return found->second;
@@ -40,41 +26,15 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     const std::size_t n = cl.classes(), m = dims_.size();
     const Constraints& q = constraints_;
 
-    // Per-class constraints decide which classes must be suppressed.
-    std::vector<char> keep(n, 1);
-    for (std::size_t c = 0; c < n; ++c) {
-        if (q.k && cl.sizes[c] < *q.k) keep[c] = 0;
-        if (q.max_risk && strictly_below(*q.max_risk, 1.0 / double(cl.sizes[c]))) keep[c] = 0;
-    }
-    std::vector<double> l_of, t_of, delta_of;
-    if (q.needs_histograms() && n > 0) {
-        ContingencyTable all = table_of(cl, sensitive_, nullptr);
-        if (q.l) {
-            if (q.l_kind == LDiversity::Distinct) l_distinct(all, &l_of);
-            else if (q.l_kind == LDiversity::Entropy) l_entropy(all, &l_of);
-            else l_recursive(all, q.l_c, &l_of);
-            for (std::size_t c = 0; c < n; ++c)
-                if (strictly_below(l_of[c], *q.l)) keep[c] = 0;
-        }
-        if (q.t) {
-            if (q.t_kind == TCloseness::Equal) t_equal(all, &t_of);
-            else if (q.t_kind == TCloseness::Ordered) t_ordered(all, &t_of);
-            else t_hierarchical(all, *q.t_hierarchy, &t_of);
-            for (std::size_t c = 0; c < n; ++c)
-                if (strictly_below(*q.t, t_of[c])) keep[c] = 0;
-        }
-        if (q.delta) {
-            delta_disclosure(all, &delta_of);
-            for (std::size_t c = 0; c < n; ++c)
-                if (!strictly_below(delta_of[c], *q.delta)) keep[c] = 0;
-        }
-    }
+    // Per-class constraints decide which classes must be suppressed (the release decides alike).
+    ClassVerdicts verdicts = violating_classes(cl, sensitive_, q);
+    std::vector<char>& keep = verdicts.keep;
+    const std::vector<double> &l_of = verdicts.l, &t_of = verdicts.t, &delta_of = verdicts.delta;
 
     // Suppress the violating classes when the budget allows; else the node keeps them (and fails).
     const double rows = double(rows_);
-    for (std::size_t c = 0; c < n; ++c)
-        if (!keep[c]) r.violating += cl.sizes[c];
-    const bool within = !strictly_below(q.max_suppression * rows, double(r.violating));
+    r.violating = verdicts.violating;
+    const bool within = suppression_within(q.max_suppression, rows_, r.violating);
     if (within) r.suppressed = r.violating;
     else std::fill(keep.begin(), keep.end(), 1);
 
@@ -123,7 +83,7 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     }
     bool qualifies = within;
     if (q.c && released > 0) {
-        ContingencyTable kept = table_of(cl, sensitive_, &keep);
+        ContingencyTable kept = class_table(cl, sensitive_, &keep);
         r.ck = ck_disclosure_curve(kept, q.ck_k)[q.ck_k];
         qualifies = qualifies && strictly_below(*r.ck, *q.c);
     }

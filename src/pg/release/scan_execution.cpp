@@ -10,6 +10,7 @@
 
 #include "common/memory_limit.hpp"
 #include "release/shard_pins.hpp"
+#include "release/scan_suppression.hpp"
 #include "release/value_cache.hpp"
 #include "release/view_grants.hpp"
 
@@ -40,12 +41,9 @@ void evaluate_conditions(ReleaseScanState* s, ExprContext* econtext) {
 // the row's data are kept to the one that chooses between a cache lookup and
 // the value as is (the rest select): conditions hold on unpredictable rows, and
 // a mispredicted jump costs more than a select.
-void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool* isnull) {
+void release_outputs(ReleaseScanState* s, ReleasedOutput* const* ruled, int ruled_count, Datum* values, bool* isnull) {
     const Datum* source_values = s->row_slot->tts_values;
     const bool* source_null = s->row_slot->tts_isnull;
-    evaluate_conditions(s, econtext);
-    const int ruled_count = s->ruled_count;
-    ReleasedOutput* const* ruled = s->ruled;
     const bool* holds = s->condition_value;
     for (int k = 0; k < ruled_count; ++k) {
         ReleasedOutput* out = ruled[k];
@@ -64,6 +62,22 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
             isnull[c] = !values[c];  // ⊥ below the top cannot come from a valid hierarchy; never a NULL pointer
         }
     }
+}
+
+}  // namespace
+
+// The released values of `outputs` for the current row, whose conditions were evaluated.
+void release_values(ReleaseScanState* s, ReleasedOutput* const* outputs, int count, Datum* values, bool* isnull) {
+    release_outputs(s, outputs, count, values, isnull);
+}
+
+void evaluate_row_conditions(ReleaseScanState* s, ExprContext* econtext) { evaluate_conditions(s, econtext); }
+
+namespace {
+
+void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool* isnull, bool conditions_done) {
+    if (!conditions_done) evaluate_conditions(s, econtext);
+    release_outputs(s, s->ruled, s->ruled_count, values, isnull);
 }
 
 void start_serial_scan(ReleaseScanState* s) {
@@ -92,6 +106,8 @@ bool open_next_partition(ReleaseScanState* s) {
     return true;
 }
 
+}  // namespace
+
 // The next row of the source into row_slot; false at the end.
 bool next_source_row(ReleaseScanState* s) {
     if (s->partitions == NIL) {
@@ -107,11 +123,43 @@ bool next_source_row(ReleaseScanState* s) {
     }
 }
 
+// Every row of the source under the query's snapshot, by a serial scan of its own:
+// the scan the rows are released from (parallel, or not begun) is set aside and
+// taken up again after, so the rows it then reads are not affected.
+void for_each_source_row(ReleaseScanState* s, void (*on_row)(ReleaseScanState*, void*), void* arg) {
+    TableScanDesc released = s->scan;
+    s->scan = nullptr;
+    s->next_partition = 0;  // a partitioned source: counted before any of its rows is released
+    while (next_source_row(s)) on_row(s, arg);
+    if (s->partitions == NIL) {
+        if (s->scan) table_endscan(s->scan);
+        s->scan = released;
+    } else {
+        close_partition(s);
+        s->next_partition = 0;
+    }
+}
+
+namespace {
+
 TupleTableSlot* release_next(ScanState* ss) {
     auto* s = reinterpret_cast<ReleaseScanState*>(ss);
     TupleTableSlot* out = ss->ss_ScanTupleSlot;
     ExecClearTuple(out);
-    if (!next_source_row(s)) return out;
+    // With record suppression, the rows of the classes it withholds are skipped
+    // (scan_suppression.cpp); their conditions, once evaluated, serve the row.
+    bool conditions_done = false;
+    if (s->suppression) prepare_suppression(s);
+    for (;;) {
+        if (!next_source_row(s)) return out;
+        if (!s->suppression) break;
+        if (suppression_keeps_row(s, ss->ps.ps_ExprContext)) {
+            conditions_done = true;
+            break;
+        }
+        ResetExprContext(ss->ps.ps_ExprContext);
+        CHECK_FOR_INTERRUPTS();
+    }
     if (s->output_count == 0) return ExecStoreVirtualTuple(out);  // count(*): no column, no rule
     slot_getsomeattrs(s->row_slot, s->last_attno);
     if (s->in_place) {
@@ -130,7 +178,7 @@ TupleTableSlot* release_next(ScanState* ss) {
     econtext->ecxt_scantuple = s->row_slot;  // conditions read the original row
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
     s->in_rules = true;
-    release_row(s, econtext, out->tts_values, out->tts_isnull);
+    release_row(s, econtext, out->tts_values, out->tts_isnull, conditions_done);
     s->in_rules = false;
     MemoryContextSwitchTo(old);
     return ExecStoreVirtualTuple(out);
@@ -165,6 +213,42 @@ template <typename T>
 T* zeroed_array(std::size_t n) {
     return static_cast<T*>(pg_call([&] { return palloc0(sizeof(T) * (n ? n : 1)); }));
 }
+
+}  // namespace
+
+// Output `index` of the scan, releasing source column `col` by the policy's rules.
+void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const ReleasedColumn& col, const Policy& policy,
+                 const std::vector<int>& rule_condition, std::vector<char>& condition_used) {
+    out.output = index;
+    out.attno = col.attno;
+    out.generalized = !col.hierarchy.empty();
+    out.height = col.height;
+    out.name = copy_string(col.name);
+    out.rule_count = static_cast<int>(col.rules.size());
+    out.rule_raised = zeroed_array<int>(col.rules.size());
+    out.rule_condition = zeroed_array<int>(col.rules.size());
+    for (std::size_t r = 0; r < col.rules.size(); ++r) {
+        const PolicyRule& rule = policy.rules[col.rules[r]];
+        out.rule_raised[r] = rule_level({rule.op, rule.level}, out.height);
+        out.rule_condition[r] = rule_condition[col.rules[r]];
+    }
+    if (out.generalized) {
+        out.hierarchy = copy_string(col.hierarchy);
+        out.levels = zeroed_array<LevelCache*>(out.height);
+        Oid type = col.source_type;
+        pg_call([&] {
+            init_value_text(&out.value_text, type, CurrentMemoryContext);
+            int16 length;
+            bool by_value;
+            get_typlenbyval(type, &length, &by_value);
+            out.by_datum = by_value;
+        });
+    }
+    s->last_attno = std::max(s->last_attno, out.attno);
+    for (std::size_t r = 0; r < col.rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
+}
+
+namespace {
 
 void begin_release_body(ReleaseScanState* s, EState* estate) {
     auto* plan = reinterpret_cast<CustomScan*>(s->css.ss.ps.plan);
@@ -268,35 +352,12 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
                      "; the column definition list (or release view) is out of date: recreate it with "
                      "privrisk.create_release_view");
         }
-        ReleasedOutput& out = s->outputs[c];
-        out.output = c;
-        out.attno = col->attno;
-        out.generalized = !col->hierarchy.empty();
-        out.height = col->height;
-        out.name = copy_string(col->name);
-        out.rule_count = static_cast<int>(col->rules.size());
-        out.rule_raised = zeroed_array<int>(col->rules.size());
-        out.rule_condition = zeroed_array<int>(col->rules.size());
-        for (std::size_t r = 0; r < col->rules.size(); ++r) {
-            const PolicyRule& rule = policy.rules[col->rules[r]];
-            out.rule_raised[r] = rule_level({rule.op, rule.level}, out.height);
-            out.rule_condition[r] = rule_condition[col->rules[r]];
-        }
-        if (out.generalized) {
-            out.hierarchy = copy_string(col->hierarchy);
-            out.levels = zeroed_array<LevelCache*>(out.height);
-            Oid type = col->source_type;
-            pg_call([&] {
-                init_value_text(&out.value_text, type, CurrentMemoryContext);
-                int16 length;
-                bool by_value;
-                get_typlenbyval(type, &length, &by_value);
-                out.by_datum = by_value;
-            });
-        }
-        s->last_attno = std::max(s->last_attno, out.attno);
-        for (std::size_t r = 0; r < col->rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
+        init_output(s, s->outputs[c], c, *col, policy, rule_condition, condition_used);
     }
+
+    // Record suppression reads the quasi-identifiers' released values whatever the plan reads.
+    s->suppression = begin_suppression(s, policy, shape, rule_condition, condition_used,
+                                       list_length(plan->custom_private) > 0);
 
     // Only conditions of columns the plan reads run (and are checked again here):
     // count(*) through a release reads no column and applies no rule.
@@ -428,6 +489,7 @@ void explain_release(CustomScanState* node, List*, ExplainState* es) {
     ExplainPropertyText("Policy", s->policy, es);
     ExplainPropertyText("Source", s->source_name ? s->source_name : "?", es);
     ExplainPropertyInteger("Rules", nullptr, s->rule_count, es);
+    if (s->suppression) ExplainPropertyText("Record Suppression", suppression_description(s->suppression), es);
     // Conditions of the columns read, and how many of them run natively.
     ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);
     ExplainPropertyInteger("Conditions Native", nullptr, s->native_count, es);

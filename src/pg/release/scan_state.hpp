@@ -138,9 +138,20 @@ struct ReleaseScanState {
     Size cache_limit;     // privrisk.memory_limit when the scan began: past it, nothing more is cached
     long cache_refused;   // values generalized uncached because the cache was full
     uint64_t hierarchy_generation;
+    struct ScanSuppression* suppression;  // the policy's record suppression (scan_suppression.hpp), else NULL
 };
 
 // The scan's methods (scan_execution.cpp), named by the plan (scan_planning.cpp).
 extern const CustomScanMethods release_scan_methods;
+
+// Shared with record suppression (scan_suppression.cpp), from scan_execution.cpp:
+// output `index` releasing `col`, its rules' conditions marked used;
+void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const ReleasedColumn& col, const Policy& policy,
+                 const std::vector<int>& rule_condition, std::vector<char>& condition_used);
+// the current row's conditions, then the released values of `outputs`;
+void evaluate_row_conditions(ReleaseScanState* s, ExprContext* econtext);
+void release_values(ReleaseScanState* s, ReleasedOutput* const* outputs, int count, Datum* values, bool* isnull);
+// every row of the source, by a scan of its own.
+void for_each_source_row(ReleaseScanState* s, void (*on_row)(ReleaseScanState*, void*), void* arg);
 
 }  // namespace privrisk::pg

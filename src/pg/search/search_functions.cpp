@@ -25,6 +25,7 @@
 #include "search/lattice_search.hpp"
 #include "common/row_stream.hpp"
 #include "search/search.hpp"
+#include "search/search_constraints.hpp"
 #include "common/source_columns.hpp"
 #include "classes/class_query.hpp"
 #include "classes/parallel_classes.hpp"
@@ -75,13 +76,6 @@ struct CodedColumn {
     std::vector<std::optional<std::string>> values;  // per code: the value's text (⊥: NULL)
     uint32_t null_code = UINT32_MAX;
 };
-
-void check_range(const char* name, const std::optional<double>& v, double lo, double hi, bool lo_open) {
-    if (!v) return;
-    if (!std::isfinite(*v) || *v > hi || *v < lo || (lo_open && *v == lo))
-        fail(ErrorKind::InvalidParameter, std::string("constraint ") + name + " must be in " + (lo_open ? "(" : "[") +
-                                              number_text(lo) + ", " + number_text(hi) + "], got " + number_text(*v));
-}
 
 std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>& dims, const Constraints& q,
                         UtilityMetric metric, int64_t rows) {
@@ -155,49 +149,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // type and range, unknown keys and keys that need others).
     const std::map<std::string, std::string> given =
         PG_ARGISNULL(4) ? std::map<std::string, std::string>{} : json_option_texts(PG_GETARG_DATUM(4));
-    auto text_of = [&](const char* key) -> std::optional<std::string> {
-        auto it = given.find(key);
-        return it == given.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
-    auto number = [&](const char* key) -> std::optional<double> {
-        auto t = text_of(key);
-        return t ? std::optional<double>(std::strtod(t->c_str(), nullptr)) : std::nullopt;
-    };
-    auto kind_of = [&](const char* key, const char* fallback) { return text_of(key).value_or(fallback); };
-    Constraints q;
-    if (auto k = text_of("k")) {
-        q.k = std::strtoll(k->c_str(), nullptr, 10);
-        if (*q.k < 1) fail(ErrorKind::InvalidParameter, "constraint k must be at least 1, got " + std::to_string(*q.k));
-    }
-    q.l = number("l");
-    check_range("l", q.l, 1, 1e9, false);
-    q.l_kind = choice_of<LDiversity>(kind_of("l_kind", "distinct"), "l_kind",
-                                     {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy},
-                                      {"recursive", LDiversity::Recursive}});
-    if (auto c = number("l_c")) q.l_c = *c;
-    check_c(q.l_c);
-    q.t = number("t");
-    check_range("t", q.t, 0, 1, false);
-    q.t_kind = choice_of<TCloseness>(kind_of("t_kind", "equal"), "t_kind",
-                                     {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered},
-                                      {"hierarchical", TCloseness::Hierarchical}});
-    if (q.t && q.t_kind == TCloseness::Hierarchical) {
-        auto h = text_of("t_hierarchy");
-        if (!h) fail(ErrorKind::InvalidParameter, "t_kind hierarchical needs t_hierarchy");
-        q.t_hierarchy = &cached_hierarchy(*h);
-    }
-    q.delta = number("delta");
-    check_range("delta", q.delta, 0, 1e9, true);
-    q.c = number("c");
-    check_range("c", q.c, 0, 1, true);
-    if (auto k = text_of("ck_k")) q.ck_k = static_cast<int>(std::strtol(k->c_str(), nullptr, 10));
-    check_ck_k(q.ck_k);
-    q.max_risk = number("max_risk");
-    check_range("max_risk", q.max_risk, 0, 1, true);
-    q.average_risk = number("average_risk");
-    check_range("average_risk", q.average_risk, 0, 1, true);
-    q.max_suppression = number("max_suppression").value_or(0);
-    check_range("max_suppression", q.max_suppression, 0, 1, false);
+    Constraints q = parse_constraints(given);
     if (q.needs_histograms() && !sensitive)
         fail(ErrorKind::InvalidParameter, "the l, t, delta and c constraints need a sensitive column");
     std::string utility = PG_ARGISNULL(5) ? "loss" : std::string(text_view(PG_GETARG_DATUM(5)));  // echoed in the result

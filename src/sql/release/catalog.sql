@@ -94,3 +94,22 @@ SELECT pg_catalog.pg_extension_config_dump('privrisk.policy', '');
 SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_rule', '');
 SELECT pg_catalog.pg_extension_config_dump('privrisk.release_view', '');
 SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_column', '');
+
+-- A policy's record suppression (docs/release.md, "Record suppression"): the classes
+-- (the quasi-identifiers' released values) that violate a per-class constraint are
+-- withheld, decided at every read from the whole source.
+CREATE TABLE privrisk.policy_suppression (
+    policy text NOT NULL,
+    quasi_identifiers name[] NOT NULL,
+    sensitive name,
+    constraints jsonb NOT NULL,
+    CONSTRAINT policy_suppression_quasi_identifiers_check CHECK ((pg_catalog.cardinality(quasi_identifiers) >= 1))
+);
+
+ALTER TABLE ONLY privrisk.policy_suppression ADD CONSTRAINT policy_suppression_pkey PRIMARY KEY (policy);
+
+ALTER TABLE ONLY privrisk.policy_suppression ADD CONSTRAINT policy_suppression_policy_fkey FOREIGN KEY (policy) REFERENCES privrisk.policy(name) ON UPDATE CASCADE ON DELETE CASCADE;
+
+GRANT SELECT ON TABLE privrisk.policy_suppression TO PUBLIC;
+
+SELECT pg_catalog.pg_extension_config_dump('privrisk.policy_suppression', '');

@@ -22,3 +22,9 @@ CREATE POLICY source_owner ON privrisk.policy_column FOR SELECT USING (privrisk.
 
 CREATE EVENT TRIGGER privrisk_forget_dropped_relations ON sql_drop
     EXECUTE FUNCTION privrisk.forget_dropped_relations();
+
+ALTER TABLE privrisk.policy_suppression ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY source_owner ON privrisk.policy_suppression FOR SELECT USING (privrisk.owns_source(( SELECT p.source
+   FROM privrisk.policy p
+  WHERE (p.name = policy_suppression.policy))));

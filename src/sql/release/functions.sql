@@ -55,3 +55,58 @@ CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record LA
 CREATE OR REPLACE FUNCTION privrisk.release_is_pinned(value anyelement, policy privrisk.pinned_policy) RETURNS boolean LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_is_pinned';
 
 CREATE OR REPLACE FUNCTION privrisk.release_policy_is(policy text, digest text) RETURNS boolean LANGUAGE c STABLE SUPPORT privrisk.release_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_policy_is';
+
+CREATE OR REPLACE FUNCTION privrisk.set_suppression(policy text, quasi_identifiers text[], constraints jsonb, sensitive text DEFAULT NULL::text) RETURNS void
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_set_suppression';
+
+CREATE OR REPLACE FUNCTION privrisk.policy_source(policy text) RETURNS regclass
+    LANGUAGE c STABLE STRICT
+    AS 'MODULE_PATHNAME', 'privrisk_policy_source';
+
+CREATE OR REPLACE FUNCTION privrisk.release_suppression(view regclass) RETURNS jsonb
+    LANGUAGE c STABLE STRICT
+    SET max_parallel_workers_per_gather TO '0'
+    AS 'MODULE_PATHNAME', 'privrisk_release_suppression';
+
+CREATE OR REPLACE FUNCTION privrisk.with_suppression(audit jsonb, source regclass) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    suppression jsonb := privrisk.release_suppression(source);
+    share float8;
+BEGIN
+    IF suppression IS NULL THEN
+        RETURN audit;
+    END IF;
+    audit := audit OPERATOR(pg_catalog.||)
+             pg_catalog.jsonb_build_object('rows_suppressed', suppression OPERATOR(pg_catalog.->) 'rows_suppressed');
+    IF NOT audit OPERATOR(pg_catalog.?) 'verdict' THEN
+        RETURN audit;
+    END IF;
+    -- Withholding more than the policy's max_suppression fails the verdict: the rows are
+    -- withheld all the same (privacy first), but the release is not the one that was approved.
+    share := CASE WHEN (suppression OPERATOR(pg_catalog.->>) 'rows')::pg_catalog.int8 OPERATOR(pg_catalog.>) 0
+                  THEN (suppression OPERATOR(pg_catalog.->>) 'rows_suppressed')::pg_catalog.float8
+                       OPERATOR(pg_catalog./) (suppression OPERATOR(pg_catalog.->>) 'rows')::pg_catalog.float8
+                  ELSE 0 END;
+    audit := pg_catalog.jsonb_set(audit, '{verdict,checks}',
+        (audit OPERATOR(pg_catalog.#>) '{verdict,checks}') OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_array(
+            pg_catalog.jsonb_build_object('measure', 'suppressed_share', 'value', share, 'comparison', '<=',
+                'threshold', suppression OPERATOR(pg_catalog.->) 'max_suppression',
+                'passed', suppression OPERATOR(pg_catalog.->) 'within',
+                'margin', (suppression OPERATOR(pg_catalog.->>) 'max_suppression')::pg_catalog.float8
+                          OPERATOR(pg_catalog.-) share,
+                'note', 'share of rows withheld by the policy''s record suppression')));
+    IF NOT (suppression OPERATOR(pg_catalog.->>) 'within')::pg_catalog.bool THEN
+        audit := pg_catalog.jsonb_set(pg_catalog.jsonb_set(audit, '{verdict,publishable}', 'false'),
+            '{verdict,summary}', pg_catalog.to_jsonb(
+                CASE WHEN (audit OPERATOR(pg_catalog.#>>) '{verdict,publishable}')::pg_catalog.bool
+                     THEN 'not publishable: '
+                     ELSE (audit OPERATOR(pg_catalog.#>>) '{verdict,summary}') OPERATOR(pg_catalog.||) ', ' END
+                OPERATOR(pg_catalog.||) pg_catalog.format('suppressed_share = %s > %s', share,
+                                                          suppression OPERATOR(pg_catalog.->>) 'max_suppression')));
+    END IF;
+    RETURN audit;
+END $$;

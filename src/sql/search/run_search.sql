@@ -46,5 +46,10 @@ BEGIN
                                                                   OPERATOR(pg_catalog.->) 'node')::pg_catalog.int4),
                 '{}', profile) OPERATOR(pg_catalog.->) 'verdict');
     END IF;
+    IF NOT every_node THEN
+        -- What apply_generalization needs to publish the node with its suppression.
+        result := result OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('sensitive', sensitive,
+                                                                              'constraints', constraints);
+    END IF;
     RETURN result;
 END $$;

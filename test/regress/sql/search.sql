@@ -196,7 +196,7 @@ SELECT privrisk.lattice('arx', ARRAY['sex', 'age', 'race', 'marital_status', 'ed
                               'salary-class'], NULL, '{"k": 5}');
 RESET statement_timeout;
 \set VERBOSITY default
--- apply_generalization refuses a result that suppresses rows.
+-- apply_generalization publishes a result that suppresses rows, with its suppression rule (release_suppression.sql).
 SELECT privrisk.apply_generalization('arx_1pct', (SELECT r FROM arx_search WHERE s = 0.01));
 SELECT count(*) AS policies FROM privrisk.policy;
 

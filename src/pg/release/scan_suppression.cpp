@@ -1,0 +1,315 @@
+// Record suppression in a release scan (scan_suppression.hpp; docs/release.md,
+// "Record suppression").
+//
+// The decision is made once per scan, at its first row, from the whole source
+// under the query's snapshot (es_snapshot): never from the query's quals (they
+// run above the scan, on released rows), never from numbers stored earlier. A
+// parallel worker makes it again from the same snapshot, so leader and workers
+// withhold the same classes. A rescan keeps it (same snapshot). EXPLAIN
+// without ANALYZE runs no row, so counts nothing.
+//
+// The per-row code here (count_row, row_class) holds no C++ object with a
+// destructor: what may throw (the counts growing, the decision) runs behind guarded().
+#include "release/scan_suppression.hpp"
+
+#include <algorithm>
+
+#include "release/suppression_catalog.hpp"
+#include "search/class_suppression.hpp"
+#include "search/search_constraints.hpp"
+#include "common/args.hpp"
+
+extern "C" {
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+}
+
+namespace privrisk::pg {
+
+struct ScanSuppression {
+    char* policy;
+    char* description;             // for EXPLAIN: the quasi-identifiers and constraints
+    int key_count;                 // quasi-identifiers: outputs 0..key_count-1 of `keys`
+    bool has_sensitive;            // keys[key_count] is the sensitive column
+    ReleasedOutput* keys;
+    ReleasedOutput** key_outputs;
+    int16* typlen;                 // of each released value's type
+    bool* typbyval;
+    Datum* values;                 // the current row's released values
+    bool* isnull;
+    ValueText sensitive_text;
+    Constraints constraints;       // trivially destructible
+    bool histograms;
+    MemoryContext context;         // the counts
+    PgMemoryResource* memory;
+    FlatIndex* classes;            // class key -> class id, ids in order of first row
+    std::pmr::vector<int64_t>* sizes;
+    FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
+    std::pmr::vector<uint64_t>* pair_keys;
+    std::pmr::vector<int64_t>* pair_counts;
+    FlatIndex* sensitive_ids;      // released sensitive value's key -> id
+    std::pmr::vector<std::string_view>* sensitive_names;  // by id; data() NULL for ⊥
+    StringInfoData key;
+    bool decided;
+    bool* keep;                    // per class id
+    int64 rows;
+    int64 suppressed;
+    bool within;
+};
+
+namespace {
+
+// What the last decision of this backend's leader said, for release_suppression().
+struct LastDecision {
+    char policy[1024];
+    int64 rows, suppressed;
+    double max_suppression;
+    bool within;
+    bool valid;
+} last_decision;
+
+void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byval) {
+    appendStringInfoChar(key, null ? 0 : 1);
+    if (null) return;
+    const char* data;
+    uint32 length;
+    if (byval) {
+        data = reinterpret_cast<const char*>(&value);
+        length = sizeof(Datum);
+    } else if (typlen == -1) {
+        struct varlena* v = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
+        data = VARDATA_ANY(v);
+        length = VARSIZE_ANY_EXHDR(v);
+    } else if (typlen == -2) {
+        data = DatumGetCString(value);
+        length = strlen(data);
+    } else {
+        data = DatumGetPointer(value);
+        length = typlen;
+    }
+    appendBinaryStringInfo(key, reinterpret_cast<const char*>(&length), sizeof(length));
+    appendBinaryStringInfo(key, data, static_cast<int>(length));
+}
+
+// The released values of the row's quasi-identifiers (and sensitive column), and
+// its class key in u->key. Runs in the per-tuple memory of `econtext`.
+void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
+    slot_getsomeattrs(s->row_slot, s->last_attno);
+    econtext->ecxt_scantuple = s->row_slot;  // conditions read the original row
+    MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+    s->in_rules = true;
+    evaluate_row_conditions(s, econtext);
+    release_values(s, u->key_outputs, u->key_count + u->has_sensitive, u->values, u->isnull);
+    resetStringInfo(&u->key);
+    for (int j = 0; j < u->key_count; ++j) append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+    s->in_rules = false;
+    MemoryContextSwitchTo(old);
+}
+
+struct CountRequest {
+    ScanSuppression* u;
+    std::string_view key;
+    std::string_view sensitive_key;
+    std::string_view sensitive_text;
+    bool sensitive_null;
+};
+
+// Adds the row to its class (and its class's histogram). May throw; behind guarded().
+void count_in_class(CountRequest* r) {
+    ScanSuppression* u = r->u;
+    bool added;
+    uint32_t id = u->classes->find_or_add(r->key, &added);
+    if (added) u->sizes->push_back(0);
+    ++(*u->sizes)[id];
+    if (!u->histograms) return;
+    uint32_t sensitive = u->sensitive_ids->find_or_add(r->sensitive_key, &added);
+    if (added) {
+        std::string_view name;
+        if (!r->sensitive_null) {
+            char* copy = static_cast<char*>(u->memory->allocate(r->sensitive_text.size() + 1, 1));
+            memcpy(copy, r->sensitive_text.data(), r->sensitive_text.size());
+            name = std::string_view(copy, r->sensitive_text.size());
+        }
+        u->sensitive_names->push_back(name);
+    }
+    uint64_t pair = uint64_t(id) << 32 | sensitive;
+    uint32_t p = u->pairs->find_or_add(std::string_view(reinterpret_cast<const char*>(&pair), sizeof(pair)), &added);
+    if (added) {
+        u->pair_keys->push_back(pair);
+        u->pair_counts->push_back(0);
+    }
+    ++(*u->pair_counts)[p];
+}
+
+void count_row(ReleaseScanState* s, void*) {
+    ScanSuppression* u = s->suppression;
+    ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
+    ResetExprContext(econtext);
+    row_key(s, u, econtext);
+    CountRequest r{u, std::string_view(u->key.data, u->key.len), {}, {}, true};
+    if (u->histograms) {
+        const int j = u->key_count;
+        MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+        StringInfoData sensitive;
+        initStringInfo(&sensitive);
+        append_value(&sensitive, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+        r.sensitive_key = std::string_view(sensitive.data, sensitive.len);
+        r.sensitive_null = u->isnull[j];
+        if (!u->isnull[j]) r.sensitive_text = value_text(&u->sensitive_text, u->values[j]);
+        MemoryContextSwitchTo(old);
+    }
+    guarded([&] { count_in_class(&r); });
+    if ((++u->rows & 4095) == 0) {
+        CHECK_FOR_INTERRUPTS();
+        Size held = MemoryContextMemAllocated(u->context, true);
+        if (held > s->cache_limit)
+            ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                            errmsg("release of policy %s: record suppression's class counts need %zu kB, more than "
+                                   "privrisk.memory_limit (%zu kB)",
+                                   quote_literal_cstr(u->policy), held / 1024, s->cache_limit / 1024),
+                            errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
+    }
+}
+
+// The classes that violate the constraints, from the counts (the search's decision).
+void decide(ScanSuppression* u) {
+    BaseClassBuilder builder(1, u->histograms);
+    if (u->histograms) {
+        std::vector<std::pair<uint64_t, int64_t>> pairs;
+        for (std::size_t p = 0; p < u->pair_keys->size(); ++p) pairs.emplace_back((*u->pair_keys)[p], (*u->pair_counts)[p]);
+        std::sort(pairs.begin(), pairs.end());  // by class, so the builder numbers classes as they are here
+        for (const auto& [pair, count] : pairs) {
+            uint32_t c = static_cast<uint32_t>(pair >> 32);
+            builder.add(&c, static_cast<uint32_t>(pair), count);
+        }
+    } else {
+        for (std::size_t c = 0; c < u->sizes->size(); ++c) {
+            uint32_t code = static_cast<uint32_t>(c);
+            builder.add(&code, 0, (*u->sizes)[c]);
+        }
+    }
+    NodeClasses classes = builder.finish();
+    std::vector<std::optional<std::string>> names;
+    if (u->histograms)
+        for (std::string_view n : *u->sensitive_names)
+            names.push_back(n.data() ? std::optional<std::string>(std::string(n)) : std::nullopt);
+    ClassVerdicts verdicts = violating_classes(classes, names, u->constraints);
+    for (std::size_t c = 0; c < verdicts.keep.size(); ++c) u->keep[c] = verdicts.keep[c];
+    u->suppressed = verdicts.violating;
+    // Over the budget, the violating classes are withheld all the same (privacy
+    // first); audit() of the release view reports it and its verdict fails.
+    u->within = suppression_within(u->constraints.max_suppression, u->rows, u->suppressed);
+}
+
+void count_and_decide(ReleaseScanState* s) {
+    ScanSuppression* u = s->suppression;
+    for_each_source_row(s, count_row, nullptr);
+    ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
+    ResetExprContext(s->css.ss.ps.ps_ExprContext);
+    u->keep = static_cast<bool*>(MemoryContextAllocZero(u->context, u->sizes->size() + 1));
+    guarded([&] { decide(u); });
+    u->decided = true;
+    if (!IsParallelWorker()) {
+        strlcpy(last_decision.policy, u->policy, sizeof(last_decision.policy));
+        last_decision.rows = u->rows;
+        last_decision.suppressed = u->suppressed;
+        last_decision.max_suppression = u->constraints.max_suppression;
+        last_decision.within = u->within;
+        last_decision.valid = true;
+    }
+}
+
+}  // namespace
+
+ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, const std::vector<ReleasedColumn>& shape,
+                                   const std::vector<int>& rule_condition, std::vector<char>& condition_used,
+                                   bool for_coordinator) {
+    std::optional<SuppressionRule> rule = find_suppression(policy.name);
+    if (!rule) return nullptr;
+    if (for_coordinator)
+        fail(ErrorKind::InvalidParameter,
+             "policy " + quote_value(policy.name) +
+                 " suppresses records: its release cannot be read over shards (each shard would decide from its "
+                 "own rows only)");
+    const char* json_text = rule->constraints.c_str();
+    Datum json = pg_call([&] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json_text)); });
+    Constraints q = parse_constraints(json_option_texts(json));
+
+    auto* u = static_cast<ScanSuppression*>(pg_call([] { return palloc0(sizeof(ScanSuppression)); }));
+    u->policy = pg_call([&] { return pstrdup(policy.name.c_str()); });
+    u->constraints = q;
+    std::string description;
+    for (const std::string& c : rule->quasi_identifiers) description += (description.empty() ? "" : ", ") + c;
+    description = "classes of (" + description + ") " + rule->constraints;
+    u->description = pg_call([&] { return pstrdup(description.c_str()); });
+    u->key_count = static_cast<int>(rule->quasi_identifiers.size());
+    u->has_sensitive = rule->sensitive && q.needs_histograms();
+    u->histograms = u->has_sensitive;
+    const int n = u->key_count + u->has_sensitive;
+    pg_call([&] {
+        u->keys = static_cast<ReleasedOutput*>(palloc0(sizeof(ReleasedOutput) * n));
+        u->key_outputs = static_cast<ReleasedOutput**>(palloc0(sizeof(ReleasedOutput*) * n));
+        u->typlen = static_cast<int16*>(palloc0(sizeof(int16) * n));
+        u->typbyval = static_cast<bool*>(palloc0(sizeof(bool) * n));
+        u->values = static_cast<Datum*>(palloc0(sizeof(Datum) * n));
+        u->isnull = static_cast<bool*>(palloc0(sizeof(bool) * n));
+        initStringInfo(&u->key);
+    });
+    for (int j = 0; j < n; ++j) {
+        const std::string& name = j < u->key_count ? rule->quasi_identifiers[j] : *rule->sensitive;
+        auto col = std::find_if(shape.begin(), shape.end(), [&](const ReleasedColumn& c) { return c.name == name; });
+        if (col == shape.end())
+            fail(ErrorKind::UndefinedObject,
+                 "the suppression rule of policy " + quote_value(policy.name) + " names column " + quote_value(name) +
+                     ", which its source no longer has; the policy's owner sets the rule anew "
+                     "with privrisk.set_suppression");
+        init_output(s, u->keys[j], j, *col, policy, rule_condition, condition_used);
+        u->key_outputs[j] = &u->keys[j];
+        Oid type = col->type;
+        pg_call([&] {
+            get_typlenbyval(type, &u->typlen[j], &u->typbyval[j]);
+            if (j == u->key_count) init_value_text(&u->sensitive_text, type, CurrentMemoryContext);
+        });
+    }
+    pg_call([&] {
+        u->context = AllocSetContextCreate(CurrentMemoryContext, "privrisk suppression counts", ALLOCSET_DEFAULT_SIZES);
+    });
+    u->memory = construct_in<PgMemoryResource>(u->context, u->context);
+    u->classes = construct_in<FlatIndex>(u->context, u->memory);
+    u->sizes = construct_in<std::pmr::vector<int64_t>>(u->context, u->memory);
+    u->pairs = construct_in<FlatIndex>(u->context, u->memory);
+    u->pair_keys = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
+    u->pair_counts = construct_in<std::pmr::vector<int64_t>>(u->context, u->memory);
+    u->sensitive_ids = construct_in<FlatIndex>(u->context, u->memory);
+    u->sensitive_names = construct_in<std::pmr::vector<std::string_view>>(u->context, u->memory);
+    return u;
+}
+
+void prepare_suppression(ReleaseScanState* s) {
+    if (!s->suppression->decided) count_and_decide(s);
+}
+
+bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext) {
+    ScanSuppression* u = s->suppression;
+    row_key(s, u, econtext);
+    uint32_t id = u->classes->find(std::string_view(u->key.data, u->key.len));
+    // A row the count did not see cannot come from the same snapshot; withheld all the same.
+    return id != FlatIndex::kAbsent && u->keep[id];
+}
+
+// The last decision of this backend for `policy`, if any (release_suppression()).
+bool last_suppression_decision(const char* policy, int64* rows, int64* suppressed, double* max_suppression,
+                               bool* within) {
+    if (!last_decision.valid || strcmp(last_decision.policy, policy) != 0) return false;
+    *rows = last_decision.rows;
+    *suppressed = last_decision.suppressed;
+    *max_suppression = last_decision.max_suppression;
+    *within = last_decision.within;
+    return true;
+}
+
+void forget_suppression_decision() { last_decision.valid = false; }
+
+const char* suppression_description(const ScanSuppression* u) { return u->description; }
+
+}  // namespace privrisk::pg
