@@ -1,0 +1,51 @@
+// The read check of a watched release view (docs/watch.md): one catalog query,
+// as the catalog's owner (a reader of the view may not read the watch catalog),
+// and only for readers who are not the source's owner.
+#include "watch/watch_gate.hpp"
+
+#include <string>
+
+#include "common/error.hpp"
+#include "common/guard.hpp"
+#include "common/spi.hpp"
+#include "release/policy_catalog.hpp"
+
+namespace privrisk::pg {
+
+void check_view_open(Oid view, Oid source) {
+    if (!OidIsValid(view)) return;
+    const bool steward = pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
+    if (steward) return;
+    // A database not yet updated to 0.15 has no watch catalog: nothing is watched.
+    const bool present = pg_call([] {
+        return OidIsValid(get_relname_relid("watched_view", get_namespace_oid("privrisk", false)));
+    });
+    if (!present) return;
+    std::string name, profile, summary, when, by;
+    {
+        AsCatalogOwner owner;
+        Spi spi;
+        const uint64 n = spi.run(
+            "SELECT view::pg_catalog.text, profile, COALESCE(summary, ''), "
+            "COALESCE(pg_catalog.to_char(checked_at, 'YYYY-MM-DD HH24:MI:SSOF'), ''), COALESCE(checked_by::pg_catalog.text, '') "
+            "FROM privrisk.watched_view WHERE view OPERATOR(pg_catalog.=) $1 AND fail_closed AND passed IS FALSE",
+            {oid_arg(REGCLASSOID, view)}, true);
+        if (n > 0) {
+            name = spi.string(0, 1);
+            profile = spi.string(0, 2);
+            summary = spi.string(0, 3);
+            when = spi.string(0, 4);
+            by = spi.string(0, 5);
+        }
+        spi.finish();
+    }
+    if (name.empty()) return;
+    fail(ErrorKind::PermissionDenied,
+         "release view " + quote_value(name) + " is closed: its last check against risk profile " +
+             quote_value(profile) + " failed (" + summary + ") at " + when + " by " + quote_value(by) +
+             "; it is watched with fail_closed: the owner of its source fixes the data or the policy and rechecks "
+             "the view (privrisk.recheck_view, or CALL privrisk.recheck_watched()), or stops watching it "
+             "(privrisk.unwatch)");
+}
+
+}  // namespace privrisk::pg
