@@ -21,27 +21,37 @@ void check_view_open(Oid view, Oid source) {
         return OidIsValid(get_relname_relid("watched_view", get_namespace_oid("privrisk", false)));
     });
     if (!present) return;
-    std::string name, profile, summary, when, by;
+    // Any watched view of the same policy closes them all: every release view of
+    // a policy releases the same rows, so another view must not reopen the release.
+    std::string read, name, profile, summary, when, by;
     {
         AsCatalogOwner owner;
         Spi spi;
         const uint64 n = spi.run(
-            "SELECT view::pg_catalog.text, profile, COALESCE(summary, ''), "
-            "COALESCE(pg_catalog.to_char(checked_at, 'YYYY-MM-DD HH24:MI:SSOF'), ''), COALESCE(checked_by::pg_catalog.text, '') "
-            "FROM privrisk.watched_view WHERE view OPERATOR(pg_catalog.=) $1 AND fail_closed AND passed IS FALSE",
+            "SELECT r.view::pg_catalog.text, w.view::pg_catalog.text, w.profile, COALESCE(w.summary, ''), "
+            "COALESCE(pg_catalog.to_char(w.checked_at, 'YYYY-MM-DD HH24:MI:SSOF'), ''), "
+            "COALESCE(w.checked_by::pg_catalog.text, '') "
+            "FROM privrisk.release_view r "
+            "JOIN privrisk.release_view v ON v.policy OPERATOR(pg_catalog.=) r.policy "
+            "JOIN privrisk.watched_view w ON w.view OPERATOR(pg_catalog.=) v.view "
+            "WHERE r.view OPERATOR(pg_catalog.=) $1 AND w.fail_closed AND w.passed IS FALSE "
+            "ORDER BY w.view OPERATOR(pg_catalog.<>) r.view, w.view::pg_catalog.oid LIMIT 1",
             {oid_arg(REGCLASSOID, view)}, true);
         if (n > 0) {
-            name = spi.string(0, 1);
-            profile = spi.string(0, 2);
-            summary = spi.string(0, 3);
-            when = spi.string(0, 4);
-            by = spi.string(0, 5);
+            read = spi.string(0, 1);
+            name = spi.string(0, 2);
+            profile = spi.string(0, 3);
+            summary = spi.string(0, 4);
+            when = spi.string(0, 5);
+            by = spi.string(0, 6);
         }
         spi.finish();
     }
     if (name.empty()) return;
+    const std::string whose = read == name ? "its last check" : "the last check of release view " + quote_value(name) +
+                                                                     " of the same policy";
     fail(ErrorKind::PermissionDenied,
-         "release view " + quote_value(name) + " is closed: its last check against risk profile " +
+         "release view " + quote_value(read) + " is closed: " + whose + " against risk profile " +
              quote_value(profile) + " failed (" + summary + ") at " + when + " by " + quote_value(by) +
              "; it is watched with fail_closed: the owner of its source fixes the data or the policy and rechecks "
              "the view (privrisk.recheck_view, or CALL privrisk.recheck_watched()), or stops watching it "

@@ -6,10 +6,11 @@
 
 namespace privrisk::pg {
 
-// Errors when `view` is watched with fail_closed and its last verdict failed,
-// unless the current user owns `source` (the steward, who reads the view to
-// fix it and whose recheck must audit it). The error names the view, the
-// profile, the failed thresholds, when and by whom, and what the steward can do.
+// Errors when `view`, or another release view of its policy, is watched with
+// fail_closed and its last verdict failed, unless the current user owns
+// `source` (the steward, who reads the view to fix it and whose recheck must
+// audit it). The error names the view, the profile, the failed thresholds,
+// when and by whom, and what the steward can do.
 void check_view_open(Oid view, Oid source);
 
 }  // namespace privrisk::pg

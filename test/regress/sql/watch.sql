@@ -8,9 +8,10 @@ GRANT USAGE ON SCHEMA regress_watch TO regress_watch_analyst, regress_watch_stra
 SELECT privrisk.create_profile('regress_watch_k3', '{"k": 3}', 'three rows per class');
 SELECT privrisk.create_profile('regress_watch_k5', '{"k": 5}', 'five rows per class');
 -- The closing error says when: shown without the time.
-CREATE FUNCTION regress_watch.read_as_analyst() RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION regress_watch.read_as_analyst(v text DEFAULT 'regress_watch.visits_release') RETURNS text
+LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM count(*) FROM regress_watch.visits_release;
+    EXECUTE format('SELECT count(*) FROM %s', v);
     RETURN 'read';
 EXCEPTION WHEN insufficient_privilege THEN
     RETURN regexp_replace(SQLERRM, ' at [0-9-]+ [0-9:+-]+ by ', ' at <time> by ');
@@ -24,6 +25,9 @@ SELECT privrisk.create_policy('visits', 'regress_watch.visits');
 SELECT privrisk.add_rule('visits', 'zip', 'hide', 'true');
 SELECT privrisk.create_release_view('visits', 'regress_watch.visits_release');
 GRANT SELECT ON regress_watch.visits_release TO regress_watch_analyst;
+-- A second release view of the same policy, not watched itself.
+SELECT privrisk.create_release_view('visits', 'regress_watch.visits_second');
+GRANT SELECT ON regress_watch.visits_second TO regress_watch_analyst;
 CREATE VIEW regress_watch.plain AS SELECT * FROM regress_watch.visits;
 
 -- Bad input: a clear error, nothing recorded.
@@ -64,6 +68,8 @@ RESET ROLE;
 -- The analyst is refused, with the reason; the catalog is not the analyst's to read.
 SET ROLE regress_watch_analyst;
 SELECT regress_watch.read_as_analyst();
+-- Another view of the same policy does not reopen the release.
+SELECT regress_watch.read_as_analyst('regress_watch.visits_second');
 SELECT count(*) AS watches_seen FROM privrisk.watched_view;
 RESET ROLE;
 
@@ -93,6 +99,7 @@ SELECT v - 'audit_id' AS verdict FROM privrisk.recheck_view('regress_watch.visit
 RESET ROLE;
 SET ROLE regress_watch_analyst;
 SELECT regress_watch.read_as_analyst();
+SELECT regress_watch.read_as_analyst('regress_watch.visits_second');
 RESET ROLE;
 
 -- A recheck that cannot audit records a failing verdict naming the error (and closes the view).
