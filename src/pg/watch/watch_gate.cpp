@@ -10,17 +10,28 @@
 #include "common/spi.hpp"
 #include "release/policy_catalog.hpp"
 
+extern "C" {
+#include "storage/bufmgr.h"
+}
+
 namespace privrisk::pg {
 
 void check_view_open(Oid view, Oid source) {
     if (!OidIsValid(view)) return;
     const bool steward = pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
     if (steward) return;
-    // A database not yet updated to 0.15 has no watch catalog: nothing is watched.
-    const bool present = pg_call([] {
-        return OidIsValid(get_relname_relid("watched_view", get_namespace_oid("privrisk", false)));
+    // Nothing watched, no query: a database not yet updated to 0.15 has no watch
+    // catalog, and one where nothing was ever watched has an empty file (a read
+    // of a release view then costs no planning of the query below).
+    const bool any = pg_call([] {
+        Oid relid = get_relname_relid("watched_view", get_namespace_oid("privrisk", false));
+        if (!OidIsValid(relid)) return false;
+        Relation rel = table_open(relid, AccessShareLock);
+        bool rows = RelationGetNumberOfBlocks(rel) > 0;
+        table_close(rel, AccessShareLock);
+        return rows;
     });
-    if (!present) return;
+    if (!any) return;
     // Any watched view of the same policy closes them all: every release view of
     // a policy releases the same rows, so another view must not reopen the release.
     std::string read, name, profile, summary, when, by;
