@@ -4,7 +4,7 @@
 
 PRIVRISK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_BIN=/usr/lib/postgresql/15/bin
-PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
+PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
           cmake g++ make pkg-config python3 chromium)
 
 say() { printf '\n== %s\n' "$*"; }
@@ -36,6 +36,11 @@ use_private_server() {
         mkdir -p "$PRIVRISK_PG_ROOT/usr/lib/postgresql" "$PRIVRISK_PG_ROOT/usr/share/postgresql"
         cp -a /usr/lib/postgresql/15 "$PRIVRISK_PG_ROOT/usr/lib/postgresql/"
         cp -a /usr/share/postgresql/15 "$PRIVRISK_PG_ROOT/usr/share/postgresql/"
+    fi
+    # pg_cron (test/watch/run_cron.py), for a private tree copied before it was installed.
+    if [ -f /usr/lib/postgresql/15/lib/pg_cron.so ] && [ ! -f "$PRIVRISK_PG_ROOT/usr/lib/postgresql/15/lib/pg_cron.so" ]; then
+        cp -a /usr/lib/postgresql/15/lib/pg_cron.so "$PRIVRISK_PG_ROOT/usr/lib/postgresql/15/lib/"
+        cp -a /usr/share/postgresql/15/extension/pg_cron* "$PRIVRISK_PG_ROOT/usr/share/postgresql/15/extension/"
     fi
     chmod 755 "$PRIVRISK_PG_ROOT"
     PG_BIN=$PRIVRISK_PG_ROOT/usr/lib/postgresql/15/bin

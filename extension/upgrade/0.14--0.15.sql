@@ -24,3 +24,7 @@ ALTER TABLE privrisk.policy_suppression ENABLE ROW LEVEL SECURITY;
 CREATE POLICY source_owner ON privrisk.policy_suppression FOR SELECT USING (privrisk.owns_source(( SELECT p.source
    FROM privrisk.policy p
   WHERE (p.name = policy_suppression.policy))));
+
+-- watch: the catalog of watched release views (docs/watch.md), new in 0.15.
+-- include: src/sql/watch/catalog.sql
+-- include: src/sql/watch/catalog_rules.sql

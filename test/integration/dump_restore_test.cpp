@@ -72,6 +72,44 @@ TEST(DumpRestore, CatalogRowsAndSequencesSurvive) {
               0);
 }
 
+// A watched release view (docs/watch.md) keeps its watch and its last verdict
+// through pg_dump (the watch catalog references the release views': restored
+// after them), and is rechecked in the restored database as before.
+TEST(DumpRestore, WatchedViewsSurvive) {
+    itest::Database source("privrisk_dump_watch_source");
+    {
+        pqxx::connection c{source.conninfo()};
+        itest::exec(c,
+                    "SELECT privrisk.create_profile('dump_k2', '{\"k\": 2}'); "
+                    "CREATE TABLE visits AS SELECT (i % 5)::text AS zip FROM generate_series(1, 50) i; "
+                    "SECURITY LABEL FOR privrisk ON COLUMN visits.zip IS 'quasi_identifier'; "
+                    "SELECT privrisk.create_policy('visits', 'visits'); "
+                    "SELECT privrisk.add_rule('visits', 'zip', 'hide', 'true'); "
+                    "SELECT privrisk.create_release_view('visits', 'visits_release'); "
+                    "SELECT privrisk.watch('visits_release', 'dump_k2', fail_closed => true)");
+    }
+    itest::Database restored("privrisk_dump_watch_restored");
+    {
+        pqxx::connection c{restored.conninfo()};
+        itest::exec(c, "DROP EXTENSION privrisk");  // the dump creates both
+        itest::exec(c, "DROP SCHEMA privrisk");
+    }
+    std::string bin = itest::pg_bindir();
+    ASSERT_FALSE(bin.empty());
+    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
+                      restored.name() + " >/dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    pqxx::connection c{restored.conninfo()};
+    pqxx::nontransaction tx{c};
+    EXPECT_EQ(tx.exec("SELECT view::text || ':' || profile || ':' || fail_closed || ':' || passed || ':' || audit_id "
+                      "FROM privrisk.watched_view")[0][0].as<std::string>(),
+              "visits_release:dump_k2:true:true:1");
+    tx.exec("INSERT INTO visits VALUES ('lonely')");
+    EXPECT_EQ(tx.exec("CALL privrisk.recheck_watched()")[0][1].as<int>(), 1);  // one failing
+    EXPECT_EQ(tx.exec("SELECT summary FROM privrisk.watched_view")[0][0].as<std::string>(),
+              "not publishable: k_anonymity = 1 < 2");
+}
+
 // Column labels and users' risk profiles go through pg_dump; the shipped
 // profiles are made by CREATE EXTENSION, not restored twice. The restore's
 // session loads the library when the dump's CREATE EXTENSION creates its

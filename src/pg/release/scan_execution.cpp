@@ -13,6 +13,7 @@
 #include "release/scan_suppression.hpp"
 #include "release/value_cache.hpp"
 #include "release/view_grants.hpp"
+#include "watch/watch_gate.hpp"
 
 namespace privrisk::pg {
 namespace {
@@ -309,6 +310,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     std::vector<std::pair<std::string, AttrNumber>> granted;
     if (OidIsValid(view) && policy_of_view(view) == policy.name) {
         check_view_definition(view, policy.name, policy.base_name);
+        check_view_open(view, policy.source);  // a watched view that fails closed (docs/watch.md)
         granted = view_columns(view);
     }
     const char* view_relname = OidIsValid(view) ? pg_call([&] { return get_rel_name(view); }) : nullptr;

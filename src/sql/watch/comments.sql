@@ -1,0 +1,12 @@
+COMMENT ON TABLE privrisk.watched_view IS 'Release views watched by their steward (privrisk.watch): the risk profile each is rechecked against, whether it fails closed, and its last verdict; rows are visible to the owner of the policy''s source';
+COMMENT ON COLUMN privrisk.watched_view.fail_closed IS 'while the last verdict fails, the view refuses reads by anyone but the owner of its policy''s source';
+COMMENT ON COLUMN privrisk.watched_view.passed IS 'the last verdict: true when every threshold of the profile was met';
+COMMENT ON COLUMN privrisk.watched_view.failed IS 'the checks of the last verdict that failed (as audit()''s verdict gives them), or [{"error": …}] when the recheck could not audit the view';
+COMMENT ON COLUMN privrisk.watched_view.summary IS 'the last verdict in words';
+COMMENT ON COLUMN privrisk.watched_view.checked_at IS 'when the last verdict was recorded';
+COMMENT ON COLUMN privrisk.watched_view.checked_by IS 'the role that recorded the last verdict';
+COMMENT ON COLUMN privrisk.watched_view.audit_id IS 'the privrisk.audit_log row of the last verdict (NULL when the recheck could not audit the view)';
+COMMENT ON FUNCTION privrisk.watch(regclass, text, boolean) IS 'watches a release view: checks it against the risk profile now and at every recheck_watched(); with fail_closed, a failing verdict makes the view refuse reads by all but the source''s owner; owner of the view and of its policy''s source only; returns the first verdict';
+COMMENT ON FUNCTION privrisk.unwatch(regclass) IS 'stops watching a release view (and opens it again if it was closed); owner of the view and of its policy''s source only';
+COMMENT ON FUNCTION privrisk.recheck_view(regclass) IS 'rechecks one watched release view now: audits it against its profile, records the verdict in the audit log and the watch catalog, and sends NOTIFY privrisk_watch when the verdict changed; returns the verdict';
+COMMENT ON PROCEDURE privrisk.recheck_watched(integer, integer) IS 'rechecks every watched release view the caller owns (with its policy''s source), e.g. from pg_cron; returns how many were rechecked and how many fail';
