@@ -63,25 +63,40 @@ CREATE OR REPLACE FUNCTION privrisk.hierarchy_tree(hierarchy text) RETURNS TABLE
 BEGIN
     PERFORM privrisk.require_tree_hierarchy(hierarchy, 'hierarchy_tree previews a tree hierarchy',
                                             'its levels are computed: try generalize');
-    -- Each node once, ⊥ (the root) first, then in preorder: by the first line of the file
-    -- under the node, a node before its children (a group's lines are consecutive).
+    -- Each node once, ⊥ (the root) first, then in preorder: each node followed by its whole
+    -- subtree, siblings in the order of their first line in the file. A node's sort key lists
+    -- the first lines of its ancestors from the top down, then its own: a prefix sorts before
+    -- its extensions, so a group precedes its members even when the file interleaves groups.
     RETURN QUERY
-        WITH nodes AS (
+        WITH h AS (
+            SELECT h.root, h.height FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy),
+        nodes AS (
             SELECT l.path[i] AS node, (i OPERATOR(pg_catalog.-) 1) AS level,
-                   COALESCE(l.path[i OPERATOR(pg_catalog.+) 1], h.root) AS parent, l.line
-            FROM privrisk.hierarchy h
-            JOIN privrisk.hierarchy_leaf l ON l.hierarchy OPERATOR(pg_catalog.=) h.name,
-                 pg_catalog.generate_subscripts(l.path, 1) AS i
-            WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy
+                   COALESCE(l.path[i OPERATOR(pg_catalog.+) 1], h.root) AS parent, l.line, l.path
+            FROM h, privrisk.hierarchy_leaf l, pg_catalog.generate_subscripts(l.path, 1) AS i
+            WHERE l.hierarchy OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy),
+        firsts AS (
+            SELECT n.node, n.level, n.parent, pg_catalog.min(n.line) AS first, pg_catalog.count(*) AS leaves
+            FROM nodes n GROUP BY n.node, n.level, n.parent),
+        keyed AS (
+            -- Levels nest (load_hierarchy checks it), so any line under a node gives its ancestors:
+            -- its first line's path does.
+            SELECT f.node, f.level, f.parent, f.leaves,
+                   ARRAY(SELECT a.first FROM pg_catalog.generate_series(h.height, f.level OPERATOR(pg_catalog.+) 1, -1) AS j
+                         JOIN firsts a ON a.node OPERATOR(pg_catalog.=) l.path[j]
+                                      AND a.level OPERATOR(pg_catalog.=) (j OPERATOR(pg_catalog.-) 1)
+                         ORDER BY j DESC) AS key
+            FROM h, firsts f JOIN privrisk.hierarchy_leaf l
+                 ON l.hierarchy OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy AND l.line OPERATOR(pg_catalog.=) f.first
             UNION ALL
-            SELECT h.root, h.height, NULL, l.line
-            FROM privrisk.hierarchy h JOIN privrisk.hierarchy_leaf l ON l.hierarchy OPERATOR(pg_catalog.=) h.name
-            WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy)
-        SELECT n.node, n.level, d.height OPERATOR(pg_catalog.-) n.level, n.parent, pg_catalog.count(*),
-               pg_catalog.repeat('  ', d.height OPERATOR(pg_catalog.-) n.level) OPERATOR(pg_catalog.||) n.node
-        FROM nodes n, (SELECT h.height FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy) AS d
-        GROUP BY n.node, n.level, n.parent, d.height
-        ORDER BY pg_catalog.min(n.line), n.level DESC;
+            SELECT h.root, h.height, NULL, (SELECT pg_catalog.count(*) FROM privrisk.hierarchy_leaf l
+                                             WHERE l.hierarchy OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy),
+                   '{}'::pg_catalog.int4[]
+            FROM h)
+        SELECT k.node, k.level, d.height OPERATOR(pg_catalog.-) k.level, k.parent, k.leaves,
+               pg_catalog.repeat('  ', d.height OPERATOR(pg_catalog.-) k.level) OPERATOR(pg_catalog.||) k.node
+        FROM keyed k, h AS d
+        ORDER BY k.key;
 END $$;
 
 CREATE OR REPLACE FUNCTION privrisk.ordered_hierarchy(name text, "values" text[], group_sizes integer[], replace boolean DEFAULT false) RETURNS integer
