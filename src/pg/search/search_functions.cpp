@@ -17,6 +17,7 @@
 #include "common/flat_index.hpp"
 #include "common/text_ids.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/hierarchy_coverage.hpp"
 #include "common/json_text.hpp"
 #include "common/memory_limit.hpp"
 #include "measures/measure_registry.hpp"
@@ -435,19 +436,21 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         const int height = h ? h->height() : 0;
         dim.ancestor.assign(height + 1, std::vector<uint32_t>(d.values.size(), 0));
         for (uint32_t code = 0; code < d.values.size(); ++code) dim.ancestor[0][code] = code;
-        if (h)  // every value must be a leaf of its hierarchy
+        if (h)  // every value must be a leaf of its hierarchy; if one is not, the error counts them all
             for (const auto& v : d.values)
                 if (v) {
-                    int level;
+                    bool leaf = false;
                     try {
-                        level = h->level_of(*v);
-                    } catch (const Error& e) {
-                        fail(e.kind(), "quasi-identifier " + quote_value(dim.name) + ": " + e.what());
+                        leaf = h->level_of(*v) == 0;
+                    } catch (const Error&) {
                     }
-                    if (level != 0)
+                    if (!leaf) {
+                        require_covered(source, columns[j], *hierarchy_names[j]);
+                        // Not seen again (the rows changed since the scan): this value alone.
                         fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(dim.name) + ": value " +
                                                               quote_value(*v) + " is not a leaf of hierarchy " +
                                                               quote_value(h->name()));
+                    }
                 }
         std::string scratch_text;
         for (int level = 1; level < height; ++level) {
