@@ -154,3 +154,46 @@ BEGIN
     RETURN privrisk.load_hierarchy(name, pg_catalog.array_to_string(
         ARRAY(SELECT l OPERATOR(pg_catalog.||) ';"*"' FROM pg_catalog.unnest(lines) AS l), E'\n'), ';', replace);
 END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.load_hierarchy_from(name text, "rows" regclass, replace boolean DEFAULT false) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    kind "char";
+    columns text;
+    width integer;
+    lines text[];
+BEGIN
+    -- A table that a client filled from its own file (psql's \copy, COPY FROM STDIN): its columns
+    -- in order are the CSV's (leaf first, ⊥ last), its rows in the order they were loaded are the
+    -- lines. Read as the caller, who must be able to SELECT it.
+    IF "rows" IS NULL THEN
+        RAISE EXCEPTION 'load_hierarchy_from: rows must name a table' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT c.relkind INTO kind FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) "rows";
+    IF kind IS DISTINCT FROM 'r' THEN
+        RAISE EXCEPTION 'load_hierarchy_from: % is not a plain table (its rows are read in the order they were loaded)', "rows"
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.format('%I::pg_catalog.text', a.attname), ', ' ORDER BY a.attnum), pg_catalog.count(*)
+      INTO columns, width
+      FROM pg_catalog.pg_attribute a
+     WHERE a.attrelid OPERATOR(pg_catalog.=) "rows" AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped;
+    IF width IS NULL OR width OPERATOR(pg_catalog.<) 2 THEN
+        RAISE EXCEPTION 'load_hierarchy_from: % has % columns; a hierarchy needs at least two, the value and the root ⊥ (e.g. "a;*")',
+            "rows", COALESCE(width, 0) USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- Each row as one CSV line, every field quoted (RFC 4180), so any value is safe; a NULL field
+    -- (an empty field in the file) is refused with its line.
+    EXECUTE pg_catalog.format(
+        'SELECT pg_catalog.array_agg(CASE WHEN pg_catalog.array_position(f, NULL) IS NULL'
+        ' THEN (SELECT pg_catalog.string_agg(pg_catalog.format(''"%%s"'', pg_catalog.replace(u.v, ''"'', ''""'')), '';'' ORDER BY u.n)'
+        '       FROM pg_catalog.unnest(f) WITH ORDINALITY AS u(v, n)) END ORDER BY r.ctid)'
+        ' FROM (SELECT t.ctid, ARRAY[%s] AS f FROM %s AS t) AS r', columns, "rows") INTO lines;
+    IF pg_catalog.array_position(lines, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'load_hierarchy_from: line % of % has an empty field', pg_catalog.array_position(lines, NULL), "rows"
+            USING ERRCODE = 'bad_copy_file_format';
+    END IF;
+    RETURN privrisk.load_hierarchy(name, COALESCE(pg_catalog.array_to_string(lines, E'\n'), ''), ';', replace);
+END $$;
