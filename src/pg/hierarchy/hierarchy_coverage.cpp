@@ -62,7 +62,7 @@ void require_covered(const SourceRelation& source, const SourceColumn& column, c
              source.name + " (" + plural(rows, "row", "rows") + "): " + shown,
          "SELECT * FROM privrisk.hierarchy_coverage(" + sql_literal(source.qualified) + ", " +
              sql_literal(column.name) + ", " + sql_literal(hierarchy) +
-             ") lists every one with its row count and why; add them to the hierarchy (at level 0) or map them "
+             ") lists every one with its row count and why; add them to the hierarchy as leaves, or map them "
              "to values it holds.");
 }
 

@@ -200,12 +200,12 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     }
     Relation source = open_policy_source(policy);
     rule.attno = column_number(source, rule.column, policy.name);
+    policy.rules.push_back(rule);
+    release_shape(policy, source);  // the approved columns stand; one hierarchy per generalized column
     if (rule.op == DisclosureOp::Gen) {  // the hierarchy fits the column: its values now are leaves of it
         SourceRelation relation = source_relation(policy.source);
         require_covered(relation, source_column(relation, rule.column, "add_rule: column"), rule.hierarchy);
     }
-    policy.rules.push_back(rule);
-    release_shape(policy, source);  // the approved columns stand; one hierarchy per generalized column
     std::string what = "condition of the rule on column " + quote_value(rule.column);
     BoundCondition bound = bind_condition(source, rule.condition, what);
     std::vector<BoundColumn> columns = current_columns(source, policy.rules);
