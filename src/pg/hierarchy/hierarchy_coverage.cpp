@@ -20,6 +20,22 @@ std::string plural(int64_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// A deep copy of an error in `into` (CopyErrorData copies only the error being handled).
+ErrorData* copy_error(const ErrorData* from, MemoryContext into) {
+    return pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(into);
+        auto* e = static_cast<ErrorData*>(palloc(sizeof(ErrorData)));
+        *e = *from;
+        for (char** s : {&e->message, &e->detail, &e->detail_log, &e->hint, &e->context, &e->backtrace,
+                         &e->schema_name, &e->table_name, &e->column_name, &e->datatype_name, &e->constraint_name,
+                         &e->internalquery})
+            if (*s) *s = pstrdup(*s);
+        e->assoc_context = into;
+        MemoryContextSwitchTo(old);
+        return e;
+    });
+}
+
 }  // namespace
 
 std::vector<UncoveredValue> uncovered_values(const SourceRelation& source, const SourceColumn& column,
@@ -72,12 +88,24 @@ void explaining_uncovered(const SourceRelation& source,
     // No subtransaction may start during a parallel operation (audit() above a Gather):
     // there the first value that generalize() refuses is the error.
     if (columns.empty() || pg_call([] { return IsInParallelMode(); })) return fn();
+    // The error is copied where it is caught, inside the subtransaction: its rollback frees
+    // the contexts (SPI's) the error may live in, and it is rethrown after that.
+    MemoryContext outer = CurrentMemoryContext;
+    ErrorData* saved = nullptr;
     try {
-        in_subtransaction([](int) { return false; }, fn);  // rolled back, then rethrown
-    } catch (const PgError& e) {
-        if (e.data()->sqlerrcode != ERRCODE_INVALID_PARAMETER_VALUE) throw;
-        for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
-        throw;
+        in_subtransaction([](int) { return false; }, [&] {
+            try {
+                fn();
+            } catch (const PgError& e) {
+                saved = copy_error(e.data(), outer);
+                throw;
+            }
+        });
+    } catch (const PgError&) {
+        if (!saved) throw;
+        if (saved->sqlerrcode == ERRCODE_INVALID_PARAMETER_VALUE)
+            for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
+        throw PgError(saved);
     }
 }
 
