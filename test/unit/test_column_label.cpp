@@ -40,6 +40,28 @@ TEST(ColumnLabel, RefusesAnythingElseNamingTheForms) {
     EXPECT_THROW(ColumnLabel::parse(std::string("quasi_identifier(a\nb)")), Error);
 }
 
+TEST(ColumnLabel, StrictSyntaxRefusesSpacesAroundTheHierarchyName) {
+    for (const char* text : {"quasi_identifier( age )", "quasi_identifier( age)", "quasi_identifier(age )",
+                             "quasi_identifier(  )"}) {
+        try {
+            ColumnLabel::parse(text);
+            ADD_FAILURE() << "accepted " << text;
+        } catch (const Error& e) {
+            std::string m = e.what();
+            EXPECT_NE(m.find(std::string("privrisk label \"") + text + "\""), std::string::npos) << m;
+            EXPECT_NE(m.find("'quasi_identifier(<hierarchy>)'"), std::string::npos) << m;
+        }
+    }
+    try {
+        ColumnLabel::parse("quasi_identifier( age )");
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("write 'quasi_identifier(age)', without spaces"), std::string::npos)
+            << e.what();
+    }
+    // Spaces inside a name are part of it.
+    EXPECT_EQ(ColumnLabel::parse("quasi_identifier(zip 3-digit)").hierarchy, "zip 3-digit");
+}
+
 namespace {
 
 using privrisk::LabelledColumn;

@@ -20,14 +20,20 @@ enum class ErrorKind {
 
 class Error : public std::runtime_error {
 public:
-    Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+    Error(ErrorKind kind, const std::string& message, std::string hint = {})
+        : std::runtime_error(message), kind_(kind), hint_(std::move(hint)) {}
     ErrorKind kind() const noexcept { return kind_; }
+    const std::string& hint() const noexcept { return hint_; }  // the ERROR's HINT; empty: none
 
 private:
     ErrorKind kind_;
+    std::string hint_;
 };
 
 [[noreturn]] inline void fail(ErrorKind kind, const std::string& message) { throw Error(kind, message); }
+[[noreturn]] inline void fail(ErrorKind kind, const std::string& message, const std::string& hint) {
+    throw Error(kind, message, hint);
+}
 
 // Quotes a user-supplied string for an error message, cut to a readable length,
 // so a hostile or huge value cannot flood the log.

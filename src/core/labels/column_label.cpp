@@ -13,6 +13,12 @@ namespace {
          "privrisk label " + quote_value(std::string(text)) + " " + why + ": a column label is " + kColumnLabelForms);
 }
 
+std::string_view trim_spaces(std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+}
+
 }  // namespace
 
 const char* role_name(ColumnRole role) {
@@ -33,7 +39,12 @@ ColumnLabel ColumnLabel::parse(std::string_view text) {
     if (text.substr(0, qi.size()) != qi) refuse(text, "is not one");
     if (text.back() != ')') refuse(text, "does not end with ')'");
     std::string_view name = text.substr(qi.size(), text.size() - qi.size() - 1);
-    if (name.empty()) refuse(text, "names no hierarchy");
+    if (trim_spaces(name).empty()) refuse(text, "names no hierarchy");
+    // Strict: the name is exactly what stands between the parentheses. A space next to
+    // them would become part of the name and fail only when the label is used.
+    if (name.front() == ' ' || name.back() == ' ')
+        refuse(text, "has a space next to a parenthesis (write 'quasi_identifier(" +
+                         std::string(trim_spaces(name)) + ")', without spaces)");
     if (name.size() > kMaxHierarchyNameBytes) refuse(text, "names a hierarchy longer than 200 bytes");
     for (char c : name)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)

@@ -22,7 +22,9 @@ struct ColumnLabel {
     std::string text() const;
 };
 
-// The allowed forms, for messages and docs.
+// The allowed forms, for messages and docs. The text is taken exactly: no space
+// around a role or inside the parentheses around the hierarchy's name (a name
+// may hold spaces inside, as in 'quasi_identifier(zip 3-digit)').
 constexpr const char* kColumnLabelForms =
     "'identifier', 'quasi_identifier', 'quasi_identifier(<hierarchy>)', "
     "'sensitive' or 'insensitive'";

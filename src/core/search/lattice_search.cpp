@@ -129,6 +129,11 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
     check_memory(std::size_t(nodes_) * (sizeof(double) + sizeof(int8_t)));
     bound_.resize(nodes_);
     status_.assign(nodes_, 0);
+    compute_bounds();
+}
+
+void GeneralizationLattice::compute_bounds() {
+    const std::size_t m = dims_.size();
     const double n = double(rows_);
     for (int64_t node = 0; node < nodes_; ++node) {
         auto levels = levels_of(node);
@@ -354,6 +359,17 @@ SearchResult GeneralizationLattice::search() {
         if (status_[v] != 0 && reports_.find(v) == reports_.end()) ++stats_.tagged;
     result.stats = stats_;
     return result;
+}
+
+void GeneralizationLattice::set_constraints(const Constraints& constraints) {
+    if (constraints.needs_histograms() && !base_->has_histograms())
+        fail(ErrorKind::InvalidParameter, "l, t, delta and c constraints need a sensitive column");
+    // What depends on the constraints goes; the cached classes stay (they do not).
+    constraints_ = constraints;
+    reports_.clear();
+    suppressions_.clear();
+    status_.assign(nodes_, 0);
+    compute_bounds();
 }
 
 std::vector<NodeReport> GeneralizationLattice::every_node() {

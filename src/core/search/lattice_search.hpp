@@ -112,6 +112,10 @@ public:
     int64_t rows() const { return rows_; }
     NodeReport evaluate(const std::vector<int>& levels);
     SearchResult search();
+    // Other constraints for the next search() or evaluate() (the nearest node when
+    // search() found none); what depended on the old ones is dropped, the cached
+    // classes are kept.
+    void set_constraints(const Constraints& constraints);
     std::vector<NodeReport> every_node();
     const SearchStats& stats() const { return stats_; }  // of the last search() or every_node()
     // What it holds now, besides the cache of rolled-up classes (which gives way to the rest).
@@ -133,6 +137,7 @@ private:
     void tag(int64_t node, bool safe);
     void classify(int64_t node);
     void tick();
+    void compute_bounds();  // bound_, from the metric and the constraints
 
     std::vector<LatticeDimension> dims_;
     std::vector<int64_t> stride_;

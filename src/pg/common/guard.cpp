@@ -31,6 +31,7 @@ struct Report {
     int sqlstate;
     ErrorData* pg;  // set when the error came from PostgreSQL itself
     char message[2048];
+    char hint[1024];
 };
 
 int sqlstate_of(ErrorKind kind) {
@@ -47,15 +48,18 @@ int sqlstate_of(ErrorKind kind) {
     return ERRCODE_INTERNAL_ERROR;
 }
 
-void copy_message(Report& r, const char* text) {
+template <std::size_t N>
+void copy_text(char (&to)[N], const char* text) {
     std::size_t n = std::strlen(text);
-    if (n >= sizeof r.message) {
-        n = sizeof r.message - 1;
+    if (n >= N) {
+        n = N - 1;
         while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // keep UTF-8 whole
     }
-    std::memcpy(r.message, text, n);
-    r.message[n] = '\0';
+    std::memcpy(to, text, n);
+    to[n] = '\0';
 }
+
+void copy_message(Report& r, const char* text) { copy_text(r.message, text); }
 
 // Returns true when body(arg) returned, or false with *report filled. Kept out
 // of line so its frames, and every object in the body, are gone when it returns.
@@ -68,6 +72,7 @@ __attribute__((noinline)) bool run_body(void (*body)(void*), void* arg, Report* 
     } catch (const Error& e) {
         report->sqlstate = sqlstate_of(e.kind());
         copy_message(*report, e.what());
+        copy_text(report->hint, e.hint().c_str());
     } catch (const std::bad_alloc&) {
         report->sqlstate = ERRCODE_OUT_OF_MEMORY;
         copy_message(*report, "out of memory in privrisk");
@@ -88,8 +93,10 @@ void guarded_run(void (*body)(void*), void* arg) {
     report.sqlstate = 0;
     report.pg = nullptr;
     report.message[0] = '\0';
+    report.hint[0] = '\0';
     if (run_body(body, arg, &report)) return;
     if (report.pg) ThrowErrorData(report.pg);
+    if (report.hint[0]) ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message), errhint("%s", report.hint)));
     ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message)));
 }
 

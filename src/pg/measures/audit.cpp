@@ -17,6 +17,7 @@
 #include "common/admin_setting.hpp"
 #include "common/progress.hpp"
 #include "common/args.hpp"
+#include "hierarchy/hierarchy_coverage.hpp"
 #include "measures/audit.hpp"
 #include "measures/measure_registry.hpp"
 #include "classes/class_aggregator.hpp"
@@ -102,10 +103,8 @@ bool parallel_tally_pays(Oid relid, const std::vector<AttrNumber>& class_columns
 
 }  // namespace
 
-// audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
-//               risk_threshold, l_c, sensitive_hierarchy, kmax) -> jsonb
-// The SQL wrapper privrisk.audit() unpacks the options and calls this.
-PRIVRISK_FUNCTION(privrisk_audit_classes) {
+// The body of audit_classes(), below.
+static Datum audit_classes(FunctionCallInfo fcinfo) {
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
     Oid relid = PG_GETARG_OID(0);
     auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
@@ -356,4 +355,22 @@ PRIVRISK_FUNCTION(privrisk_audit_classes) {
         MemoryContextDelete(memory);
     });
     return jsonb_datum(json);
+}
+
+// audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
+//               risk_threshold, l_c, sensitive_hierarchy, kmax) -> jsonb
+// The SQL wrapper privrisk.audit() unpacks the options and calls this. A value
+// that a hierarchy lacks fails it with one error that counts all of them.
+PRIVRISK_FUNCTION(privrisk_audit_classes) {
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
+    SourceRelation source = source_relation(PG_GETARG_OID(0));
+    std::vector<long> levels;
+    if (!PG_ARGISNULL(4)) levels = int4_array_arg_values(fcinfo, 4, "levels");
+    std::vector<std::pair<SourceColumn, std::string>> generalized;
+    for (ClassColumn& c : class_columns(source, text_array_arg_values(fcinfo, 1, "quasi_identifiers", false),
+                                        text_array_arg_values(fcinfo, 3, "hierarchies", true), levels))
+        if (c.hierarchy) generalized.emplace_back(std::move(c.column), std::move(*c.hierarchy));
+    Datum result = 0;
+    explaining_uncovered(source, generalized, [&] { result = audit_classes(fcinfo); });
+    return result;
 }

@@ -6,6 +6,7 @@
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/hierarchy_coverage.hpp"
 #include "release/condition_binding.hpp"
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
@@ -206,6 +207,10 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     rule.attno = column_number(source, rule.column, policy.name);
     policy.rules.push_back(rule);
     release_shape(policy, source);  // the approved columns stand; one hierarchy per generalized column
+    if (rule.op == DisclosureOp::Gen) {  // the hierarchy fits the column: its values now are leaves of it
+        SourceRelation relation = source_relation(policy.source);
+        require_covered(relation, source_column(relation, rule.column, "add_rule: column"), rule.hierarchy);
+    }
     std::string what = "condition of the rule on column " + quote_value(rule.column);
     BoundCondition bound = bind_condition(source, rule.condition, what);
     std::vector<BoundColumn> columns = current_columns(source, policy.rules);

@@ -17,12 +17,14 @@
 #include "common/flat_index.hpp"
 #include "common/text_ids.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/hierarchy_coverage.hpp"
 #include "common/json_text.hpp"
 #include "common/memory_limit.hpp"
 #include "measures/measure_registry.hpp"
 #include "ck/ck_safety.hpp"
 #include "measures/measures.hpp"
 #include "search/lattice_search.hpp"
+#include "search/nothing_found.hpp"
 #include "common/row_stream.hpp"
 #include "search/search.hpp"
 #include "search/search_constraints.hpp"
@@ -113,6 +115,43 @@ std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>
     if (q.delta) json += key(MeasureId::DeltaDisclosure) + json_number(r.delta);
     if (q.c) json += key(MeasureId::CkMaxDisclosure) + json_number(r.ck);
     return json + "}}";
+}
+
+std::string checks_json(const std::vector<ConstraintCheck>& checks, bool failed_only) {
+    std::string out;
+    for (const ConstraintCheck& c : checks) {
+        if (failed_only && c.passed) continue;
+        out += (out.empty() ? "{" : ", {") + std::string("\"constraint\": ") + json_string(c.constraint) +
+               ", \"value\": " + json_number(c.value) + ", \"threshold\": " + json_number(c.threshold) +
+               ", \"passed\": " + (c.passed ? "true" : "false") + "}";
+    }
+    return "[" + out + "]";
+}
+
+// Why nothing qualifies (docs/search.md): the top node against each constraint, and the
+// nearest node: the best under the constraints that pass at the top, measured against all.
+// For monotone constraints every node fails what the top fails, so it fails the fewest.
+std::string nothing_found_json(GeneralizationLattice& lattice, const std::vector<LatticeDimension>& dims,
+                               const Constraints& q, int64_t rows) {
+    std::vector<int> top(dims.size());
+    for (std::size_t j = 0; j < dims.size(); ++j) top[j] = dims[j].height();
+    const std::vector<ConstraintCheck> at_top = check_constraints(lattice.evaluate(top), q, rows);
+    lattice.set_constraints(without_failed(q, at_top));
+    SearchResult relaxed = lattice.search();
+    const std::vector<int> levels = relaxed.best ? relaxed.best->levels : top;
+    lattice.set_constraints(q);
+    const NodeReport nearest = lattice.evaluate(levels);
+    const std::vector<ConstraintCheck> violations = check_constraints(nearest, q, rows);
+    std::string levels_json, levels_text, top_text;
+    for (std::size_t j = 0; j < dims.size(); ++j) {
+        levels_json += (j ? ", " : "") + json_string(dims[j].name) + ": " + std::to_string(levels[j]);
+        levels_text += (j ? ", " : "") + dims[j].name + ": " + std::to_string(levels[j]);
+        top_text += (j ? ", " : "") + dims[j].name + ": " + std::to_string(top[j]);
+    }
+    return "{\"summary\": " + json_string(nothing_found_summary(top_text, at_top, q, levels_text, violations)) +
+           ", \"at_top\": " + checks_json(at_top, false) + ", \"nearest\": {\"levels\": {" + levels_json +
+           "}, \"rows_suppressed\": " + std::to_string(nearest.suppressed) +
+           ", \"violations\": " + checks_json(violations, true) + "}}";
 }
 
 }  // namespace
@@ -349,19 +388,21 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         const int height = h ? h->height() : 0;
         dim.ancestor.assign(height + 1, std::vector<uint32_t>(d.values.size(), 0));
         for (uint32_t code = 0; code < d.values.size(); ++code) dim.ancestor[0][code] = code;
-        if (h)  // every value must be a leaf of its hierarchy
+        if (h)  // every value must be a leaf of its hierarchy; if one is not, the error counts them all
             for (const auto& v : d.values)
                 if (v) {
-                    int level;
+                    bool leaf = false;
                     try {
-                        level = h->level_of(*v);
-                    } catch (const Error& e) {
-                        fail(e.kind(), "quasi-identifier " + quote_value(dim.name) + ": " + e.what());
+                        leaf = h->level_of(*v) == 0;
+                    } catch (const Error&) {
                     }
-                    if (level != 0)
+                    if (!leaf) {
+                        require_covered(source, columns[j], *hierarchy_names[j]);
+                        // Not seen again (the rows changed since the scan): this value alone.
                         fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(dim.name) + ": value " +
                                                               quote_value(*v) + " is not a leaf of hierarchy " +
                                                               quote_value(h->name()));
+                    }
                 }
         std::string scratch_text;
         for (int level = 1; level < height; ++level) {
@@ -432,6 +473,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         stats = result.stats;
         json += ", \"found\": " + std::string(result.best ? "true" : "false");
         json += ", \"result\": " + (result.best ? report_json(*result.best, dims, q, metric, total_rows) : "null");
+        if (!result.best) json += ", \"nothing_found\": " + nothing_found_json(lattice, dims, q, total_rows);
     }
     activity.finish();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

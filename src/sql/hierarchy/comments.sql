@@ -29,3 +29,5 @@ COMMENT ON FUNCTION privrisk.hierarchy_coverage(regclass, text, text) IS 'the va
 COMMENT ON FUNCTION privrisk.hierarchy_tree(text) IS 'a tree hierarchy as rows in preorder: node, level, depth from the root, parent, leaves under it, and an indented preview';
 COMMENT ON FUNCTION privrisk.ordered_hierarchy(text, text[], integer[], boolean) IS 'builds a tree hierarchy from values in order and group sizes per level (as ARX''s order-based builder): level j groups consecutive values, labelled [first..last]; returns its height';
 COMMENT ON FUNCTION privrisk.require_tree_hierarchy(text, text, text) IS 'internal: an error unless the hierarchy exists and is a tree (purpose and alternative name the caller''s)';
+
+COMMENT ON FUNCTION privrisk.load_hierarchy_from(text, regclass, boolean) IS 'creates a tree hierarchy from a table that holds its CSV (columns leaf first, root last; rows in the order loaded), e.g. filled by psql''s \copy from a file on the client; returns its height';

@@ -63,25 +63,40 @@ CREATE OR REPLACE FUNCTION privrisk.hierarchy_tree(hierarchy text) RETURNS TABLE
 BEGIN
     PERFORM privrisk.require_tree_hierarchy(hierarchy, 'hierarchy_tree previews a tree hierarchy',
                                             'its levels are computed: try generalize');
-    -- Each node once, ⊥ (the root) first, then in preorder: by the first line of the file
-    -- under the node, a node before its children (a group's lines are consecutive).
+    -- Each node once, ⊥ (the root) first, then in preorder: each node followed by its whole
+    -- subtree, siblings in the order of their first line in the file. A node's sort key lists
+    -- the first lines of its ancestors from the top down, then its own: a prefix sorts before
+    -- its extensions, so a group precedes its members even when the file interleaves groups.
     RETURN QUERY
-        WITH nodes AS (
+        WITH h AS (
+            SELECT h.root, h.height FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy),
+        nodes AS (
             SELECT l.path[i] AS node, (i OPERATOR(pg_catalog.-) 1) AS level,
-                   COALESCE(l.path[i OPERATOR(pg_catalog.+) 1], h.root) AS parent, l.line
-            FROM privrisk.hierarchy h
-            JOIN privrisk.hierarchy_leaf l ON l.hierarchy OPERATOR(pg_catalog.=) h.name,
-                 pg_catalog.generate_subscripts(l.path, 1) AS i
-            WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy
+                   COALESCE(l.path[i OPERATOR(pg_catalog.+) 1], h.root) AS parent, l.line, l.path
+            FROM h, privrisk.hierarchy_leaf l, pg_catalog.generate_subscripts(l.path, 1) AS i
+            WHERE l.hierarchy OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy),
+        firsts AS (
+            SELECT n.node, n.level, n.parent, pg_catalog.min(n.line) AS first, pg_catalog.count(*) AS leaves
+            FROM nodes n GROUP BY n.node, n.level, n.parent),
+        keyed AS (
+            -- Levels nest (load_hierarchy checks it), so any line under a node gives its ancestors:
+            -- its first line's path does.
+            SELECT f.node, f.level, f.parent, f.leaves,
+                   ARRAY(SELECT a.first FROM pg_catalog.generate_series(h.height, f.level OPERATOR(pg_catalog.+) 1, -1) AS j
+                         JOIN firsts a ON a.node OPERATOR(pg_catalog.=) l.path[j]
+                                      AND a.level OPERATOR(pg_catalog.=) (j OPERATOR(pg_catalog.-) 1)
+                         ORDER BY j DESC) AS key
+            FROM h, firsts f JOIN privrisk.hierarchy_leaf l
+                 ON l.hierarchy OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy AND l.line OPERATOR(pg_catalog.=) f.first
             UNION ALL
-            SELECT h.root, h.height, NULL, l.line
-            FROM privrisk.hierarchy h JOIN privrisk.hierarchy_leaf l ON l.hierarchy OPERATOR(pg_catalog.=) h.name
-            WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy)
-        SELECT n.node, n.level, d.height OPERATOR(pg_catalog.-) n.level, n.parent, pg_catalog.count(*),
-               pg_catalog.repeat('  ', d.height OPERATOR(pg_catalog.-) n.level) OPERATOR(pg_catalog.||) n.node
-        FROM nodes n, (SELECT h.height FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy) AS d
-        GROUP BY n.node, n.level, n.parent, d.height
-        ORDER BY pg_catalog.min(n.line), n.level DESC;
+            SELECT h.root, h.height, NULL, (SELECT pg_catalog.count(*) FROM privrisk.hierarchy_leaf l
+                                             WHERE l.hierarchy OPERATOR(pg_catalog.=) hierarchy_tree.hierarchy),
+                   '{}'::pg_catalog.int4[]
+            FROM h)
+        SELECT k.node, k.level, d.height OPERATOR(pg_catalog.-) k.level, k.parent, k.leaves,
+               pg_catalog.repeat('  ', d.height OPERATOR(pg_catalog.-) k.level) OPERATOR(pg_catalog.||) k.node
+        FROM keyed k, h AS d
+        ORDER BY k.key;
 END $$;
 
 CREATE OR REPLACE FUNCTION privrisk.ordered_hierarchy(name text, "values" text[], group_sizes integer[], replace boolean DEFAULT false) RETURNS integer
@@ -138,4 +153,47 @@ BEGIN
     END LOOP;
     RETURN privrisk.load_hierarchy(name, pg_catalog.array_to_string(
         ARRAY(SELECT l OPERATOR(pg_catalog.||) ';"*"' FROM pg_catalog.unnest(lines) AS l), E'\n'), ';', replace);
+END $$;
+
+CREATE OR REPLACE FUNCTION privrisk.load_hierarchy_from(name text, "rows" regclass, replace boolean DEFAULT false) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    kind "char";
+    columns text;
+    width integer;
+    lines text[];
+BEGIN
+    -- A table that a client filled from its own file (psql's \copy, COPY FROM STDIN): its columns
+    -- in order are the CSV's (leaf first, ⊥ last), its rows in the order they were loaded are the
+    -- lines. Read as the caller, who must be able to SELECT it.
+    IF "rows" IS NULL THEN
+        RAISE EXCEPTION 'load_hierarchy_from: rows must name a table' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT c.relkind INTO kind FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) "rows";
+    IF kind IS DISTINCT FROM 'r' THEN
+        RAISE EXCEPTION 'load_hierarchy_from: % is not a plain table (its rows are read in the order they were loaded)', "rows"
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.format('%I::pg_catalog.text', a.attname), ', ' ORDER BY a.attnum), pg_catalog.count(*)
+      INTO columns, width
+      FROM pg_catalog.pg_attribute a
+     WHERE a.attrelid OPERATOR(pg_catalog.=) "rows" AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped;
+    IF width IS NULL OR width OPERATOR(pg_catalog.<) 2 THEN
+        RAISE EXCEPTION 'load_hierarchy_from: % has % columns; a hierarchy needs at least two, the value and the root ⊥ (e.g. "a;*")',
+            "rows", COALESCE(width, 0) USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- Each row as one CSV line, every field quoted (RFC 4180), so any value is safe; a NULL field
+    -- (an empty field in the file) is refused with its line.
+    EXECUTE pg_catalog.format(
+        'SELECT pg_catalog.array_agg(CASE WHEN pg_catalog.array_position(f, NULL) IS NULL'
+        ' THEN (SELECT pg_catalog.string_agg(pg_catalog.format(''"%%s"'', pg_catalog.replace(u.v, ''"'', ''""'')), '';'' ORDER BY u.n)'
+        '       FROM pg_catalog.unnest(f) WITH ORDINALITY AS u(v, n)) END ORDER BY r.ctid)'
+        ' FROM (SELECT t.ctid, ARRAY[%s] AS f FROM %s AS t) AS r', columns, "rows") INTO lines;
+    IF pg_catalog.array_position(lines, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'load_hierarchy_from: line % of % has an empty field', pg_catalog.array_position(lines, NULL), "rows"
+            USING ERRCODE = 'bad_copy_file_format';
+    END IF;
+    RETURN privrisk.load_hierarchy(name, COALESCE(pg_catalog.array_to_string(lines, E'\n'), ''), ';', replace);
 END $$;

@@ -30,6 +30,12 @@ SELECT objname, label FROM pg_seclabels WHERE provider = 'privrisk' ORDER BY obj
 SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'Sensitive';
 SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'quasi_identifier()';
 SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'quasi_identifier(a(b))';
+-- Strict syntax: no space around the hierarchy's name (it would be part of the name and
+-- fail only when used); spaces inside a name are the name's own.
+SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'quasi_identifier( lab_age )';
+SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'quasi_identifier(lab_age )';
+SECURITY LABEL FOR privrisk ON COLUMN lab.region IS ' quasi_identifier(lab_age)';
+SECURITY LABEL FOR privrisk ON COLUMN lab.region IS 'quasi_identifier (lab_age)';
 SECURITY LABEL FOR privrisk ON TABLE lab IS 'sensitive';
 SELECT role FROM privrisk.column_labels('lab') WHERE column_name = 'region';
 -- Only the table's owner labels its columns (PostgreSQL's check, before the provider's).
