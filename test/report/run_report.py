@@ -293,8 +293,8 @@ def drawn_checks(name, page_file, out, source=None, profile=None, nodes=None):
           if drawn is not None else f"{name}: the lattice's chart is drawn")
     dom = open(os.path.join(out, name + ".probed.html.dom"), encoding="utf-8").read()
     part = chart(dom, "frontier")
-    check(total == nodes and data["lattice_nodes"] == nodes and sum(c["nodes"] for c in data["lattice_bins"]) == nodes,
-          f"{name}: {nodes} nodes in lattice(), in the page and in its cells ({total}, {data['lattice_nodes']})")
+    check(total == nodes and data.get("lattice_nodes") == nodes and sum(c["nodes"] for c in data.get("lattice_bins") or []) == nodes,
+          f"{name}: {nodes} nodes in lattice(), in the page and in its cells ({total}, {data.get('lattice_nodes')})")
     check(marks(part, "rect", "layer_0_marks") == cells, f"{name}: {marks(part, 'rect', 'layer_0_marks')} cells drawn, {cells} non-empty")
     check(marks(part, "symbol", "layer_3_marks") == frontier,
           f"{name}: {marks(part, 'symbol', 'layer_3_marks')} frontier points drawn, {frontier} on lattice()'s frontier")
@@ -376,12 +376,12 @@ def main():
     drawn_checks("adult", html, out)
     # Categories in the hierarchy's order: ages in numeric order, marital status in the file's order.
     data = island(html)
-    ages = [d["value"] for d in data["distributions"] if d["column"] == "age" and d["release"] == "source"]
-    ages.sort(key=lambda v: [d["order"] for d in data["distributions"]
-                             if d["column"] == "age" and d["release"] == "source" and d["value"] == v][0])
-    check(ages == sorted(ages, key=int), f"ages drawn in numeric order ({ages[:4]}…)")
+    ages = [v for _, v in sorted((d.get("order", 0), d["value"]) for d in data["distributions"]
+                                 if d["column"] == "age" and d["release"] == "source")]
+    check(ages == sorted(ages, key=int) and all("order" in d for d in data["distributions"]),
+          f"ages drawn in numeric order ({ages[:4]}…)")
     file_order = [line.split(";")[0] for line in open(os.path.join(ROOT, "../shared/data/adult/adult_hierarchy_marital-status.csv"))]
-    marital = sorted((d["order"], d["value"]) for d in data["distributions"] if d["column"] == "marital_status" and d["release"] == "source")
+    marital = sorted((d.get("order", 0), d["value"]) for d in data["distributions"] if d["column"] == "marital_status" and d["release"] == "source")
     check([v for _, v in marital] == [v for v in file_order if v in {m for _, m in marital}],
           f"marital status drawn in its hierarchy file's order ({[v for _, v in marital]})")
     notice = notices(page)
