@@ -60,18 +60,6 @@ BEGIN
             searched := privrisk.search(source, quasi_identifiers, hierarchies, sensitive, '{}', 'loss', profile);
             IF (searched ->> 'found')::boolean AND (searched #>> '{result,rows_suppressed}')::bigint = 0 THEN
                 chosen := ARRAY(SELECT jsonb_array_elements_text(searched -> 'result' -> 'node')::integer);
-            ELSIF (searched ->> 'found')::boolean THEN
-                -- audit() and classes() measure a generalization without suppression: the page reports
-                -- the source, and says what the search found and how many rows it withholds.
-                notes := notes || format(
-                    'The search''s most useful release under this profile, at %s, suppresses %s rows: the records of '
-                    'the classes that fail a per-class threshold are withheld (every quasi-identifier ⊥). This page '
-                    'measures the source as it is; to measure that release, apply it to a policy and report or audit its '
-                    'release view (docs/release.md).',
-                    (SELECT string_agg(q || ' ' || l, ', ' ORDER BY i)
-                       FROM unnest(quasi_identifiers, ARRAY(SELECT jsonb_array_elements_text(searched -> 'result' -> 'node')))
-                            WITH ORDINALITY AS u(q, l, i)),
-                    searched #>> '{result,rows_suppressed}');
             END IF;
         EXCEPTION WHEN invalid_parameter_value THEN
             searched := NULL;  -- a profile the search cannot take as constraints: report the source
@@ -94,32 +82,12 @@ BEGIN
             || CASE WHEN searched IS NOT NULL AND levels IS NULL THEN ' (found by the search)' ELSE '' END,
             after -> 'verdict')) || verdicts;
     END IF;
-    -- No node qualifies: say so first, with why (search()'s "nothing_found", read defensively: the
-    -- summary if it is a text, and each constraint measured at the top node).
-    IF searched IS NOT NULL AND NOT COALESCE((searched ->> 'found')::boolean, true) THEN
-        nothing := searched -> 'nothing_found';
-        verdicts := jsonb_build_array(privrisk.report_checks('No release qualifies', jsonb_build_object(
-            'publishable', false,
-            'summary', 'no release of the lattice meets the profile'
-                       || CASE WHEN jsonb_typeof(nothing -> 'summary') = 'string' THEN ': ' || (nothing ->> 'summary') ELSE '' END,
-            'checks', COALESCE((
-                SELECT jsonb_agg(jsonb_build_object(
-                           'measure', COALESCE(a.value ->> 'constraint', ''), 'comparison', '',
-                           'value', CASE WHEN jsonb_typeof(a.value -> 'value') = 'number' THEN a.value -> 'value' END,
-                           'threshold', CASE WHEN jsonb_typeof(a.value -> 'threshold') = 'number' THEN a.value -> 'threshold' END,
-                           'passed', CASE WHEN jsonb_typeof(a.value -> 'passed') = 'boolean' THEN a.value -> 'passed' END,
-                           'note', 'at the top node (every quasi-identifier ⊥)') ORDER BY a.ordinality)
-                  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(nothing -> 'at_top') = 'array' THEN nothing -> 'at_top'
-                                                 ELSE '[]' END) WITH ORDINALITY AS a(value, ordinality)
-                 WHERE jsonb_typeof(a.value) = 'object'), '[]')))) || verdicts;
+    -- No node qualifies: say so first, with why. Suppressed records: how many, and why.
+    nothing := privrisk.report_nothing_found(searched);
+    IF nothing IS NOT NULL THEN
+        verdicts := jsonb_build_array(privrisk.report_checks('No release qualifies', nothing)) || verdicts;
     END IF;
-    -- A release whose policy suppresses records (a release view's audit counts them).
-    IF jsonb_typeof(before -> 'rows_suppressed') = 'number' AND (before ->> 'rows_suppressed')::numeric > 0 THEN
-        notes := notes || format(
-            'The release withholds %s rows: its policy suppresses the records of the classes that fail a per-class '
-            'threshold (docs/release.md, "Record suppression"). The measures are those of the rows it releases.',
-            before ->> 'rows_suppressed');
-    END IF;
+    notes := privrisk.report_suppression(quasi_identifiers, searched, before);
     -- What each level means, from its hierarchy: an interval's width, a prefix's characters kept, a
     -- date's unit, or a sample of a file hierarchy's labels at that level (in the file's order).
     level_names := ARRAY(
