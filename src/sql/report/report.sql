@@ -203,7 +203,7 @@ BEGIN
               FROM (SELECT v.*, row_number() OVER (PARTITION BY v.release ORDER BY v.value IS NULL,
                                    (SELECT min(f.line) FROM privrisk.hierarchy_leaf f
                                      WHERE f.hierarchy = hier[j] AND f.path[v.level + 1] = v.value),
-                                   substring(v.value FROM '^[[(]?(-?[0-9]+(?:[.][0-9]+)?)')::numeric, v.value) AS position
+                                   substring(v.value FROM '^[[(]?(-?[0-9]{1,100}(?:[.][0-9]{1,100})?)')::numeric, v.value) AS position
                       FROM (SELECT 'source' AS release, 0 AS level, x.class[1] AS value, privrisk.hist_size(x.hist) AS rows,
                                    row_number() OVER (ORDER BY privrisk.hist_size(x.hist) DESC, x.class[1]) AS rank
                               FROM privrisk.classes(source, ARRAY[quasi_identifiers[j]], ARRAY[hier[j]], ARRAY[0], NULL) AS x
