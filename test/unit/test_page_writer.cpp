@@ -61,6 +61,21 @@ TEST(PageWriter, VerdictTablesAreBuiltFromTextOnly) {
                  Error);
 }
 
+TEST(PageWriter, NotesAreEscapedParagraphs) {
+    ReportPage page;
+    page.data_json = "{}";
+    read_page_model(parse_json(R"({"title": "t", "version": "v", "meta": "m", "profile_line": "p",
+        "notes": ["age: [20, 40[ </p><script>", "⊥ withheld"], "verdicts": []})"),
+                    page);
+    EXPECT_EQ(render_page("/*@NOTES@*/", page),
+              "<p class=\"notice\">age: [20, 40[ &lt;&#47;p&gt;&lt;script&gt;</p><p class=\"notice\">⊥ withheld</p>");
+    ReportPage bad;
+    EXPECT_THROW(read_page_model(parse_json(R"({"title": "t", "version": "v", "meta": "m", "profile_line": "p",
+        "notes": [1], "verdicts": []})"), bad), Error);
+    EXPECT_THROW(read_page_model(parse_json(R"({"title": "t", "version": "v", "meta": "m", "profile_line": "p",
+        "notes": "x", "verdicts": []})"), bad), Error);
+}
+
 TEST(JsonReader, ReadsWhatJsonbWrites) {
     JsonValue v = parse_json(R"({"a": [1, -2.5e3, true, false, null], "b": "\u00e9\ud83d\ude00\n\"\\"})");
     ASSERT_EQ(v.kind, JsonValue::Kind::Object);

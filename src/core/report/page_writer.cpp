@@ -100,6 +100,11 @@ void read_page_model(const JsonValue& model, ReportPage& page) {
     page.version = string_of(model, "version", "the page");
     page.meta = string_of(model, "meta", "the page");
     page.profile_line = string_of(model, "profile_line", "the page");
+    if (model.find("notes"))
+        for (const JsonValue& n : member(model, "notes", JsonValue::Kind::Array, "the page").items) {
+            if (n.kind != JsonValue::Kind::String) fail(ErrorKind::InvalidParameter, "report page: every note must be a string");
+            page.notes.push_back(n.text);
+        }
     for (const JsonValue& v : member(model, "verdicts", JsonValue::Kind::Array, "the page").items) {
         VerdictTable t;
         t.heading = string_of(v, "heading", "a verdict");
@@ -122,8 +127,9 @@ void read_page_model(const JsonValue& model, ReportPage& page) {
 }
 
 std::string render_page(std::string_view tmpl, const ReportPage& page) {
-    Html verdicts;
+    Html verdicts, notes;
     for (const VerdictTable& t : page.verdicts) verdicts += verdict_table(t);
+    for (const std::string& n : page.notes) notes += Html::markup("<p class=\"notice\">") + Html::text(n) + Html::markup("</p>");
     const std::string data = script_json(page.data_json);
     const std::string charts = script_code("charts.js", page.charts_js);
     const std::string vega = script_code("vega.min.js", page.vega_js);
@@ -135,6 +141,7 @@ std::string render_page(std::string_view tmpl, const ReportPage& page) {
         if (name == "VERSION") return version.str();
         if (name == "META") return meta.str();
         if (name == "PROFILE") return profile.str();
+        if (name == "NOTES") return notes.str();
         if (name == "VERDICTS") return verdicts.str();
         if (name == "DATA") return data;
         if (name == "CHARTS") return charts;
@@ -143,7 +150,7 @@ std::string render_page(std::string_view tmpl, const ReportPage& page) {
         fail(ErrorKind::Internal, "report template: unknown placeholder " + quote_value(name));
     };
     std::string out;
-    out.reserve(tmpl.size() + data.size() + charts.size() + vega.size() + vega_lite.size() + verdicts.str().size());
+    out.reserve(tmpl.size() + data.size() + charts.size() + vega.size() + vega_lite.size() + verdicts.str().size() + notes.str().size());
     std::size_t at = 0;
     while (true) {
         std::size_t open = tmpl.find("/*@", at);
