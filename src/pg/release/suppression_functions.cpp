@@ -129,7 +129,7 @@ PRIVRISK_FUNCTION(privrisk_set_suppression) {
                  " is over shards (its source has foreign partitions): record suppression is decided from the "
                  "whole source's classes, which no shard holds; suppression over shards is not supported");
 
-        AsCatalogOwner owner;
+    AsCatalogOwner owner;
     Spi spi;
     spi.run("INSERT INTO privrisk.policy_suppression (policy, quasi_identifiers, sensitive, constraints) "
             "VALUES ($1, $2::pg_catalog.name[], $3, $4) ON CONFLICT (policy) DO UPDATE SET "
