@@ -1,5 +1,5 @@
-// The value cache's miss path: generalize through the hierarchy, intern the
-// released text, and remember it while there is room.
+// The value cache's miss path: generalize through the hierarchy (or pseudonymize),
+// intern the released text, and remember it while there is room.
 #include "release/value_cache.hpp"
 
 namespace privrisk::pg {
@@ -34,16 +34,20 @@ text* make_text(MemoryContext context, Value v) {
     });
 }
 
-// Generalizes a value not in the cache, and caches it while there is room.
-// May throw; runs behind guarded().
-void generalize_miss(MissRequest* r) {
-    ReleaseScanState* s = r->state;
+// The released text of a pseudonymized column's value: as it is (level 0) or its pseudonym.
+Value pseudonymized(const ReleasedOutput* out, std::string_view value, int level, std::string& scratch) {
+    if (level == 0) return value;
+    scratch.resize(kPseudonymChars);
+    pseudonym(out->pseudonymizer, value, scratch.data());
+    return std::string_view(scratch);
+}
+
+// A gen column's value at r->level, through its hierarchy.
+void generalize_through_hierarchy(MissRequest* r, std::string& scratch, Value& g) {
     ReleasedOutput* out = r->out;
     const Hierarchy& h = cached_hierarchy(out->hierarchy);
     if (h.height() != out->height)
         fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(out->hierarchy) + " changed during the release");
-    std::string scratch;
-    Value g;
     try {
         g = h.generalize(r->value, r->level, scratch);
     } catch (const Error&) {
@@ -51,6 +55,12 @@ void generalize_miss(MissRequest* r) {
         fail(ErrorKind::InvalidParameter, "a value of column " + quote_value(out->name) + " is not in hierarchy " +
                                               quote_value(out->hierarchy));
     }
+}
+
+// Remembers a miss's released text `g` while there is room, and sets r->result.
+void cache_result(MissRequest* r, Value g) {
+    ReleaseScanState* s = r->state;
+    ReleasedOutput* out = r->out;
     // Full (by entries per column, or by privrisk.memory_limit for the whole scan):
     // the value is released from the per-row memory, and generalized again when seen again.
     if (out->cached >= kCacheEntries || MemoryContextMemAllocated(s->cache_context, true) >= s->cache_limit) {
@@ -62,7 +72,9 @@ void generalize_miss(MissRequest* r) {
     if (!out->texts) out->texts = construct_in<ReleasedTexts>(s->cache_context, s->cache_memory);
     LevelCache& cache = *out->levels[r->level];
     r->result = nullptr;
-    if (g) {
+    if (g && out->pseudonymizer && r->level > 0) {
+        r->result = make_text(s->cache_context, g);  // one value per pseudonym: nothing to share
+    } else if (g) {
         bool added;
         uint32_t id = out->texts->index.find_or_add(*g, &added);
         if (added) out->texts->texts.push_back(make_text(s->cache_context, g));
@@ -84,6 +96,20 @@ void generalize_miss(MissRequest* r) {
         if (at < static_cast<uint64_t>(LevelCache::kWindow)) cache.window[at] = r->result;
     }
     ++out->cached;
+}
+
+// Generalizes a value not in the cache, and caches it while there is room.
+// May throw; runs behind guarded().
+void generalize_miss(MissRequest* r) {
+    ReleasedOutput* out = r->out;
+    std::string scratch;
+    Value g;
+    if (out->pseudonymizer) {
+        g = pseudonymized(out, r->value, r->level, scratch);
+    } else {
+        generalize_through_hierarchy(r, scratch, g);
+    }
+    cache_result(r, g);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@ COMMENT ON FUNCTION privrisk.refresh_policy(policy text) IS 'Approves the source
 
 COMMENT ON TABLE privrisk.policy IS 'Disclosure policies: a source table and the rules that release it';
 
-COMMENT ON TABLE privrisk.policy_rule IS 'Disclosure rules: rows where the condition is not TRUE get ⊥ (hide) or the level-`level` ancestor (gen)';
+COMMENT ON TABLE privrisk.policy_rule IS 'Disclosure rules: rows where the condition is not TRUE get ⊥ (hide), the level-`level` ancestor (gen) or a pseudonym (pseudonymize)';
 
 COMMENT ON COLUMN privrisk.policy_rule.condition_tree IS 'The condition as bound by add_rule or refresh_policy (an analyzed expression tree); what a release runs';
 
