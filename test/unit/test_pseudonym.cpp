@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "release/pseudonym.hpp"
@@ -70,4 +71,23 @@ TEST(Pseudonym, DeterministicPerKeyAndDistinctAcrossKeys) {
     pseudonymizer_wipe(&a);
     const auto* bytes = reinterpret_cast<const unsigned char*>(&a);
     EXPECT_EQ(std::count(bytes, bytes + sizeof a, 0), static_cast<long>(sizeof a));
+}
+
+// The cache of recent pseudonyms gives what the HMAC gives, for values that fit a
+// slot and longer ones, first seen, repeated and after their slot was taken.
+TEST(Pseudonym, CacheGivesTheSamePseudonyms) {
+    unsigned char key[kPseudonymKeyBytes];
+    random_pseudonym_key(key);
+    Pseudonymizer p;
+    pseudonymizer_init(&p, key, sizeof key);
+    auto cache = std::make_unique<PseudonymCache>();  // zeroed: value-initialized
+    char out[kPseudonymChars];
+    for (int round = 0; round < 2; ++round)
+        for (int i = 0; i < 3 * static_cast<int>(PseudonymCache::kSlots); i += 7) {
+            std::string v = "person-" + std::to_string(i) + (i % 3 == 0 ? std::string(60, 'x') : "");
+            cached_pseudonym(cache.get(), &p, v, out);
+            ASSERT_EQ(std::string(out, kPseudonymChars), pseudonym(&p, v)) << v;
+        }
+    cached_pseudonym(cache.get(), &p, "", out);
+    EXPECT_EQ(std::string(out, kPseudonymChars), pseudonym(&p, ""));
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "common/flat_index.hpp"
 #include "common/no_postgres.hpp"
 
 namespace privrisk {
@@ -36,6 +37,22 @@ std::string pseudonym(const Pseudonymizer* p, std::string_view value) {
     std::string out(kPseudonymChars, '\0');
     pseudonym(p, value, out.data());
     return out;
+}
+
+void cached_pseudonym(PseudonymCache* cache, const Pseudonymizer* p, std::string_view value,
+                      char out[kPseudonymChars]) {
+    if (value.size() > PseudonymCache::kMaxKey) return pseudonym(p, value, out);
+    const uint64_t h = FlatIndex::hash(value) | 1;
+    PseudonymCache::Slot& slot = cache->slots[(h >> 17) & (PseudonymCache::kSlots - 1)];
+    if (slot.hash == h && slot.length == value.size() && std::memcmp(slot.key, value.data(), value.size()) == 0) {
+        std::memcpy(out, slot.pseudonym, kPseudonymChars);
+        return;
+    }
+    pseudonym(p, value, out);
+    slot.hash = h;
+    slot.length = static_cast<uint16_t>(value.size());
+    std::memcpy(slot.key, value.data(), value.size());
+    std::memcpy(slot.pseudonym, out, kPseudonymChars);
 }
 
 void random_pseudonym_key(unsigned char key[kPseudonymKeyBytes]) {

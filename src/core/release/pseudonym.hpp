@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,27 @@ void pseudonym(const Pseudonymizer* p, std::string_view value, char out[kPseudon
 
 // The same as a string, for tests and callers off the per-row path.
 std::string pseudonym(const Pseudonymizer* p, std::string_view value);
+
+// The last pseudonyms computed, in a fixed table of slots indexed by the value's
+// hash, each holding one value of up to kMaxKey bytes and its pseudonym: repeated
+// values (a person's rows) skip the HMAC; a value not found costs one probe and
+// replaces its slot. No allocation, no rehash, nothing to grow: distinct values,
+// the common case for identifiers, cost little more than their HMAC. Zeroed: empty.
+struct PseudonymCache {
+    static constexpr std::size_t kSlots = std::size_t(1) << 15;
+    static constexpr std::size_t kMaxKey = 54;
+    struct Slot {
+        uint64_t hash;  // the value's hash with its low bit set; 0 for an empty slot
+        uint16_t length;
+        char key[kMaxKey];
+        char pseudonym[kPseudonymChars];
+    };
+    Slot slots[kSlots];  // 3 MB
+};
+
+// The pseudonym of `value` into `out`: from the cache, or computed and remembered.
+void cached_pseudonym(PseudonymCache* cache, const Pseudonymizer* p, std::string_view value,
+                      char out[kPseudonymChars]);
 
 // A fresh random key (libsodium's randombytes).
 void random_pseudonym_key(unsigned char key[kPseudonymKeyBytes]);

@@ -89,6 +89,7 @@ struct ReleasedOutput {
     char* name;
     char* hierarchy;
     Pseudonymizer* pseudonymizer;  // pseudonymized (level 1 is the pseudonym): the policy's keyed HMAC, else NULL
+    PseudonymCache* pseudonyms;    // its recent pseudonyms (instead of the value cache), built on first use
     bool by_datum;  // cache key is the datum itself
     ValueText value_text;
     LevelCache** levels;  // [height], built on first use

@@ -34,14 +34,6 @@ text* make_text(MemoryContext context, Value v) {
     });
 }
 
-// The released text of a pseudonymized column's value: as it is (level 0) or its pseudonym.
-Value pseudonymized(const ReleasedOutput* out, std::string_view value, int level, std::string& scratch) {
-    if (level == 0) return value;
-    scratch.resize(kPseudonymChars);
-    pseudonym(out->pseudonymizer, value, scratch.data());
-    return std::string_view(scratch);
-}
-
 // A gen column's value at r->level, through its hierarchy.
 void generalize_through_hierarchy(MissRequest* r, std::string& scratch, Value& g) {
     ReleasedOutput* out = r->out;
@@ -72,9 +64,7 @@ void cache_result(MissRequest* r, Value g) {
     if (!out->texts) out->texts = construct_in<ReleasedTexts>(s->cache_context, s->cache_memory);
     LevelCache& cache = *out->levels[r->level];
     r->result = nullptr;
-    if (g && out->pseudonymizer && r->level > 0) {
-        r->result = make_text(s->cache_context, g);  // one value per pseudonym: nothing to share
-    } else if (g) {
+    if (g) {
         bool added;
         uint32_t id = out->texts->index.find_or_add(*g, &added);
         if (added) out->texts->texts.push_back(make_text(s->cache_context, g));
@@ -103,11 +93,25 @@ void cache_result(MissRequest* r, Value g) {
 void generalize_miss(MissRequest* r) {
     ReleasedOutput* out = r->out;
     std::string scratch;
+    char digits[kPseudonymChars];
     Value g;
-    if (out->pseudonymizer) {
-        g = pseudonymized(out, r->value, r->level, scratch);
-    } else {
+    if (!out->pseudonymizer) {
         generalize_through_hierarchy(r, scratch, g);
+    } else if (r->level == 0) {  // disclosed as it is
+        g = r->value;
+    } else {
+        // Identifiers are mostly distinct: a fixed cache of recent pseudonyms, not the
+        // value cache (which would grow and rehash for values never seen again).
+        ReleaseScanState* s = r->state;
+        if (!out->pseudonyms && MemoryContextMemAllocated(s->cache_context, true) + sizeof(PseudonymCache) <= s->cache_limit)
+            out->pseudonyms = static_cast<PseudonymCache*>(
+                pg_call([&] { return MemoryContextAllocZero(s->cache_context, sizeof(PseudonymCache)); }));
+        if (out->pseudonyms)
+            cached_pseudonym(out->pseudonyms, out->pseudonymizer, r->value, digits);
+        else
+            pseudonym(out->pseudonymizer, r->value, digits);
+        r->result = make_text(CurrentMemoryContext, std::string_view(digits, kPseudonymChars));
+        return;
     }
     cache_result(r, g);
 }
