@@ -151,3 +151,4 @@ DROP SCHEMA regress_pseud CASCADE;
 DROP SCHEMA regress_pseud_analyst CASCADE;
 DROP ROLE regress_pseud_steward, regress_pseud_analyst, regress_pseud_stranger;
 SELECT count(*) AS keys_left FROM privrisk.pseudonym_key;
+SELECT privrisk.drop_hierarchy('regress_pseud_zip');
