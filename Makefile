@@ -11,7 +11,7 @@ EXT_VERSION = 0.15
 # comments.sql; src/sql/privileges.sql revokes by rule. The install script joins them in concept order (a concept only
 # uses those before it); an upgrade script is a hand-written delta from
 # extension/upgrade/ followed by every replayable fragment and the comments.
-CONCEPTS   = common labels hierarchy classes measures ck information dtrisk profiles search dp release watch report
+CONCEPTS   = common labels hierarchy classes measures ck information dtrisk profiles search dp release pseudonym watch report
 fragments  = $(foreach c,$(CONCEPTS),$(wildcard src/sql/$(c)/$(1).sql))
 bodies     = $(filter-out $(addprefix src/sql/$(1)/,catalog.sql catalog_rules.sql functions.sql views.sql comments.sql),$(sort $(wildcard src/sql/$(1)/*.sql)))
 REPLAYABLE = $(foreach c,$(CONCEPTS),$(call bodies,$(c)) $(wildcard src/sql/$(c)/functions.sql)) $(call fragments,views) \

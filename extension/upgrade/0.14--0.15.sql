@@ -28,3 +28,9 @@ CREATE POLICY source_owner ON privrisk.policy_suppression FOR SELECT USING (priv
 -- watch: the catalog of watched release views (docs/watch.md), new in 0.15.
 -- include: src/sql/watch/catalog.sql
 -- include: src/sql/watch/catalog_rules.sql
+-- pseudonym:
+-- The pseudonymize rule kind and each policy's pseudonym key (docs/pseudonymization.md).
+ALTER TABLE privrisk.policy_rule DROP CONSTRAINT policy_rule_operator_check;
+ALTER TABLE privrisk.policy_rule ADD CONSTRAINT policy_rule_operator_check CHECK ((operator = ANY (ARRAY['hide'::text, 'gen'::text, 'pseudonymize'::text])));
+-- include: src/sql/pseudonym/catalog.sql
+-- include: src/sql/pseudonym/catalog_rules.sql

@@ -110,6 +110,43 @@ TEST(DumpRestore, WatchedViewsSurvive) {
               "not publishable: k_anonymity = 1 < 2");
 }
 
+// A policy's pseudonym key goes through pg_dump (by a superuser: nobody else may
+// read it), so a restored release gives the same pseudonyms; without the key row the
+// restored release would refuse to read, and with a new key every pseudonym would change.
+TEST(DumpRestore, PseudonymsSurvive) {
+    itest::Database source("privrisk_dump_pseudonym");
+    const std::string pseudonyms = "SELECT md5(string_agg(email, ',' ORDER BY id)) || ' ' || count(DISTINCT email) "
+                                   "FROM visits_release";
+    std::string before;
+    {
+        pqxx::connection c{source.conninfo()};
+        itest::exec(c,
+                    "CREATE TABLE visits AS SELECT i AS id, 'p' || (i % 30) || '@example.org' AS email "
+                    "FROM generate_series(1, 90) i; "
+                    "SELECT privrisk.create_policy('visits', 'visits'); "
+                    "SELECT privrisk.add_rule('visits', 'email', 'pseudonymize'); "
+                    "SELECT privrisk.create_release_view('visits', 'visits_release')");
+        pqxx::nontransaction tx{c};
+        before = tx.exec(pseudonyms)[0][0].as<std::string>();
+    }
+    EXPECT_EQ(before.substr(33), "30");  // 30 people, 30 pseudonyms
+    itest::Database restored("privrisk_dump_pseudonym_restored");
+    {
+        pqxx::connection c{restored.conninfo()};
+        itest::exec(c, "DROP EXTENSION privrisk");
+        itest::exec(c, "DROP SCHEMA privrisk");
+    }
+    std::string bin = itest::pg_bindir();
+    ASSERT_FALSE(bin.empty());
+    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
+                      restored.name() + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    pqxx::connection c{restored.conninfo()};
+    EXPECT_EQ(scalar(c, "SELECT count(*) FROM privrisk.pseudonym_key"), 1);
+    pqxx::nontransaction tx{c};
+    EXPECT_EQ(tx.exec(pseudonyms)[0][0].as<std::string>(), before);
+}
+
 // Column labels and users' risk profiles go through pg_dump; the shipped
 // profiles are made by CREATE EXTENSION, not restored twice. The restore's
 // session loads the library when the dump's CREATE EXTENSION creates its

@@ -287,6 +287,17 @@ def main():
         check("dropped with its policy, the view over shards is gone",
               code != 0 and 'relation "adult_public" does not exist' in err, err)
 
+        # Pseudonyms over shards: each shard's policy would have its own key, so one value would
+        # get a pseudonym per shard; create_release_view refuses, saying so.
+        for sql in ("SELECT privrisk.create_policy('adult_pseud', 'adult')",
+                    "SELECT privrisk.add_rule('adult_pseud', 'native_country', 'pseudonymize')"):
+            code, out, err = coordinator(sql)
+            check(f"setup: {sql}", code == 0, err)
+        code, out, err = coordinator("SELECT privrisk.create_release_view('adult_pseud', 'adult_pseud_public')")
+        check("a pseudonymizing policy over shards is refused, saying why",
+              code != 0 and "each shard's policy has its own pseudonym key" in err, err)
+        coordinator("SELECT privrisk.drop_policy('adult_pseud')")
+
         # A shard with another definition of a hierarchy: an error naming both.
         on(PORT + 2, "SELECT privrisk.load_hierarchy('sex', E'Male;*\\nFemale;*\\nOther;*', replace => true)")
         code, out, err = coordinator("SELECT count(*) FROM " + CLASSES.replace("{t}", "adult"))

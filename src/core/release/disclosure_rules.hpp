@@ -13,16 +13,19 @@
 
 namespace privrisk {
 
-enum class DisclosureOp { Hide, Gen };
+// Pseudonymize: the value's keyed hash (release/pseudonym.hpp), level 1 of a
+// pseudonymized column's two (⊥ is 2): it discloses equality, less than the value, more than ⊥.
+enum class DisclosureOp { Hide, Gen, Pseudonymize };
 
 struct DisclosureRule {
     DisclosureOp op;
-    int level;  // gen: the level it generalizes to (1..height-1 or height); unused for hide
+    int level;  // gen: the level it generalizes to (1..height-1 or height); unused otherwise
 };
 
 // The level a rule raises its column to when its condition is not TRUE. A
 // column without a hierarchy has height 1 (hide only); `height` is ⊥.
 inline int rule_level(const DisclosureRule& rule, int height) {
+    if (rule.op == DisclosureOp::Pseudonymize) return 1;
     return rule.op == DisclosureOp::Hide ? height : rule.level;
 }
 

@@ -106,6 +106,24 @@ std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) 
     return usable[0];
 }
 
+std::optional<DisclosureOp> disclosure_op(std::string_view name) {
+    if (name == "hide") return DisclosureOp::Hide;
+    if (name == "gen") return DisclosureOp::Gen;
+    if (name == "pseudonymize") return DisclosureOp::Pseudonymize;
+    return std::nullopt;
+}
+
+const char* disclosure_op_name(DisclosureOp op) {
+    switch (op) {
+        case DisclosureOp::Gen:
+            return "gen";
+        case DisclosureOp::Pseudonymize:
+            return "pseudonymize";
+        default:
+            return "hide";
+    }
+}
+
 std::optional<Policy> find_policy(std::string_view name, bool latest) {
     const bool current = policy_catalog_current();
     Policy policy;
@@ -133,10 +151,11 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
         r.number = static_cast<int>(spi.int8(i, 1));
         r.column = spi.string(i, 2);
         std::string op = spi.string(i, 3);
-        if (op != "hide" && op != "gen")
+        std::optional<DisclosureOp> known = disclosure_op(op);
+        if (!known)
             fail(ErrorKind::Internal, "rule " + std::to_string(r.number) + " of policy " + quote_value(name) +
                                           " has unknown operator " + quote_value(op));
-        r.op = op == "hide" ? DisclosureOp::Hide : DisclosureOp::Gen;
+        r.op = *known;
         r.condition = spi.string(i, 4);
         r.hierarchy = spi.null(i, 5) ? "" : spi.string(i, 5);
         r.level = spi.null(i, 6) ? 0 : static_cast<int>(spi.int8(i, 6));

@@ -44,6 +44,10 @@ struct Policy {
     std::vector<BoundColumn> columns;  // by number
 };
 
+// An operator's name in the catalog (policy_rule.operator) and back; nullopt for an unknown name.
+std::optional<DisclosureOp> disclosure_op(std::string_view name);
+const char* disclosure_op_name(DisclosureOp op);
+
 // Whether the catalog is 0.14's (policy keys, bound columns): a database not
 // yet updated keeps 0.13's names as keys and its rules by name until it is.
 bool policy_catalog_current();

@@ -10,6 +10,7 @@
 #include "release/condition_binding.hpp"
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
+#include "release/pseudonym_key.hpp"
 #include "release/release_shape.hpp"
 #include "release/release_verdict.hpp"
 #include "release/safe_default.hpp"
@@ -38,7 +39,7 @@ void insert_rule(Spi& spi, const std::string& policy, const PolicyRule& rule, co
                 : "INSERT INTO privrisk.policy_rule(policy, rule, column_name, operator, condition, hierarchy, level, "
                   "condition_tree, condition_columns, hierarchy_version) "
                   "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
-            {text_arg(policy), int4_arg(rule.number), text_arg(rule.column), text_arg(gen ? "gen" : "hide"),
+            {text_arg(policy), int4_arg(rule.number), text_arg(rule.column), text_arg(disclosure_op_name(rule.op)),
              text_arg(rule.condition), gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
              gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
              text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen},
@@ -185,17 +186,20 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     PolicyRule rule;
     rule.column = std::string(text_arg_view(fcinfo, 1, "column"));
     std::string op(text_arg_view(fcinfo, 2, "op"));
-    if (op != "hide" && op != "gen")
-        fail(ErrorKind::InvalidParameter, "add_rule: op must be 'hide' or 'gen', not " + quote_value(op));
-    rule.op = op == "hide" ? DisclosureOp::Hide : DisclosureOp::Gen;
+    std::optional<DisclosureOp> known = disclosure_op(op);
+    if (!known)
+        fail(ErrorKind::InvalidParameter,
+             "add_rule: op must be 'hide', 'gen' or 'pseudonymize', not " + quote_value(op));
+    rule.op = *known;
     if (PG_ARGISNULL(3))
         fail(ErrorKind::InvalidParameter, "add_rule: condition must not be NULL (use 'false' to protect every row)");
     rule.condition = std::string(text_arg_view(fcinfo, 3, "condition"));
     rule.number = static_cast<int>(policy.rules.size()) + 1;
     for (const PolicyRule& r : policy.rules) rule.number = std::max(rule.number, r.number + 1);
-    if (rule.op == DisclosureOp::Hide) {
+    if (rule.op != DisclosureOp::Gen) {
         if (!PG_ARGISNULL(4) || !PG_ARGISNULL(5))
-            fail(ErrorKind::InvalidParameter, "add_rule: a hide rule takes no hierarchy or level");
+            fail(ErrorKind::InvalidParameter,
+                 "add_rule: a " + std::string(disclosure_op_name(rule.op)) + " rule takes no hierarchy or level");
         rule.level = 0;
     } else {
         rule.hierarchy = std::string(text_arg_view(fcinfo, 4, "hierarchy (a gen rule needs one)"));
@@ -216,6 +220,7 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     std::vector<BoundColumn> columns = current_columns(source, policy.rules);
     pg_call([&] { table_close(source, AccessShareLock); });
 
+    if (rule.op == DisclosureOp::Pseudonymize) ensure_pseudonym_key(policy.name);
     AsCatalogOwner owner;
     Spi spi;
     insert_rule(spi, policy.name, rule, bound);
@@ -433,6 +438,14 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     // Over shards: the shards' release views, read through postgres_fdw (docs/scale-out.md).
     const std::vector<ShardTable> shards = shard_tables(policy.source, name);
     if (!shards.empty()) {
+        // Each shard's policy has its own key: one person would get a pseudonym per shard.
+        for (const PolicyRule& r : policy.rules)
+            if (r.op == DisclosureOp::Pseudonymize)
+                fail(ErrorKind::InvalidParameter,
+                     "create_release_view: policy " + quote_value(policy.name) + " pseudonymizes column " +
+                         quote_value(r.column) + " (rule " + std::to_string(r.number) +
+                         ") and its source is sharded: each shard's policy has its own pseudonym key, so one value "
+                         "would get a different pseudonym on each shard; pseudonymize is not supported over shards");
         create_shard_release_view(policy, shape, shards, schema, target->relname);
     } else {
         const std::string sql = "CREATE VIEW " + sql_identifier(pg_call([&] { return get_namespace_name(schema); })) +

@@ -5,6 +5,7 @@
 #include "release/policy_access.hpp"
 #include "common/guard.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "release/pseudonym_key.hpp"
 
 namespace privrisk::pg {
 
@@ -34,7 +35,7 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
         Form_pg_attribute a = TupleDescAttr(desc, i);
         if (a->attisdropped) continue;
         position[a->attnum] = static_cast<int>(columns.size());
-        columns.push_back({NameStr(a->attname), a->attnum, a->atttypid, a->atttypmod, a->atttypid, "", 1, {}});
+        columns.push_back({NameStr(a->attname), a->attnum, a->atttypid, a->atttypmod, a->atttypid, "", 1, {}, false});
     }
     for (std::size_t r = 0; r < policy.rules.size(); ++r) {
         const PolicyRule& rule = policy.rules[r];
@@ -48,15 +49,32 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
                                                   "the policy and creates it again");
         ReleasedColumn& c = columns[position[attno]];
         c.rules.push_back(static_cast<int>(r));
-        if (rule.op != DisclosureOp::Gen) continue;
+        if (rule.op == DisclosureOp::Hide) continue;
+        if (rule.op == DisclosureOp::Pseudonymize ? !c.hierarchy.empty() : c.pseudonymized)
+            fail(ErrorKind::InvalidParameter, where + ": column " + quote_value(c.name) +
+                                                  " would be both generalized and pseudonymized; a column is "
+                                                  "generalized (gen) or pseudonymized, not both");
+        c.type = TEXTOID;
+        c.typmod = -1;
+        if (rule.op == DisclosureOp::Pseudonymize) {
+            const Oid type = c.source_type;
+            if (!pseudonymizable_type(type))
+                fail(ErrorKind::InvalidParameter,
+                     where + ": column " + quote_value(c.name) + " is " +
+                         std::string(pg_call([&] { return format_type_be(type); })) +
+                         ", whose text depends on session settings, and so would its pseudonyms; pseudonymize takes "
+                         "text, varchar, char, name, smallint, integer, bigint, numeric, uuid, boolean or date "
+                         "columns: pseudonymize a generated text column that formats the value instead");
+            c.pseudonymized = true;
+            c.height = 2;  // 1: the pseudonym, 2: ⊥
+            continue;
+        }
         if (!c.hierarchy.empty() && c.hierarchy != rule.hierarchy)
             fail(ErrorKind::InvalidParameter, where + " generalizes column " + quote_value(c.name) + " with hierarchy " +
                                                   quote_value(rule.hierarchy) + ", but another rule uses " +
                                                   quote_value(c.hierarchy) + "; a column has one hierarchy");
         c.hierarchy = rule.hierarchy;
         c.height = gen_rule_height(rule, where, policy.name);
-        c.type = TEXTOID;
-        c.typmod = -1;
     }
     return columns;
 }

@@ -1,5 +1,5 @@
 // The columns of a policy's release: every column of the source in order, a
-// generalized one as text, any other with its own type (docs/release.md), with the
+// generalized or pseudonymized one as text, any other with its own type (docs/release.md), with the
 // rules that apply to each. Re-checks what a hand-edited catalog could break.
 #pragma once
 
@@ -19,6 +19,7 @@ struct ReleasedColumn {
     std::string hierarchy;  // of its gen rules; empty when it has none
     int height;             // of that hierarchy; 1 without (hide: ⊥ is level 1)
     std::vector<int> rules;  // indexes into Policy::rules
+    bool pseudonymized;      // a pseudonymize rule names it (height 2, no hierarchy)
 };
 
 // The height of a gen rule's hierarchy, checked to exist, to hold the rule's

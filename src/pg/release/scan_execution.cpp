@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "common/memory_limit.hpp"
+#include "release/pseudonym_key.hpp"
 #include "release/shard_pins.hpp"
 #include "release/scan_suppression.hpp"
 #include "release/value_cache.hpp"
@@ -222,7 +223,7 @@ void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const Rele
                  const std::vector<int>& rule_condition, std::vector<char>& condition_used) {
     out.output = index;
     out.attno = col.attno;
-    out.generalized = !col.hierarchy.empty();
+    out.generalized = !col.hierarchy.empty() || col.pseudonymized;
     out.height = col.height;
     out.name = copy_string(col.name);
     out.rule_count = static_cast<int>(col.rules.size());
@@ -232,6 +233,10 @@ void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const Rele
         const PolicyRule& rule = policy.rules[col.rules[r]];
         out.rule_raised[r] = rule_level({rule.op, rule.level}, out.height);
         out.rule_condition[r] = rule_condition[col.rules[r]];
+    }
+    if (col.pseudonymized) {  // the key is read only when a pseudonymized column is
+        if (!s->pseudonymizer) s->pseudonymizer = load_pseudonymizer(policy.name, s->cache_context);
+        out.pseudonymizer = s->pseudonymizer;
     }
     if (out.generalized) {
         out.hierarchy = copy_string(col.hierarchy);
@@ -449,6 +454,8 @@ void end_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
     restore_scan_slot(s);
     close_partition(s);
+    if (s->pseudonymizer) pseudonymizer_wipe(s->pseudonymizer);
+    s->pseudonymizer = nullptr;
     if (s->source) table_close(s->source, NoLock);
     s->source = nullptr;
 }

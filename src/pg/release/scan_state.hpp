@@ -18,6 +18,7 @@
 #include "release/condition_binding.hpp"
 #include "release/policy_access.hpp"
 #include "release/policy_catalog.hpp"
+#include "release/pseudonym.hpp"
 #include "release/release_shape.hpp"
 #include "common/value_text.hpp"
 #include "common/word_map.hpp"
@@ -80,13 +81,15 @@ struct ReleasedTexts {
 struct ReleasedOutput {
     int output;        // its index in the released row
     AttrNumber attno;  // in the source
-    bool generalized;
+    bool generalized;  // released as text through the value cache: gen or pseudonymize rules
     int height;
     int rule_count;
     int* rule_raised;     // the level each rule raises the column to (rule_level)
     int* rule_condition;  // index of each rule's condition
     char* name;
     char* hierarchy;
+    Pseudonymizer* pseudonymizer;  // pseudonymized (level 1 is the pseudonym): the policy's keyed HMAC, else NULL
+    PseudonymCache* pseudonyms;    // its recent pseudonyms (instead of the value cache), built on first use
     bool by_datum;  // cache key is the datum itself
     ValueText value_text;
     LevelCache** levels;  // [height], built on first use
@@ -133,6 +136,7 @@ struct ReleaseScanState {
     bool may_see_errors;              // reads the source anyway: rule errors keep their text
     bool guard_errors;                // a condition runs in the generic evaluator, whose errors may name a value
     bool in_rules;                    // a rule is being applied (its errors are sanitized)
+    Pseudonymizer* pseudonymizer;  // the policy's key when a read column is pseudonymized (wiped at the end)
     MemoryContext cache_context;
     PgMemoryResource* cache_memory;
     Size cache_limit;     // privrisk.memory_limit when the scan began: past it, nothing more is cached

@@ -48,7 +48,7 @@ std::vector<std::string> policy_digests(const Policy& policy, const std::vector<
     for (const PolicyRule& r : policy.rules) {
         Digest fields;  // one rule's fields, written as one field of the policy's
         fields.add(r.column);
-        fields.add(r.op == DisclosureOp::Gen ? "gen" : "hide");
+        fields.add(disclosure_op_name(r.op));
         fields.add(r.condition);
         if (r.op == DisclosureOp::Gen) {
             std::string digest;

@@ -1,5 +1,5 @@
-// The value cache's miss path: generalize through the hierarchy, intern the
-// released text, and remember it while there is room.
+// The value cache's miss path: generalize through the hierarchy (or pseudonymize),
+// intern the released text, and remember it while there is room.
 #include "release/value_cache.hpp"
 
 namespace privrisk::pg {
@@ -34,16 +34,12 @@ text* make_text(MemoryContext context, Value v) {
     });
 }
 
-// Generalizes a value not in the cache, and caches it while there is room.
-// May throw; runs behind guarded().
-void generalize_miss(MissRequest* r) {
-    ReleaseScanState* s = r->state;
+// A gen column's value at r->level, through its hierarchy.
+void generalize_through_hierarchy(MissRequest* r, std::string& scratch, Value& g) {
     ReleasedOutput* out = r->out;
     const Hierarchy& h = cached_hierarchy(out->hierarchy);
     if (h.height() != out->height)
         fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(out->hierarchy) + " changed during the release");
-    std::string scratch;
-    Value g;
     try {
         g = h.generalize(r->value, r->level, scratch);
     } catch (const Error&) {
@@ -51,6 +47,12 @@ void generalize_miss(MissRequest* r) {
         fail(ErrorKind::InvalidParameter, "a value of column " + quote_value(out->name) + " is not in hierarchy " +
                                               quote_value(out->hierarchy));
     }
+}
+
+// Remembers a miss's released text `g` while there is room, and sets r->result.
+void cache_result(MissRequest* r, Value g) {
+    ReleaseScanState* s = r->state;
+    ReleasedOutput* out = r->out;
     // Full (by entries per column, or by privrisk.memory_limit for the whole scan):
     // the value is released from the per-row memory, and generalized again when seen again.
     if (out->cached >= kCacheEntries || MemoryContextMemAllocated(s->cache_context, true) >= s->cache_limit) {
@@ -84,6 +86,34 @@ void generalize_miss(MissRequest* r) {
         if (at < static_cast<uint64_t>(LevelCache::kWindow)) cache.window[at] = r->result;
     }
     ++out->cached;
+}
+
+// Generalizes a value not in the cache, and caches it while there is room.
+// May throw; runs behind guarded().
+void generalize_miss(MissRequest* r) {
+    ReleasedOutput* out = r->out;
+    std::string scratch;
+    char digits[kPseudonymChars];
+    Value g;
+    if (!out->pseudonymizer) {
+        generalize_through_hierarchy(r, scratch, g);
+    } else if (r->level == 0) {  // disclosed as it is
+        g = r->value;
+    } else {
+        // Identifiers are mostly distinct: a fixed cache of recent pseudonyms, not the
+        // value cache (which would grow and rehash for values never seen again).
+        ReleaseScanState* s = r->state;
+        if (!out->pseudonyms && MemoryContextMemAllocated(s->cache_context, true) + sizeof(PseudonymCache) <= s->cache_limit)
+            out->pseudonyms = static_cast<PseudonymCache*>(
+                pg_call([&] { return MemoryContextAllocZero(s->cache_context, sizeof(PseudonymCache)); }));
+        if (out->pseudonyms)
+            cached_pseudonym(out->pseudonyms, out->pseudonymizer, r->value, digits);
+        else
+            pseudonym(out->pseudonymizer, r->value, digits);
+        r->result = make_text(CurrentMemoryContext, std::string_view(digits, kPseudonymChars));
+        return;
+    }
+    cache_result(r, g);
 }
 
 }  // namespace

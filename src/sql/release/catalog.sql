@@ -23,7 +23,7 @@ CREATE TABLE privrisk.policy_rule (
     hierarchy_version bigint,
     column_number smallint,
     CONSTRAINT policy_rule_check CHECK (((operator = 'gen'::text) = ((hierarchy IS NOT NULL) AND (level IS NOT NULL)))),
-    CONSTRAINT policy_rule_operator_check CHECK ((operator = ANY (ARRAY['hide'::text, 'gen'::text]))),
+    CONSTRAINT policy_rule_operator_check CHECK ((operator = ANY (ARRAY['hide'::text, 'gen'::text, 'pseudonymize'::text]))),
     CONSTRAINT policy_rule_rule_check CHECK ((rule >= 1))
 );
 

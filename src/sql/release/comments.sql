@@ -2,7 +2,7 @@ COMMENT ON FUNCTION privrisk.refresh_policy(policy text) IS 'Approves the source
 
 COMMENT ON TABLE privrisk.policy IS 'Disclosure policies: a source table and the rules that release it';
 
-COMMENT ON TABLE privrisk.policy_rule IS 'Disclosure rules: rows where the condition is not TRUE get ⊥ (hide) or the level-`level` ancestor (gen)';
+COMMENT ON TABLE privrisk.policy_rule IS 'Disclosure rules: rows where the condition is not TRUE get ⊥ (hide), the level-`level` ancestor (gen) or a pseudonym (pseudonymize)';
 
 COMMENT ON COLUMN privrisk.policy_rule.condition_tree IS 'The condition as bound by add_rule or refresh_policy (an analyzed expression tree); what a release runs';
 
@@ -23,7 +23,7 @@ COMMENT ON EVENT TRIGGER privrisk_forget_dropped_relations IS 'removes the polic
 COMMENT ON VIEW privrisk.policies IS 'the policies on sources the reader owns: name, source, creator, time, rules and release views';
 
 COMMENT ON FUNCTION privrisk.create_release_view(text,text,text,boolean) IS 'creates a view of every column of a policy''s release, owned by the caller; returns the view. With a risk profile, refuses a release that fails it (nothing is created) unless override => true, which privrisk.audit_log records';
-COMMENT ON FUNCTION privrisk.add_rule(text,text,text,text,text,integer) IS 'adds a disclosure rule to a policy: rows where the condition is true keep the column''s value, the others get NULL (hide) or the ancestor at the level (gen); returns the rule number';
+COMMENT ON FUNCTION privrisk.add_rule(text,text,text,text,text,integer) IS 'adds a disclosure rule to a policy: rows where the condition is true keep the column''s value, the others get NULL (hide), the ancestor at the level (gen) or its pseudonym (pseudonymize); returns the rule number';
 COMMENT ON FUNCTION privrisk.create_policy(text,regclass,text) IS 'creates a named disclosure policy on a table, partitioned table or materialized view the caller owns; hides the columns labelled identifier (and with unlabelled => ''hide'' every unlabelled one) in every row';
 COMMENT ON FUNCTION privrisk.drop_policy(text, boolean) IS 'drops a policy and its rules; a policy with release views only with cascade => true, which drops the views too';
 COMMENT ON FUNCTION privrisk.gen(anyelement,text,integer) IS 'gen operator: the value as text if disclose is true, else its ancestor at the level of the hierarchy';
@@ -35,7 +35,7 @@ COMMENT ON FUNCTION privrisk.gen(text,privrisk.pinned_hierarchy,integer) IS 'gen
 COMMENT ON FUNCTION privrisk.hide(anyelement,boolean) IS 'hide operator: the value if disclose is true, else NULL (suppressed); keeps the type';
 COMMENT ON FUNCTION privrisk.owns_source(regclass) IS 'internal: whether the caller owns (is a member of the owner of) a relation; row security of the policy catalog';
 COMMENT ON FUNCTION privrisk.release_support(internal) IS 'internal: planner support function of release() (row estimate)';
-COMMENT ON FUNCTION privrisk.release(text) IS 'release operator: the rows of a policy''s source with its rules applied (hide and gen), read by a custom scan; use with a column definition list';
+COMMENT ON FUNCTION privrisk.release(text) IS 'release operator: the rows of a policy''s source with its rules applied (hide, gen and pseudonymize), read by a custom scan; use with a column definition list';
 COMMENT ON FUNCTION privrisk.forget_dropped_relations() IS 'internal: event trigger function removing the policies and release views of dropped relations';
 COMMENT ON TYPE privrisk.pinned_policy IS 'a policy pinned by the digest of its definition, for a shard: name@digest@server (docs/scale-out.md)';
 COMMENT ON FUNCTION privrisk.release_is_pinned(anyelement, privrisk.pinned_policy) IS 'true, or an error naming the policy and the server when the policy here is not the one pinned; a release view over shards sends it to each shard (docs/scale-out.md)';
