@@ -252,7 +252,10 @@ void add_default_rules(Policy& policy) {
         return std::string(pg_call([] { return nodeToString(makeBoolConst(false, false)); }));
     }();
     for (DefaultHidden& column : hidden_by_default(policy)) {  // labels are read as they are now
-        PolicyRule r{++number, std::move(column.column), DisclosureOp::Hide, "false", never, {}, {}, 0, 0, column.attno};
+        // A labelled identifier with a pseudonymize rule: its pseudonym in every row
+        // (the rules' maximum), never its value; any other: ⊥.
+        const DisclosureOp op = column.pseudonymized ? DisclosureOp::Pseudonymize : DisclosureOp::Hide;
+        PolicyRule r{++number, std::move(column.column), op, "false", never, {}, {}, 0, 0, column.attno};
         policy.rules.push_back(std::move(r));
     }
 }

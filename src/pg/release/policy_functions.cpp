@@ -153,7 +153,7 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
     policy.name = current ? policy_key(schema, name) : name;
     std::vector<std::string> hidden;  // in every row, whatever rules come (quasi-identifiers until a rule names them)
     for (const DefaultHidden& h : hidden_by_default(policy))
-        if (h.always) hidden.push_back(h.column);
+        if (h.always && !h.pseudonymized) hidden.push_back(h.column);
     AsCatalogOwner owner;
     Spi spi;
     if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, true) > 0)

@@ -21,7 +21,11 @@ std::vector<DefaultHidden> hidden_by_default(const Policy& policy) {
         if (!c.label) {
             if (policy.unlabelled_hidden) hidden.push_back({c.name, attno, "unlabelled", true});
         } else if (c.label->role == ColumnRole::Identifier) {  // never disclosed as it is, whatever the rules say
-            hidden.push_back({c.name, attno, "labelled identifier", true});
+            const bool pseudonymized = std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) {
+                return r.attno == attno && r.op == DisclosureOp::Pseudonymize;
+            });
+            hidden.push_back({c.name, attno, pseudonymized ? "labelled identifier, pseudonymized" : "labelled identifier", true,
+                              pseudonymized});
         } else if ((c.label->role == ColumnRole::QuasiIdentifier || c.label->role == ColumnRole::Sensitive) && !ruled) {
             hidden.push_back({c.name, attno, std::string("labelled ") + role_name(c.label->role), false});
         }
@@ -32,12 +36,13 @@ std::vector<DefaultHidden> hidden_by_default(const Policy& policy) {
 std::string describe_hidden(const std::vector<DefaultHidden>& hidden) {
     std::vector<std::string> reasons;
     for (const DefaultHidden& h : hidden)
-        if (std::find(reasons.begin(), reasons.end(), h.reason) == reasons.end()) reasons.push_back(h.reason);
+        if (!h.pseudonymized && std::find(reasons.begin(), reasons.end(), h.reason) == reasons.end())
+            reasons.push_back(h.reason);
     std::string text;
     for (const std::string& reason : reasons) {
         std::string names;
         for (const DefaultHidden& h : hidden)
-            if (h.reason == reason) names += (names.empty() ? "" : ", ") + quote_value(h.column);
+            if (h.reason == reason && !h.pseudonymized) names += (names.empty() ? "" : ", ") + quote_value(h.column);
         text += (text.empty() ? "" : "; ") + names + " (" + reason + ")";
     }
     return text;
@@ -45,6 +50,8 @@ std::string describe_hidden(const std::vector<DefaultHidden>& hidden) {
 
 void notice_hidden_by_default(const Policy& policy, const std::string& who) {
     std::vector<DefaultHidden> hidden = hidden_by_default(policy);
+    hidden.erase(std::remove_if(hidden.begin(), hidden.end(), [](const DefaultHidden& h) { return h.pseudonymized; }),
+                 hidden.end());
     if (hidden.empty()) return;
     std::string message = who + ": policy " + quote_value(policy.name) + " releases NULL in every row for " +
                           describe_hidden(hidden) + "; a rule discloses a quasi_identifier or sensitive column "

@@ -18,10 +18,13 @@ struct DefaultHidden {
     AttrNumber attno;
     std::string reason;
     bool always;
+    // An identifier a pseudonymize rule names: pseudonymized in every row, never
+    // disclosed as it is (docs/pseudonymization.md), rather than ⊥.
+    bool pseudonymized = false;
 };
 
 // In column order: a column labelled identifier, always (no rule discloses
-// it); one labelled quasi_identifier or sensitive that no rule of `policy`
+// it as it is; with a pseudonymize rule, its pseudonym in every row); one labelled quasi_identifier or sensitive that no rule of `policy`
 // names (by column number; a rule discloses it); with unlabelled => 'hide',
 // one without a label, always. The labels are read as they are now: a label set after
 // the policy was made covers its column from the next read.
