@@ -35,6 +35,21 @@ std::string privrisk_labels(const std::string& conninfo) {
         .as<std::string>();
 }
 
+// Restores a whole-database pg_dump of `source` into `restored`, whose own
+// privrisk the dump replaces (the dump creates the extension and its schema).
+void restore_dump(const itest::Database& source, const itest::Database& restored) {
+    {
+        pqxx::connection c{restored.conninfo()};
+        itest::exec(c, "DROP EXTENSION privrisk");
+        itest::exec(c, "DROP SCHEMA privrisk");
+    }
+    std::string bin = itest::pg_bindir();
+    ASSERT_FALSE(bin.empty());
+    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
+                      restored.name() + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
 }  // namespace
 
 TEST(DumpRestore, CatalogRowsAndSequencesSurvive) {
@@ -49,16 +64,7 @@ TEST(DumpRestore, CatalogRowsAndSequencesSurvive) {
         EXPECT_EQ(scalar(c, "SELECT max(id) FROM privrisk.audit_log"), 2);
     }
     itest::Database restored("privrisk_dump_restored");
-    {
-        pqxx::connection c{restored.conninfo()};
-        itest::exec(c, "DROP EXTENSION privrisk");  // the dump creates both
-        itest::exec(c, "DROP SCHEMA privrisk");
-    }
-    std::string bin = itest::pg_bindir();
-    ASSERT_FALSE(bin.empty());
-    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
-                      restored.name() + " >/dev/null";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    ASSERT_NO_FATAL_FAILURE(restore_dump(source, restored));
     pqxx::connection c{restored.conninfo()};
     EXPECT_EQ(scalar(c, "SELECT count(*) FROM privrisk.audit_log"), 2);
     EXPECT_EQ(scalar(c, "SELECT count(*) FROM privrisk.hierarchy WHERE name = 'zip_h'"), 1);
@@ -89,16 +95,7 @@ TEST(DumpRestore, WatchedViewsSurvive) {
                     "SELECT privrisk.watch('visits_release', 'dump_k2', fail_closed => true)");
     }
     itest::Database restored("privrisk_dump_watch_restored");
-    {
-        pqxx::connection c{restored.conninfo()};
-        itest::exec(c, "DROP EXTENSION privrisk");  // the dump creates both
-        itest::exec(c, "DROP SCHEMA privrisk");
-    }
-    std::string bin = itest::pg_bindir();
-    ASSERT_FALSE(bin.empty());
-    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
-                      restored.name() + " >/dev/null";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    ASSERT_NO_FATAL_FAILURE(restore_dump(source, restored));
     pqxx::connection c{restored.conninfo()};
     pqxx::nontransaction tx{c};
     EXPECT_EQ(tx.exec("SELECT view::text || ':' || profile || ':' || fail_closed || ':' || passed || ':' || audit_id "
@@ -131,16 +128,7 @@ TEST(DumpRestore, PseudonymsSurvive) {
     }
     EXPECT_EQ(before.substr(33), "30");  // 30 people, 30 pseudonyms
     itest::Database restored("privrisk_dump_pseudonym_restored");
-    {
-        pqxx::connection c{restored.conninfo()};
-        itest::exec(c, "DROP EXTENSION privrisk");
-        itest::exec(c, "DROP SCHEMA privrisk");
-    }
-    std::string bin = itest::pg_bindir();
-    ASSERT_FALSE(bin.empty());
-    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
-                      restored.name() + " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    ASSERT_NO_FATAL_FAILURE(restore_dump(source, restored));
     pqxx::connection c{restored.conninfo()};
     EXPECT_EQ(scalar(c, "SELECT count(*) FROM privrisk.pseudonym_key"), 1);
     pqxx::nontransaction tx{c};
@@ -169,16 +157,7 @@ TEST(DumpRestore, LabelsAndProfilesSurvive) {
         audited = tx.exec(audit_sql)[0][0].as<std::string>();
     }
     itest::Database restored("privrisk_dump_labels_restored");
-    {
-        pqxx::connection c{restored.conninfo()};
-        itest::exec(c, "DROP EXTENSION privrisk");
-        itest::exec(c, "DROP SCHEMA privrisk");
-    }
-    std::string bin = itest::pg_bindir();
-    ASSERT_FALSE(bin.empty());
-    std::string cmd = "'" + bin + "/pg_dump' -d " + source.name() + " | '" + bin + "/psql' -q -v ON_ERROR_STOP=1 -d " +
-                      restored.name() + " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    ASSERT_NO_FATAL_FAILURE(restore_dump(source, restored));
     pqxx::connection c{restored.conninfo()};
     pqxx::nontransaction tx{c};
     EXPECT_EQ(tx.exec("SELECT string_agg(column_name || '=' || role || coalesce('(' || hierarchy || ')', ''), ' ') "
