@@ -2,7 +2,10 @@
 // session changes a hierarchy, pg_dump round trips, invalid UTF-8 in SQL_ASCII.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "server.hpp"
 
@@ -87,4 +90,44 @@ TEST(HierarchyCatalog, InvalidUtf8IsRejectedWithItsLine) {
     }
     pqxx::nontransaction tx{c};
     EXPECT_EQ(tx.exec("SELECT count(*) FROM privrisk.hierarchy")[0][0].as<int>(), 0);
+}
+
+// A full reset of a backend's caches (here: another session's publication FOR ALL
+// TABLES, which invalidates every relation) says nothing of what changed: reads
+// that use hierarchies go on when the hierarchies they pinned are unchanged.
+TEST(HierarchyCache, ResetsDuringAReadAreNotChanges) {
+    itest::Database db("privrisk_cache_reset");
+    pqxx::connection a{db.conninfo()}, b{db.conninfo()};
+    exec(a, "SELECT setseed(0.5)");
+    exec(a, "CREATE TABLE people AS SELECT 17 + (random() * 73)::int AS age, "
+            "lpad((10000 + (random() * 899)::int)::text, 5, '0') AS zip FROM generate_series(1, 60000)");
+    exec(a, "CREATE TABLE dictionary AS SELECT age::text AS age, zip FROM people LIMIT 20000");
+    exec(a, "SELECT privrisk.interval_hierarchy('r_age', 0, 160, ARRAY[5, 10, 20, 40])");
+    exec(a, "SELECT privrisk.prefix_hierarchy('r_zip', 5)");
+    std::atomic<bool> stop{false};
+    std::atomic<int> resets{0};
+    std::thread flood([&] {
+        while (!stop) {
+            exec(b, "CREATE PUBLICATION privrisk_reset FOR ALL TABLES");
+            exec(b, "DROP PUBLICATION privrisk_reset");
+            ++resets;
+        }
+    });
+    int reads = 0;
+    std::string error;
+    const std::string mapping =
+        "'[{\"released\": \"age\", \"hierarchy\": \"r_age\"}, {\"released\": \"zip\", \"hierarchy\": \"r_zip\"}]'";
+    try {
+        for (; reads < 12; ++reads) {
+            exec(a, reads % 2 ? "SELECT count(*) FROM privrisk.match_counts('people', 'dictionary', " + mapping + ")"
+                              : "SELECT count(*) FROM privrisk.lattice('people', ARRAY['age', 'zip'], "
+                                "ARRAY['r_age', 'r_zip'], NULL, '{\"k\": 5}')");
+        }
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    stop = true;
+    flood.join();
+    EXPECT_EQ(error, "") << "after " << reads << " reads";
+    EXPECT_GT(resets.load(), 12) << "the other session reset the caches during the reads";
 }

@@ -88,6 +88,7 @@ struct Request {
     FouadParameters fouad;
     Sensitivity sensitivity = Sensitivity::Uniform;
     std::vector<double> leaf_weights;
+    HierarchyPins pins;  // of the columns' hierarchies, checked as the source is read
 };
 
 // The steps every mechanism takes (dp_release_steps.cpp).

@@ -45,15 +45,15 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
                                                   quote_value(source.name));
     }
     spend_budget(req.relid, spend);  // committed before any source row is read
-    // Looked up again after the spend's SPI, which may have flushed the cache.
+    // Pinned after the spend's SPI: what a read of the source uses is checked against these.
     for (auto& c : req.columns)
-        if (c.hierarchy_name) c.hierarchy = &cached_hierarchy(*c.hierarchy_name);
+        if (c.hierarchy_name) c.hierarchy = &req.pins.pin(*c.hierarchy_name);
     return columns;
 }
 
 // One pass over the source: on_rows(codes, rows) for its rows, each value coded
-// per column; on_new(column, code) once per distinct value, while the hierarchy
-// cache is the one looked up (checked before each use). Returns the rows read.
+// per column; on_new(column, code) once per distinct value, while no pinned
+// hierarchy changed (checked before each use). Returns the rows read.
 // Over shards (foreign partitions the caller may read whole), each shard sends
 // its classes at `shard_levels` and their counts instead of rows: the values
 // on_new then sees are generalized there, by the pinned hierarchies.
@@ -61,7 +61,6 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
                      const std::vector<Shard>& shards, const std::vector<int>& shard_levels,
                      const std::function<void(const uint32_t*, int64_t)>& on_rows,
                      const std::function<void(std::size_t, uint32_t)>& on_new) {
-    const uint64_t generation = hierarchy_generation();
     long long groups = 0;  // on_rows calls: rows read here, or classes sent by the shards
     CodedScan scan{req.relid, columns, {}, [&](const uint32_t* codes, int64_t n) {
                        ++groups;
@@ -70,8 +69,7 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
     // One code per distinct text: values whose bytes differ but that print
     // alike (two NaNs) are one value of the release, and one key of its sampling.
     scan.on_value = [&](std::size_t j, std::optional<std::string_view> text) {
-        if (hierarchy_generation() != generation)
-            fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the release again");
+        req.pins.check("while the source was read; run the release again");
         TextIds& values = req.columns[j].values;
         const std::size_t known = values.text.size();
         const uint32_t code = values.id(text);

@@ -51,16 +51,15 @@ std::vector<MappedAttribute> parse_mapping(Datum mapping) {
     return out;
 }
 
-std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping) {
+std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping, HierarchyPins& pins) {
     std::vector<const Hierarchy*> out;
-    for (const auto& a : mapping) out.push_back(a.hierarchy ? &cached_hierarchy(*a.hierarchy) : nullptr);
+    for (const auto& a : mapping) out.push_back(a.hierarchy ? &pins.pin(*a.hierarchy) : nullptr);
     return out;
 }
 
 uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& mapping, const char* side, std::size_t j,
-                     std::optional<std::string_view> text, uint64_t generation) {
-    if (hierarchy_generation() != generation)
-        fail(ErrorKind::InvalidParameter, "a hierarchy changed while the tables were read; run again");
+                     std::optional<std::string_view> text, HierarchyPins& pins) {
+    pins.check("while the tables were read; run again");
     try {
         return counter.code(j, text ? Value(*text) : Value());
     } catch (const Error& e) {
@@ -95,13 +94,13 @@ int64_t load_released(const SourceRelation& table, const std::vector<SourceColum
 }
 
 int64_t load_dictionary(Oid dictionary_id, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,
-                        uint64_t generation) {
+                        HierarchyPins& pins) {
     SourceRelation dictionary = source_relation(dictionary_id);
     std::vector<SourceColumn> columns;
     for (const auto& a : mapping) columns.push_back(source_column(dictionary, a.dictionary, "dictionary"));
     const int64_t entries = tally_mapped(
         dictionary, columns,
-        [&](std::size_t j, std::optional<std::string_view> t) { return mapped_code(counter, mapping, "dictionary", j, t, generation); },
+        [&](std::size_t j, std::optional<std::string_view> t) { return mapped_code(counter, mapping, "dictionary", j, t, pins); },
         [&](const uint32_t* codes, int64_t times) { counter.add_entry_codes(codes, times); });
     if (entries == 0)
         pg_call([&] {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hierarchy/hierarchy.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
 #include "dtrisk/identification.hpp"
 #include "common/postgres.hpp"
 #include "common/source_columns.hpp"
@@ -28,11 +29,11 @@ constexpr std::size_t kMaxMappedAttributes = 99;
 
 // [{"released": column, "dictionary": column (default: the same), "hierarchy": name}, …]
 std::vector<MappedAttribute> parse_mapping(Datum mapping);
-std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping);
+std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping, HierarchyPins& pins);
 
 // Codes a value for attribute j; an error names the side, the column and the value.
 uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& mapping, const char* side, std::size_t j,
-                     std::optional<std::string_view> text, uint64_t generation);
+                     std::optional<std::string_view> text, HierarchyPins& pins);
 
 // Reads `columns` of `table` as distinct tuples (table_tally), each value coded
 // once by `code` (nullopt: NULL); on_tuples(n) announces the n distinct tuples, then
@@ -48,6 +49,6 @@ int64_t load_released(const SourceRelation& table, const std::vector<SourceColum
 
 // Reads every dictionary row into `counter`; a NOTICE when there is none.
 int64_t load_dictionary(Oid dictionary, const std::vector<MappedAttribute>& mapping, MatchCounter& counter,
-                        uint64_t generation);
+                        HierarchyPins& pins);
 
 }  // namespace privrisk::pg

@@ -27,6 +27,7 @@ enum class Family { Linear, Multiplicative };
 struct Setting {
     std::vector<MappedAttribute> mapping;
     std::vector<const Hierarchy*> hierarchies;
+    mutable HierarchyPins pins;  // of `hierarchies`, checked as the tables are read
     std::vector<double> leaf_weights;
     DisclosureMethod method;
     DisclosureProblem problem;
@@ -40,7 +41,7 @@ Setting read_setting(FunctionCallInfo fcinfo, int mapping_arg, int first) {
     Setting s;
     if (PG_ARGISNULL(mapping_arg)) fail(ErrorKind::InvalidParameter, "mapping must not be NULL");
     s.mapping = parse_mapping(PG_GETARG_DATUM(mapping_arg));
-    s.hierarchies = mapping_hierarchies(s.mapping);
+    s.hierarchies = mapping_hierarchies(s.mapping, s.pins);
     s.leaf_weights = float8_array_arg_values(fcinfo, first, "leaf_weights");
     if (s.leaf_weights.size() != s.mapping.size())
         fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per mapped attribute (" +
@@ -161,13 +162,12 @@ std::string outcome_json(const Outcome& o, const Setting& s) {
 // Reads the dictionary (argument 1) and the source's distinct tuples (argument 0)
 // into `counter`; the source's columns are the mapping's released names.
 SourceRelation read_source_and_dictionary(FunctionCallInfo fcinfo, const Setting& s, MatchCounter& counter) {
-    const uint64_t generation = hierarchy_generation();
     SourceRelation source = source_relation(PG_GETARG_OID(0));
     std::vector<SourceColumn> columns;
     for (const auto& a : s.mapping) columns.push_back(source_column(source, a.released, "source"));
-    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
+    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, s.pins);
     load_released(source, columns, counter, [&](std::size_t j, std::optional<std::string_view> t) {
-        return mapped_code(counter, s.mapping, "source", j, t, generation);
+        return mapped_code(counter, s.mapping, "source", j, t, s.pins);
     });
     return source;
 }
@@ -183,13 +183,12 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosure) {
     if (record_text.size() != s.mapping.size())
         fail(ErrorKind::InvalidParameter, "record must have one value per mapped attribute (" + std::to_string(s.mapping.size()) +
                                               "), got " + std::to_string(record_text.size()));
-    const uint64_t generation = hierarchy_generation();
     MatchCounter counter(s.hierarchies);
-    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, generation);
+    load_dictionary(PG_GETARG_OID(1), s.mapping, counter, s.pins);
     std::vector<Value> record;
     for (std::size_t j = 0; j < record_text.size(); ++j) {
         record.push_back(record_text[j] ? Value(*record_text[j]) : Value());
-        mapped_code(counter, s.mapping, "record", j, record.back(), generation);  // checks the value
+        mapped_code(counter, s.mapping, "record", j, record.back(), s.pins);  // checks the value
     }
     return jsonb_datum(outcome_json(search_record(s, counter, record), s));
 }

@@ -50,7 +50,8 @@ PRIVRISK_FUNCTION(privrisk_risk_bound_holds) {
     for (int i = 0; i < 5; ++i)
         if (PG_ARGISNULL(i)) fail(ErrorKind::InvalidParameter, "risk_bound_holds takes no NULL argument");
     auto mapping = parse_mapping(PG_GETARG_DATUM(4));
-    auto hierarchies = mapping_hierarchies(mapping);
+    HierarchyPins pins;
+    auto hierarchies = mapping_hierarchies(mapping, pins);
     const std::string id(text_view(PG_GETARG_DATUM(3)));
     std::vector<std::string> released, dictionary;
     for (const auto& a : mapping) {

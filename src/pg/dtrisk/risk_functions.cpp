@@ -253,8 +253,8 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
     SourceRelation released = source_relation(released_id);
     std::vector<SourceColumn> released_columns;
     for (const auto& a : mapping) released_columns.push_back(source_column(released, a.released, "released"));
-    const uint64_t generation = hierarchy_generation();
-    auto hierarchies = mapping_hierarchies(mapping);
+    HierarchyPins pins;
+    auto hierarchies = mapping_hierarchies(mapping, pins);
     for (std::size_t j = 0; j < levels.size(); ++j) {
         const int height = hierarchies[j] ? hierarchies[j]->height() : 1;
         if (levels[j] < 0 || levels[j] > height)
@@ -262,22 +262,22 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
                                                   " is outside 0.." + std::to_string(height));
     }
     MatchCounter counter(hierarchies, mode, threshold);
-    load_dictionary(dictionary_id, mapping, counter, generation);
+    load_dictionary(dictionary_id, mapping, counter, pins);
     std::string scratch;
     auto code_released = [&](std::size_t j, std::optional<std::string_view> t) {
         if (t && !levels.empty() && levels[j] > 0) {  // generalize the source value to the node's level
             const Hierarchy* h = hierarchies[j];
-            if (!h || levels[j] >= h->height()) return mapped_code(counter, mapping, "released", j, std::nullopt, generation);
+            if (!h || levels[j] >= h->height()) return mapped_code(counter, mapping, "released", j, std::nullopt, pins);
             try {
                 if (h->level_of(*t) > levels[j])
                     fail(ErrorKind::InvalidParameter, "value " + quote_value(*t) + " is above level " + std::to_string(levels[j]));
                 Value g = h->generalize(*t, static_cast<int>(levels[j]), scratch);
-                return mapped_code(counter, mapping, "released", j, g, generation);
+                return mapped_code(counter, mapping, "released", j, g, pins);
             } catch (const Error& e) {
                 fail(e.kind(), "released column " + quote_value(mapping[j].released) + ": " + e.what());
             }
         }
-        return mapped_code(counter, mapping, "released", j, t, generation);
+        return mapped_code(counter, mapping, "released", j, t, pins);
     };
     load_released(released, released_columns, counter, code_released);
     pg_call([] { CHECK_FOR_INTERRUPTS(); });
@@ -319,13 +319,13 @@ PRIVRISK_FUNCTION(privrisk_match_count) {
     if (values.size() != mapping.size())
         fail(ErrorKind::InvalidParameter, "released_values must have one value per mapped attribute (" +
                                               std::to_string(mapping.size()) + "), got " + std::to_string(values.size()));
-    const uint64_t generation = hierarchy_generation();
-    MatchCounter counter(mapping_hierarchies(mapping), mode, threshold);
-    load_dictionary(PG_GETARG_OID(1), mapping, counter, generation);
+    HierarchyPins pins;
+    MatchCounter counter(mapping_hierarchies(mapping, pins), mode, threshold);
+    load_dictionary(PG_GETARG_OID(1), mapping, counter, pins);
     std::vector<Value> y;
     for (std::size_t j = 0; j < values.size(); ++j) {
         y.push_back(values[j] ? Value(*values[j]) : Value());
-        mapped_code(counter, mapping, "released", j, y.back(), generation);
+        mapped_code(counter, mapping, "released", j, y.back(), pins);
     }
     return Int64GetDatum(counter.count_one(y));
 }

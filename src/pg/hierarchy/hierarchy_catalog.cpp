@@ -215,6 +215,23 @@ int64 hierarchy_version(std::string_view name) {
 
 uint64_t hierarchy_generation() { return generation; }
 
+const Hierarchy& HierarchyPins::pin(std::string_view name) {
+    std::string digest;
+    const Hierarchy& h = cached_hierarchy(name, nullptr, &digest);
+    digests_.emplace_back(std::string(name), std::move(digest));
+    return h;
+}
+
+void HierarchyPins::check(const char* during) {
+    if (generation_ == generation) return;
+    for (const auto& [name, digest] : digests_) {
+        std::string now;
+        cached_hierarchy(name, nullptr, &now);
+        if (now != digest) fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(name) + " changed " + during);
+    }
+    generation_ = generation;
+}
+
 void register_hierarchy_cache() {
     CacheRegisterRelcacheCallback(on_relcache_invalidation, (Datum)0);
     RegisterXactCallback(free_retired, nullptr);

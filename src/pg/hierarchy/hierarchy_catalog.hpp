@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "hierarchy/hierarchy.hpp"
 #include "common/postgres.hpp"
@@ -29,9 +31,25 @@ const Hierarchy& cached_hierarchy(std::string_view name, int64* version, std::st
 // refuse when it differs. An unknown name is an error.
 int64 hierarchy_version(std::string_view name);
 
-// Changes whenever the cache is flushed: a reference from cached_hierarchy()
-// taken under another generation may dangle.
+// Changes whenever the cache is flushed, by a change to the catalog or by any
+// full reset of this backend's relation cache (which says nothing of what changed).
 uint64_t hierarchy_generation();
+
+// The hierarchies one read uses, each with the digest of the definition it was
+// parsed from. A flush of the cache is not a change: check() reads the pinned
+// names again only after one, and fails only when a definition differs (another
+// session replaced a hierarchy while this one read its tables). The references
+// pin() returns stay valid to the end of the transaction.
+class HierarchyPins {
+public:
+    const Hierarchy& pin(std::string_view name);
+    // Fails with "hierarchy NAME changed <while>" when a pinned definition changed.
+    void check(const char* during);
+
+private:
+    std::vector<std::pair<std::string, std::string>> digests_;  // name, digest
+    uint64_t generation_ = hierarchy_generation();
+};
 
 // The catalog has the owner and version columns (extension 0.9 or later). A
 // database still at an older version keeps its old model until ALTER EXTENSION

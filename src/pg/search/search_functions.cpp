@@ -202,15 +202,15 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // The source and its columns; names are quoted, never spliced.
     SourceRelation source = source_relation(relid);
     std::vector<SourceColumn> columns;
+    HierarchyPins pins;
     std::vector<const Hierarchy*> hierarchies;
     for (std::size_t j = 0; j < qi.size(); ++j) {
         for (std::size_t i = 0; i < j; ++i)
             if (*qi[i] == *qi[j]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[j]) + " is listed twice");
         columns.push_back(source_column(source, *qi[j], "quasi-identifier"));
-        hierarchies.push_back(hierarchy_names[j] ? &cached_hierarchy(*hierarchy_names[j]) : nullptr);
+        hierarchies.push_back(hierarchy_names[j] ? &pins.pin(*hierarchy_names[j]) : nullptr);
     }
     if (sensitive) columns.push_back(source_column(source, *sensitive, "sensitive"));
-    const uint64_t generation = hierarchy_generation();
 
     MemoryContext row_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk search rows", ALLOCSET_DEFAULT_SIZES);
@@ -377,8 +377,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     }
 
     // Each distinct value generalized once per level; ids dense per level, ⊥ (the height) is id 0.
-    if (hierarchy_generation() != generation)
-        fail(ErrorKind::InvalidParameter, "a hierarchy changed while the source was read; run the search again");
+    pins.check("while the source was read; run the search again");
     std::vector<LatticeDimension> dims(width);
     for (std::size_t j = 0; j < width; ++j) {
         const CodedColumn& d = coded[j];
