@@ -42,6 +42,21 @@ protected:
 
     double leaves_under(std::string_view, Node where) const override { return double(leaves_[where.id]); }
 
+    bool lists_leaves() const override { return true; }
+    std::optional<std::vector<std::string>> leaves_at(std::string_view label, int level,
+                                                      std::size_t limit) const override {
+        std::vector<std::string> out;
+        for (const TreeNode& leaf : nodes_) {
+            if (leaf.level != 0) continue;
+            const TreeNode* n = &leaf;
+            while (n->level < level && n->parent >= 0) n = &nodes_[n->parent];
+            if (n->level != level || n->label != label) continue;
+            if (out.size() == limit) return std::nullopt;
+            out.push_back(leaf.label);
+        }
+        return out;
+    }
+
 private:
     std::vector<TreeNode> nodes_;
     std::vector<long> leaves_;  // per node

@@ -10,6 +10,7 @@
 
 #include "common/memory_limit.hpp"
 #include "release/pseudonym_key.hpp"
+#include "release/scan_index.hpp"
 #include "release/shard_pins.hpp"
 #include "release/scan_suppression.hpp"
 #include "release/value_cache.hpp"
@@ -112,6 +113,7 @@ bool open_next_partition(ReleaseScanState* s) {
 
 // The next row of the source into row_slot; false at the end.
 bool next_source_row(ReleaseScanState* s) {
+    if (s->index_access && !s->counting) return next_index_row(s);
     if (s->partitions == NIL) {
         if (!s->scan) start_serial_scan(s);
         return table_scan_getnextslot(s->scan, ForwardScanDirection, s->source_slot);
@@ -132,7 +134,9 @@ void for_each_source_row(ReleaseScanState* s, void (*on_row)(ReleaseScanState*, 
     TableScanDesc released = s->scan;
     s->scan = nullptr;
     s->next_partition = 0;  // a partitioned source: counted before any of its rows is released
+    s->counting = true;     // the whole source, not what an index finds
     while (next_source_row(s)) on_row(s, arg);
+    s->counting = false;
     if (s->partitions == NIL) {
         if (s->scan) table_endscan(s->scan);
         s->scan = released;
@@ -271,8 +275,9 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     });
     if (isnull) fail(ErrorKind::InvalidParameter, "privrisk.release: policy must not be NULL");
     std::string policy_name(pg_call([&] { return text_to_cstring(DatumGetTextPP(name)); }));
-    // The release view whose definition holds this scan, if any (its mark).
-    const Oid view = list_length(plan->custom_exprs) > 1 ? marked_view(plan->custom_exprs) : InvalidOid;
+    // The release view whose definition holds this scan, if any (its mark), before the index's arguments.
+    List* own_exprs = list_truncate(list_copy(plan->custom_exprs), intVal(lthird(plan->custom_private)));
+    const Oid view = list_length(own_exprs) > 1 ? marked_view(own_exprs) : InvalidOid;
     Policy policy = load_readable_policy(policy_name, view);
     s->policy = copy_string(policy.name);
     s->rule_count = static_cast<int>(policy.rules.size());
@@ -280,7 +285,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     Oid source = policy.source;
     s->source_name = pg_call([&] { return get_rel_name(source); });
     s->may_see_errors = reads_source(source);
-    verify_pins(policy, plan->custom_private, estate->es_plannedstmt);  // read for a coordinator: before any row or rule
+    verify_pins(policy, static_cast<List*>(linitial(plan->custom_private)), estate->es_plannedstmt);  // read for a coordinator: before any row or rule
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
     bool partitioned = pg_call([&] { return read_by_tables(s->source); });
     s->source_slot = pg_call([&] {
@@ -364,7 +369,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
 
     // Record suppression reads the quasi-identifiers' released values whatever the plan reads.
     s->suppression = begin_suppression(s, policy, shape, rule_condition, condition_used,
-                                       list_length(plan->custom_private) > 0);
+                                       list_length(static_cast<List*>(linitial(plan->custom_private))) > 0);
 
     // Only conditions of columns the plan reads run (and are checked again here):
     // count(*) through a release reads no column and applies no rule.
@@ -407,6 +412,14 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     }
     s->slot_values = s->css.ss.ss_ScanTupleSlot->tts_values;
     s->slot_isnull = s->css.ss.ss_ScanTupleSlot->tts_isnull;
+
+    // The index the plan chose, if the columns it relies on still show their source the same way.
+    List* access = static_cast<List*>(lsecond(plan->custom_private));
+    if (access != NIL && !partitioned && release_index_scans()) {
+        std::vector<IndexableColumn> now;
+        for (const ReleasedColumn& c : shape) now.push_back(indexable_column(policy, c));
+        begin_index_access(s, access, now);
+    }
 }
 
 void begin_release(CustomScanState* node, EState* estate, int) {
@@ -453,6 +466,7 @@ TupleTableSlot* exec_release(CustomScanState* node) {
 void end_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
     restore_scan_slot(s);
+    end_index_access(s);
     close_partition(s);
     if (s->pseudonymizer) pseudonymizer_wipe(s->pseudonymizer);
     s->pseudonymizer = nullptr;
@@ -463,6 +477,7 @@ void end_release(CustomScanState* node) {
 void rescan_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
     restore_scan_slot(s);
+    rescan_index_access(s);
     if (s->partitions != NIL) {
         close_partition(s);
         s->next_partition = 0;
@@ -493,10 +508,11 @@ void initialize_release_worker(CustomScanState* node, shm_toc*, void* coordinate
     s->scan = table_beginscan_parallel(s->source, static_cast<ParallelTableScanDesc>(coordinate));
 }
 
-void explain_release(CustomScanState* node, List*, ExplainState* es) {
+void explain_release(CustomScanState* node, List* ancestors, ExplainState* es) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
     ExplainPropertyText("Policy", s->policy, es);
     ExplainPropertyText("Source", s->source_name ? s->source_name : "?", es);
+    explain_index_access(s, ancestors, es);
     ExplainPropertyInteger("Rules", nullptr, s->rule_count, es);
     if (s->suppression) ExplainPropertyText("Record Suppression", suppression_description(s->suppression), es);
     // Conditions of the columns read, and how many of them run natively.

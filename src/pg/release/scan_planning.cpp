@@ -4,6 +4,8 @@
 // rows; it is parallel-aware (a parallel heap scan of the source).
 #include "release/release_scan.hpp"
 #include "release/policy_access.hpp"
+#include "release/release_shape.hpp"
+#include "release/scan_index.hpp"
 #include "release/scan_state.hpp"
 #include "release/shard_pins.hpp"
 #include "release/view_grants.hpp"
@@ -58,7 +60,15 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     if (Oid view = marked_view(call->args); OidIsValid(view))
         scan->custom_exprs = lappend(scan->custom_exprs, makeConst(OIDOID, -1, InvalidOid, sizeof(Oid),
                                                                    ObjectIdGetDatum(view), false, true));
-    scan->custom_private = pins;
+    // An index access (scan_index.hpp): its quals' other sides follow the policy and mark.
+    List *access = NIL, *args = NIL;
+    if (path->custom_private) {
+        access = static_cast<List*>(linitial(path->custom_private));
+        args = static_cast<List*>(lsecond(path->custom_private));
+    }
+    const int first_arg = list_length(scan->custom_exprs);
+    scan->custom_exprs = list_concat(scan->custom_exprs, args);
+    scan->custom_private = list_make3(pins, access, makeInteger(first_arg));
     scan->methods = &release_scan_methods;
     return &scan->scan.plan;
 }
@@ -72,6 +82,9 @@ struct SourceSize {
     double pages;
     double tuples;
     std::vector<std::string> rule_columns;  // the column of each rule
+    Oid source = InvalidOid;
+    bool plain = false;                     // a table without children: it may be read through an index
+    std::vector<IndexableColumn> columns;   // how each release column shows its source column
 };
 
 // The size of the source of policy `name` (read through `view`, if valid), read from the catalog.
@@ -90,6 +103,7 @@ SourceSize source_size(const std::string& name, Oid view) {
         size.partitioned = read_by_tables(rel);
         List* parts = size.partitioned ? leaf_partitions(rel) : list_make1_oid(source);
         size.known = kind == RELKIND_RELATION || kind == RELKIND_MATVIEW || size.partitioned;
+        size.plain = (kind == RELKIND_RELATION || kind == RELKIND_MATVIEW) && !size.partitioned;
         ListCell* lc;
         foreach (lc, size.known ? parts : NIL) {
             Relation part = lfirst_oid(lc) == source ? rel : table_open(lfirst_oid(lc), NoLock);
@@ -103,6 +117,9 @@ SourceSize source_size(const std::string& name, Oid view) {
         table_close(rel, AccessShareLock);
     });
     for (const PolicyRule& rule : p->rules) size.rule_columns.push_back(rule.column);
+    size.source = source;
+    if (size.plain && release_index_scans())
+        for (const ReleasedColumn& c : release_shape(*p)) size.columns.push_back(indexable_column(*p, c));
     return size;
 }
 
@@ -174,14 +191,18 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
         for (const std::string& c : size.rule_columns) rules += c == column;
     }
 
+    rel->pathlist = NIL;
+    rel->partial_pathlist = NIL;
+    // Index paths first: the source's statistics of the quals they push may lower rel->rows.
+    if (size.plain && !size.columns.empty())
+        add_release_index_paths(root, rel, size.source, size.columns, cpu_tuple_cost + rules * cpu_operator_cost,
+                                &path_methods);
     // Cost as a sequential scan of the source plus the rules per row.
     double pages = size.known ? size.pages : 10;
     double tuples = size.known ? size.tuples : rel->tuples;
     double cpu_per_tuple = cpu_tuple_cost + rules * cpu_operator_cost + rel->baserestrictcost.per_tuple;
     double startup = rel->baserestrictcost.startup + rel->reltarget->cost.startup;
     double target = rel->reltarget->cost.per_tuple * rel->rows;
-    rel->pathlist = NIL;
-    rel->partial_pathlist = NIL;
     auto make_path = [&](int workers) {
         CustomPath* path = makeNode(CustomPath);
         path->path.pathtype = T_CustomScan;
@@ -246,6 +267,7 @@ void register_release_scan() {
     previous_pathlist_hook = set_rel_pathlist_hook;
     set_rel_pathlist_hook = release_pathlist_hook;
     register_pin_check();  // a pin outside its release scan is refused when planned
+    define_release_index_setting();
 }
 
 }  // namespace privrisk::pg

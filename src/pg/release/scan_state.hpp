@@ -143,6 +143,8 @@ struct ReleaseScanState {
     long cache_refused;   // values generalized uncached because the cache was full
     uint64_t hierarchy_generation;
     struct ScanSuppression* suppression;  // the policy's record suppression (scan_suppression.hpp), else NULL
+    struct IndexAccess* index_access;     // the source read through an index (scan_index.hpp), else NULL
+    bool counting;                        // record suppression reads the whole source: never through the index
 };
 
 // The scan's methods (scan_execution.cpp), named by the plan (scan_planning.cpp).
