@@ -213,3 +213,35 @@ TEST(DateHierarchy, DayMonthYear) {
     EXPECT_TRUE(h->generalizes(std::string_view("1975"), std::string_view("1975-05-10")));
     EXPECT_FALSE(h->generalizes(std::string_view("1975-06"), std::string_view("1975-05-10")));
 }
+
+// leaves_at, which a release's index path reads the raw column by: for every label of every
+// level below the top of ARX's Adult hierarchies, exactly the leaves that generalize to it
+// (against generalize() itself), and nothing more than the limit.
+TEST(HierarchyLeavesAt, EqualsTheLeavesThatGeneralizeToTheLabel) {
+    for (const char* file : {"age", "education", "marital-status", "native-country", "occupation", "workclass"}) {
+        auto h = make_tree_hierarchy(file, parse_csv(read_shared(std::string("data/adult/adult_hierarchy_") + file + ".csv"), ";"));
+        ASSERT_TRUE(h->lists_leaves());
+        const auto records = parse_csv(read_shared(std::string("data/adult/adult_hierarchy_") + file + ".csv"), ";");
+        std::vector<std::string> leaves;
+        for (const auto& r : records) leaves.push_back(r.fields.front());
+        int checked = 0;
+        for (int level = 0; level < h->height(); ++level) {
+            std::map<std::string, std::vector<std::string>> expected;
+            for (const auto& leaf : leaves) expected[gen(*h, leaf, level)].push_back(leaf);
+            for (auto& [label, want] : expected) {
+                auto got = h->leaves_at(label, level, want.size());
+                ASSERT_TRUE(got.has_value()) << file << " " << label;
+                std::sort(want.begin(), want.end());
+                std::sort(got->begin(), got->end());
+                EXPECT_EQ(*got, want) << file << " label " << label << " at " << level;
+                if (want.size() > 1) EXPECT_FALSE(h->leaves_at(label, level, want.size() - 1).has_value());
+                ++checked;
+            }
+            // A label of another level, or none at all, has no leaf at this one.
+            EXPECT_TRUE(h->leaves_at("no such label", level, 10)->empty());
+        }
+        EXPECT_GT(checked, h->height());
+    }
+    EXPECT_FALSE(make_interval_hierarchy("i", 0, 100, {10})->leaves_at("[0, 10)", 1, 100).has_value());
+    EXPECT_FALSE(make_prefix_hierarchy("p", 5)->lists_leaves());
+}
