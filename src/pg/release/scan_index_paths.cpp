@@ -283,7 +283,7 @@ RelOptInfo* source_rel(Oid source, PlannerInfo** out) {
     RangeTblEntry* rte = makeNode(RangeTblEntry);
     rte->rtekind = RTE_RELATION;
     rte->relid = source;
-    rte->relkind = RELKIND_RELATION;
+    rte->relkind = get_rel_relkind(source);  // a table or a materialized view
     rte->rellockmode = AccessShareLock;
     rte->inFromCl = true;
     query->rtable = list_make1(rte);
