@@ -27,6 +27,7 @@ namespace privrisk::pg {
 
 constexpr const char* kReleaseScanName = "PrivriskRelease";
 constexpr long kCacheEntries = 1L << 20;  // per column; beyond it values are generalized uncached
+constexpr long kUncachedMisses = 32;      // a scan's first misses: generalized uncached (few rows need no cache)
 
 // A source read table by table: a partitioned table, or a table with
 // inheritance children (SELECT * FROM it reads theirs too).
@@ -141,6 +142,7 @@ struct ReleaseScanState {
     PgMemoryResource* cache_memory;
     Size cache_limit;     // privrisk.memory_limit when the scan began: past it, nothing more is cached
     long cache_refused;   // values generalized uncached because the cache was full
+    long misses;          // value cache misses so far
     uint64_t hierarchy_generation;
     struct ScanSuppression* suppression;  // the policy's record suppression (scan_suppression.hpp), else NULL
     struct IndexAccess* index_access;     // the source read through an index (scan_index.hpp), else NULL
