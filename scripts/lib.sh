@@ -172,6 +172,11 @@ start_cluster() {
         echo "full_page_writes = off"
         echo "shared_buffers = 512MB"
         echo "max_parallel_workers_per_gather = 2"
+        # Little WAL: tests need no archive nor replica, and a CI machine's disk may be small.
+        echo "wal_level = minimal"
+        echo "max_wal_senders = 0"
+        echo "max_wal_size = 64MB"
+        echo "min_wal_size = 32MB"
         for line in "$@"; do echo "$line"; done
     } | run_as_owner tee -a "$CLUSTER_DIR/data/postgresql.conf" >/dev/null
     run_as_owner env "${SERVER_ENV[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w start >/dev/null \
