@@ -40,8 +40,8 @@ bool release_cache_enabled();
 void register_release_cache();
 
 // One kind of cached read: `Value` by `Key`, loaded by the caller's function.
-// The map is emptied on first use after a flush (not in the callback, which may
-// run while a caller holds a reference into it... none is handed out: values are copied).
+// Values are copied out; the map is emptied on its first use after a flush (the
+// callback only counts flushes).
 template <typename Key, typename Value, typename Hash = std::hash<Key>>
 class ReleaseCache {
 public:
@@ -55,6 +55,7 @@ public:
         }
         auto it = map_.find(key);
         if (it != map_.end()) return it->second;
+        if (map_.size() >= kMaxEntries) map_.clear();  // names a caller makes up do not grow it without end
         const ReleaseCacheLoad ticket = release_cache_begin_load();
         Value value = load();
         if (release_cache_keep(ticket) && generation_ == ticket.generation) map_.emplace(key, value);
@@ -62,6 +63,7 @@ public:
     }
 
 private:
+    static constexpr std::size_t kMaxEntries = 4096;
     std::unordered_map<Key, Value, Hash> map_;
     uint64_t generation_ = 0;
 };
