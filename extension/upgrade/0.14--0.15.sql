@@ -48,3 +48,9 @@ CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNC
 CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.release_view FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
 CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.policy_suppression FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
 CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.watched_view FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+ALTER TABLE privrisk.policy ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.policy_rule ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.policy_column ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.release_view ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.policy_suppression ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.watched_view ENABLE ALWAYS TRIGGER release_catalog_changed;

@@ -109,6 +109,19 @@ TEST(ReleaseCache, RuleChangedDroppedAddedInAnotherSession) {
     EXPECT_EQ(one(analyst, "SELECT count(*) FROM patients_release"), "30");
 }
 
+// A logical replica applies changes with session_replication_role = replica,
+// as does a restore with its triggers disabled: the catalog's triggers still fire.
+TEST(ReleaseCache, ChangeAppliedAsAReplicaFlushesToo) {
+    Published p("privrisk_cache_replica");
+    pqxx::connection admin{p.db.conninfo()};
+    pqxx::connection analyst{p.analyst()};
+    warm(analyst, kDiagnosis, "flu-1");
+    exec(admin, "SET session_replication_role = replica");
+    exec(admin, "UPDATE privrisk.policy_rule SET condition = 'false', condition_columns = '{}', condition_tree = "
+                "(SELECT condition_tree FROM privrisk.policy_rule WHERE rule = 2) WHERE rule = 1");
+    EXPECT_EQ(one(analyst, kDiagnosis), "NULL");
+}
+
 TEST(ReleaseCache, OwnTransactionSeesItsChangeAndForgetsItsRollback) {
     Published p("privrisk_cache_transaction");
     pqxx::connection steward{p.steward()};
