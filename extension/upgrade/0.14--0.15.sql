@@ -34,3 +34,23 @@ ALTER TABLE privrisk.policy_rule DROP CONSTRAINT policy_rule_operator_check;
 ALTER TABLE privrisk.policy_rule ADD CONSTRAINT policy_rule_operator_check CHECK ((operator = ANY (ARRAY['hide'::text, 'gen'::text, 'pseudonymize'::text])));
 -- include: src/sql/pseudonym/catalog.sql
 -- include: src/sql/pseudonym/catalog_rules.sql
+
+-- release catalog cache:
+-- Each backend caches what releases read from these tables: their triggers tell
+-- every backend when they change (docs/release.md, "Catalog cache"). The trigger
+-- function is replayed below; it must exist before its triggers.
+CREATE FUNCTION privrisk.release_catalog_changed() RETURNS trigger
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_release_catalog_changed';
+CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.policy FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.policy_rule FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.policy_column FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.release_view FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.policy_suppression FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+CREATE TRIGGER release_catalog_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON privrisk.watched_view FOR EACH STATEMENT EXECUTE FUNCTION privrisk.release_catalog_changed();
+ALTER TABLE privrisk.policy ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.policy_rule ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.policy_column ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.release_view ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.policy_suppression ENABLE ALWAYS TRIGGER release_catalog_changed;
+ALTER TABLE privrisk.watched_view ENABLE ALWAYS TRIGGER release_catalog_changed;

@@ -1,10 +1,11 @@
-// Module entry: the hierarchy cache's invalidation callback, the settings, the
+// Module entry: the hierarchy and release caches' invalidation callbacks, the settings, the
 // release scan's planner hook and the column label provider.
 #include "measures/audit.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "labels/column_labels.hpp"
 #include "common/memory_limit.hpp"
 #include "common/postgres.hpp"
+#include "release/policy_cache.hpp"
 #include "release/release_scan.hpp"
 #include "search/search.hpp"
 
@@ -16,6 +17,7 @@ void _PG_init(void) {
     privrisk::pg::register_hierarchy_cache();
     privrisk::pg::register_audit_settings();
     privrisk::pg::register_release_scan();
+    privrisk::pg::register_release_cache();
     privrisk::pg::register_search_settings();
     privrisk::pg::register_label_provider();
     privrisk::pg::register_memory_limit();

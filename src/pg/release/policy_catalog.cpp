@@ -4,6 +4,7 @@
 #include "release/policy_catalog.hpp"
 
 #include "release/policy_access.hpp"
+#include "release/policy_cache.hpp"
 #include "release/safe_default.hpp"
 
 #include "common/error.hpp"
@@ -68,10 +69,16 @@ namespace {
 
 // Queries below run as the catalog's owner: every operator is schema-qualified
 // so nothing on the caller's search_path can stand in for it.
-std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) {
-    std::vector<std::pair<std::string, Oid>> found;  // (key, source), the key first when it matches
+namespace {
+
+// The policies a name may stand for, (key, source), the key first when it
+// matches: rows of the catalog, the same for every caller (resolve_policy
+// keeps those the caller may use).
+using PolicyCandidates = std::vector<std::pair<std::string, Oid>>;
+
+PolicyCandidates read_candidates(std::string_view name, bool current) {
+    PolicyCandidates found;
     {
-        const bool current = policy_catalog_current();  // before 0.14's update: names are keys
         AsCatalogOwner owner;
         Spi spi;
         uint64 n = spi.run(current ? "SELECT name, source::pg_catalog.oid::pg_catalog.int8 FROM privrisk.policy "
@@ -83,6 +90,17 @@ std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) 
         for (uint64 i = 0; i < n; ++i) found.emplace_back(spi.string(i, 1), static_cast<Oid>(spi.int8(i, 2)));
         spi.finish();
     }
+    return found;
+}
+
+}  // namespace
+
+std::optional<std::string> resolve_policy(std::string_view name, PolicyUse use) {
+    const bool current = policy_catalog_current();  // before 0.14's update: names are keys
+    static ReleaseCache<std::string, PolicyCandidates> cache;
+    // The caller's rights are checked below, on every call, cached rows or not.
+    const PolicyCandidates found = current ? cache.get(std::string(name), [&] { return read_candidates(name, true); })
+                                           : read_candidates(name, false);
     std::vector<std::string> usable;
     for (const auto& [key, source] : found) {
         if (!may_use(source, use)) continue;
@@ -124,8 +142,9 @@ const char* disclosure_op_name(DisclosureOp op) {
     }
 }
 
-std::optional<Policy> find_policy(std::string_view name, bool latest) {
-    const bool current = policy_catalog_current();
+namespace {
+
+std::optional<Policy> read_policy(std::string_view name, bool latest, bool current) {
     Policy policy;
     policy.name = std::string(name);
     AsCatalogOwner owner;
@@ -183,6 +202,17 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
     return policy;
 }
 
+}  // namespace
+
+std::optional<Policy> find_policy(std::string_view name, bool latest) {
+    const bool current = policy_catalog_current();
+    // Writers read their own changes, uncached; a 0.13 catalog binds rules by
+    // column name (get_attnum), which a source's DDL changes without a flush.
+    if (latest || !current) return read_policy(name, latest, current);
+    static ReleaseCache<std::string, std::optional<Policy>> cache;
+    return cache.get(std::string(name), [&] { return read_policy(name, false, true); });
+}
+
 Policy load_owned_policy(std::string_view name) {
     std::optional<std::string> key = resolve_policy(name, PolicyUse::Own);
     std::optional<Policy> policy = key ? find_policy(*key, true) : std::nullopt;
@@ -190,7 +220,9 @@ Policy load_owned_policy(std::string_view name) {
     return std::move(*policy);
 }
 
-std::optional<std::string> policy_of_view(Oid view) {
+namespace {
+
+std::optional<std::string> read_policy_of_view(Oid view) {
     AsCatalogOwner owner;
     Spi spi;
     std::optional<std::string> policy;
@@ -201,8 +233,9 @@ std::optional<std::string> policy_of_view(Oid view) {
     return policy;
 }
 
-std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view) {
-    if (!policy_catalog_current()) return {};
+using ViewColumns = std::vector<std::pair<std::string, AttrNumber>>;
+
+ViewColumns read_view_columns(Oid view) {
     AsCatalogOwner owner;
     Spi spi;
     std::vector<std::pair<std::string, AttrNumber>> columns;
@@ -216,6 +249,19 @@ std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view) {
     }
     spi.finish();
     return columns;
+}
+
+}  // namespace
+
+std::optional<std::string> policy_of_view(Oid view) {
+    static ReleaseCache<Oid, std::optional<std::string>> cache;
+    return cache.get(view, [&] { return read_policy_of_view(view); });
+}
+
+std::vector<std::pair<std::string, AttrNumber>> view_columns(Oid view) {
+    if (!policy_catalog_current()) return {};
+    static ReleaseCache<Oid, ViewColumns> cache;
+    return cache.get(view, [&] { return read_view_columns(view); });
 }
 
 std::optional<Policy> find_readable_policy(std::string_view name, Oid view) {

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/spi.hpp"
 #include "release/policy_access.hpp"
+#include "release/policy_cache.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/scan_suppression.hpp"
 #include "release/shard_release.hpp"
@@ -31,7 +32,9 @@ const std::vector<const char*>& suppression_keys() {
     return keys;
 }
 
-std::optional<SuppressionRule> find_suppression(const std::string& key, bool latest) {
+namespace {
+
+std::optional<SuppressionRule> read_suppression(const std::string& key, bool latest) {
     AsCatalogOwner owner;
     Spi spi;
     std::optional<SuppressionRule> rule;
@@ -46,6 +49,14 @@ std::optional<SuppressionRule> find_suppression(const std::string& key, bool lat
     }
     spi.finish();
     return rule;
+}
+
+}  // namespace
+
+std::optional<SuppressionRule> find_suppression(const std::string& key, bool latest) {
+    if (latest) return read_suppression(key, true);  // a writer's own changes, uncached
+    static ReleaseCache<std::string, std::optional<SuppressionRule>> cache;
+    return cache.get(key, [&] { return read_suppression(key, false); });
 }
 
 }  // namespace privrisk::pg

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/guard.hpp"
 #include "common/spi.hpp"
+#include "release/policy_cache.hpp"
 #include "release/policy_catalog.hpp"
 
 extern "C" {
@@ -16,10 +17,10 @@ extern "C" {
 
 namespace privrisk::pg {
 
-void check_view_open(Oid view, Oid source) {
-    if (!OidIsValid(view)) return;
-    const bool steward = pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
-    if (steward) return;
+namespace {
+
+// Why `view` is closed (its message), or an empty string while it is open.
+std::string closed_reason(Oid view) {
     // Nothing watched, no query: a database not yet updated to 0.15 has no watch
     // catalog, and one where nothing was ever watched has an empty file (a read
     // of a release view then costs no planning of the query below).
@@ -31,7 +32,7 @@ void check_view_open(Oid view, Oid source) {
         table_close(rel, AccessShareLock);
         return rows;
     });
-    if (!any) return;
+    if (!any) return "";
     // Any watched view of the same policy closes them all: every release view of
     // a policy releases the same rows, so another view must not reopen the release.
     std::string read, name, profile, summary, when, by;
@@ -58,15 +59,28 @@ void check_view_open(Oid view, Oid source) {
         }
         spi.finish();
     }
-    if (name.empty()) return;
+    if (name.empty()) return "";
     const std::string whose = read == name ? "its last check" : "the last check of release view " + quote_value(name) +
                                                                      " of the same policy";
-    fail(ErrorKind::PermissionDenied,
-         "release view " + quote_value(read) + " is closed: " + whose + " against risk profile " +
+    return "release view " + quote_value(read) + " is closed: " + whose + " against risk profile " +
              quote_value(profile) + " failed (" + summary + ") at " + when + " by " + quote_value(by) +
              "; it is watched with fail_closed: the owner of its source fixes the data or the policy and rechecks "
              "the view (privrisk.recheck_view, or CALL privrisk.recheck_watched()), or stops watching it "
-             "(privrisk.unwatch)");
+             "(privrisk.unwatch)";
+}
+
+}  // namespace
+
+void check_view_open(Oid view, Oid source) {
+    if (!OidIsValid(view)) return;
+    const bool steward = pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
+    if (steward) return;
+    // Whether it is closed is cached (a recheck's verdict flushes the cache); the
+    // message is read again, in the reader's time zone, when it is.
+    static ReleaseCache<Oid, bool> closed;
+    if (!closed.get(view, [&] { return !closed_reason(view).empty(); })) return;
+    const std::string reason = closed_reason(view);
+    if (!reason.empty()) fail(ErrorKind::PermissionDenied, reason);
 }
 
 }  // namespace privrisk::pg

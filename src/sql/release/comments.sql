@@ -49,3 +49,4 @@ COMMENT ON FUNCTION privrisk.set_suppression(text,text[],jsonb,text) IS 'sets th
 COMMENT ON FUNCTION privrisk.policy_source(text) IS 'internal: the source of a policy the caller owns, or NULL (apply_generalization adds to it or creates it)';
 COMMENT ON FUNCTION privrisk.release_suppression(regclass) IS 'the record suppression of a release view as a read of it decides it now (rows, rows_released, rows_suppressed, max_suppression, within), read as the caller; NULL when its policy suppresses nothing';
 COMMENT ON FUNCTION privrisk.with_suppression(jsonb,regclass) IS 'internal: audit()''s result for a release view whose policy suppresses records: with rows_suppressed, and its verdict failing past max_suppression';
+COMMENT ON FUNCTION privrisk.release_catalog_changed() IS 'internal: trigger function that makes every backend forget what it cached from the release''s catalog tables';

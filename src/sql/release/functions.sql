@@ -48,6 +48,10 @@ CREATE OR REPLACE FUNCTION privrisk.refresh_policy(policy text) RETURNS integer
     LANGUAGE c
     AS 'MODULE_PATHNAME', 'privrisk_refresh_policy';
 
+CREATE OR REPLACE FUNCTION privrisk.release_catalog_changed() RETURNS trigger
+    LANGUAGE c
+    AS 'MODULE_PATHNAME', 'privrisk_release_catalog_changed';
+
 CREATE OR REPLACE FUNCTION privrisk.release_support(internal) RETURNS internal LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release_support';
 
 CREATE OR REPLACE FUNCTION privrisk.release(policy text) RETURNS SETOF record LANGUAGE c STABLE STRICT SUPPORT privrisk.release_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_release';
