@@ -27,7 +27,7 @@ namespace privrisk::pg {
 
 constexpr const char* kReleaseScanName = "PrivriskRelease";
 constexpr long kCacheEntries = 1L << 20;  // per column; beyond it values are generalized uncached
-constexpr long kUncachedMisses = 32;      // a scan's first misses: generalized uncached (few rows need no cache)
+constexpr long kUncachedMisses = 32;      // through an index, a scan's first misses are generalized uncached
 
 // A source read table by table: a partitioned table, or a table with
 // inheritance children (SELECT * FROM it reads theirs too).

@@ -55,9 +55,9 @@ void cache_result(MissRequest* r, Value g) {
     ReleasedOutput* out = r->out;
     // Full (by entries per column, or by privrisk.memory_limit for the whole scan):
     // the value is released from the per-row memory, and generalized again when seen again.
-    // A scan's first misses are released uncached: a query that reads a few rows (through an
-    // index, say) never builds the caches, whose tables cost more than the rows.
-    if (++s->misses <= kUncachedMisses) {
+    // Read through an index, a scan's first misses are released uncached: a query that reads a
+    // few rows never builds the caches, whose tables cost more than the rows.
+    if (s->index_access && ++s->misses <= kUncachedMisses) {
         r->result = make_text(CurrentMemoryContext, g);
         return;
     }
