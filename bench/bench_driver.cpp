@@ -14,60 +14,18 @@
 #include "../test/common/notices.hpp"
 #include "../test/common/proc_status.hpp"
 #include "../test/common/read_file.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
 using privrisk_test::read_file;
 
-struct Options {
-    long rows = 1000000;                     // for the generalize suite
-    std::vector<long> sizes = {1000000, 10000000};  // census tables for the measures suite
-    int repeat = 5;
-    std::string shared = "../shared";
-    std::string root = ".";                 // the repository, for demo/generate.sql
-};
-
-double run_ms(pqxx::connection& c, const std::string& sql) {
-    pqxx::nontransaction tx{c};
-    auto t0 = std::chrono::steady_clock::now();
-    tx.exec(sql);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-std::string scalar(pqxx::connection& c, const std::string& sql) {
-    pqxx::nontransaction tx{c};
-    auto r = tx.exec(sql);
-    return r[0][0].is_null() ? "NULL" : r[0][0].as<std::string>();
-}
+using namespace privrisk_bench;
 
 // Peak resident memory of a backend (VmHWM), in kB.
 long peak_rss_kb(int pid) { return privrisk_test::proc_status_kb(pid, "VmHWM"); }
 
 using privrisk_test::Notices;  // audit() reports its phases and memory in DEBUG lines
-
-// Times `op` against `baseline`, interleaved; a target <= 0 means the ratio is only informative.
-void compare(pqxx::connection& c, const Options& o, const std::string& label, const std::string& op,
-             const std::string& baseline, double target) {
-    run_ms(c, op);  // warm caches
-    run_ms(c, baseline);
-    std::vector<double> a, b;
-    for (int i = 0; i < o.repeat; ++i) {
-        a.push_back(run_ms(c, op));
-        b.push_back(run_ms(c, baseline));
-    }
-    double ma = median(a), mb = median(b), ratio = ma / mb;
-    std::printf("%-62s %6.2fx  (%8.1f ms vs %8.1f ms)", label.c_str(), ratio, ma, mb);
-    if (target > 0)
-        std::printf("  target <= %.2fx  %s\n", target, ratio <= target ? "met" : "NOT MET");
-    else
-        std::printf("  (no target)\n");
-    std::fflush(stdout);
-}
 
 void bench_generalize(pqxx::connection& c, const Options& o) {
     {
