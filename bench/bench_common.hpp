@@ -16,6 +16,7 @@ struct Options {
     int repeat = 5;
     std::string shared = "../shared";
     std::string root = ".";                 // the repository, for demo/generate.sql
+    std::string pgbench = "pgbench";        // for the release index suite
 };
 
 inline double run_ms(pqxx::connection& c, const std::string& sql) {
@@ -59,5 +60,8 @@ inline void compare(pqxx::connection& c, const Options& o, const std::string& la
     }
     print_ratio(label, median(a), median(b), target);
 }
+
+// The suite of scripts/bench release (bench/bench_release_index.cpp).
+void bench_release_index(pqxx::connection& c, const Options& o);
 
 }  // namespace privrisk_bench

@@ -500,14 +500,15 @@ int main(int argc, char** argv) {
         else if (a == "--repeat" && i + 1 < argc) o.repeat = std::stoi(argv[++i]);
         else if (a == "--shared" && i + 1 < argc) o.shared = argv[++i];
         else if (a == "--root" && i + 1 < argc) o.root = argv[++i];
+        else if (a == "--pgbench" && i + 1 < argc) o.pgbench = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
             o.sizes.clear();
             std::stringstream list(argv[++i]);
             for (std::string item; std::getline(list, item, ',');) o.sizes.push_back(std::stol(item));
         }
         else if (a == "--help") {
-            std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
-                        "[generalize] [measures] [ck] [release] [suppression] [pseudonym] [search] [information] [dp] [identification] [scale]\n");
+            std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] [--pgbench PATH] "
+                        "[generalize] [measures] [ck] [release] [suppression] [pseudonym] [search] [information] [dp] [identification] [scale] [release_index]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -528,6 +529,8 @@ int main(int argc, char** argv) {
             if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) fn(c, o);
         // Only when asked: it needs the shards scripts/bench scale starts.
         if (std::find(only.begin(), only.end(), "scale") != only.end()) bench_scale(c, o);
+        // Only when asked (scripts/bench release): it loads a table of its own, 10M rows by default.
+        if (std::find(only.begin(), only.end(), "release_index") != only.end()) bench_release_index(c, o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "benchmark failed: %s\n", e.what());
         return 1;
