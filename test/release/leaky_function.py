@@ -2,7 +2,8 @@
 """A leaky function in WHERE on a release view sees only released values
 (issue #35), with and without an index the scan may read the source through.
 
-The functions are what an attacker writes: plpgsql, not LEAKPROOF, COST
+The attacker is a role that may read the release views only (lk_reader), and its
+functions are what an attacker writes: plpgsql, not LEAKPROOF, COST
 0.0000001 so the planner runs them before any other qual. lk_leak(id, value)
 records its arguments in a table (VOLATILE); lk_notice(id, value) raises them in
 a NOTICE (declared IMMUTABLE, which a planner may evaluate wherever it likes).
@@ -74,7 +75,11 @@ SELECT privrisk.set_suppression('lk_suppress', ARRAY['zip'], '{"k": 3, "max_supp
 SELECT privrisk.create_release_view('lk_suppress', 'lk_suppress_view');
 RESET client_min_messages;
 CREATE TABLE lk_seen (id int, value text);
-GRANT INSERT ON lk_seen TO PUBLIC;
+-- The attacker: a role that may read the release views and the keys, and write lk_seen.
+DROP ROLE IF EXISTS lk_reader;
+CREATE ROLE lk_reader;
+GRANT SELECT ON lk_view, lk_suppress_view, lk_keys TO lk_reader;
+GRANT INSERT ON lk_seen TO lk_reader;
 CREATE FUNCTION lk_leak(id int, value anyelement) RETURNS boolean LANGUAGE plpgsql COST 0.0000001 AS
 $$ BEGIN INSERT INTO lk_seen VALUES (id, value::text); RETURN true; END $$;
 CREATE FUNCTION lk_notice(id int, value anyelement) RETURNS boolean LANGUAGE plpgsql IMMUTABLE COST 0.0000001 AS
@@ -129,16 +134,17 @@ def sections(text, marker):
     return out
 
 
-def leak_queries(view, on, queries):
+def leak_queries(view, on, queries, role="lk_reader"):
     """Runs each (name, select with {leak}) once with lk_leak (its calls read back from lk_seen) and
     once with lk_notice (its calls read from the NOTICEs); returns {name: (calls, returned ids)} for
     each, the names suffixed ' (table)' and ' (NOTICE)'."""
     script = [set_index_scans(on)]
     for name, select in queries:
-        script.append(f"TRUNCATE lk_seen;\n\\echo @@rows {name} (table)\n{select.format(leak='lk_leak')};\n"
+        script.append(f"TRUNCATE lk_seen;\nSET ROLE {role};\n\\echo @@rows {name} (table)\n"
+                      f"{select.format(leak='lk_leak')};\nRESET ROLE;\n"
                       f"\\echo @@seen {name} (table)\nSELECT id, coalesce(value, '<NULL>') FROM lk_seen;\n"
-                      f"\\echo @@rows {name} (NOTICE)\n\\warn @@seen {name} (NOTICE)\n"
-                      f"{select.format(leak='lk_notice')};\n")
+                      f"SET ROLE {role};\n\\echo @@rows {name} (NOTICE)\n\\warn @@seen {name} (NOTICE)\n"
+                      f"{select.format(leak='lk_notice')};\nRESET ROLE;\n")
     out, err = run_session("".join(script))
     rows, seen = sections(out, "@@rows "), sections(out, "@@seen ")
     for name, lines in sections(err, "@@seen ").items():
@@ -187,7 +193,7 @@ def main():
     # The check can fail: the same function over the source (no release, no security barrier) runs
     # first, on every row, and records raw diagnoses.
     source = leak_queries("lk_source", False, [
-        ("the source", "SELECT v.id FROM lk_source v WHERE {leak}(v.id, v.diagnosis) AND v.id = 42")])
+        ("the source", "SELECT v.id FROM lk_source v WHERE {leak}(v.id, v.diagnosis) AND v.id = 42")], role="postgres")
     pairs = source["the source (table)"][0]
     release = released("lk_view")
     bad = [(i, v) for i, v in pairs if release[int(i)]["diagnosis"] != v]

@@ -336,7 +336,8 @@ def run_round(seed, number, predicates):
                 used += 1
             for l in plan:
                 if "Index Cond" in l and "PrivriskRelease" in "\n".join(plan):
-                    named = set(re.findall(r"\b([a-z]+)\b", l.split("Index Cond:", 1)[1])) & set(COLUMNS)
+                    cond = re.sub(r"'(?:[^']|'')*'", "''", l.split("Index Cond:", 1)[1])  # not the constants' words
+                    named = set(re.findall(r"\b([a-z]+)\b", cond)) & set(COLUMNS)
                     if not named <= pushable:
                         fail(f"FAIL seed {seed}, round {number}, query {i}: an index condition on "
                              f"{sorted(named - pushable)}, which the policy does not release as they are\n"
