@@ -8,12 +8,16 @@ lands, setting the GUC is tried and its absence ignored, and the assertions
 that need an index (EXPLAIN shows `Source Index`) are skipped: the tests then
 compare the full read with itself, which still checks every other assertion.
 Flip it to True in this one place when the index paths are merged."""
+import concurrent.futures
 import subprocess
 import sys
 
 INDEX_SCANS_LANDED = False
 
 GUC = "privrisk.release_index_scans"
+
+
+PSQL = ["psql", "-X", "-q", "-A", "-t", "-F", "\t", "-P", "null=<NULL>", "-v", "ON_ERROR_STOP=1"]
 
 
 class PsqlError(Exception):
@@ -23,11 +27,22 @@ class PsqlError(Exception):
 def psql(database, script, check=True):
     """Runs a script in one session; returns its unaligned, tuples-only output
     (tab-separated, NULL printed as <NULL>)."""
-    r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-F", "\t", "-P", "null=<NULL>", "-v", "ON_ERROR_STOP=1",
-                        "-d", database], input=script, capture_output=True, text=True)
+    r = subprocess.run(PSQL + ["-d", database], input=script, capture_output=True, text=True)
     if check and r.returncode != 0:
         raise PsqlError(r.stderr.strip() or f"psql exited with {r.returncode}")
     return r.stdout
+
+
+def psql_sessions(database, scripts):
+    """Runs each script in a session of its own, all at once; returns their outputs (as psql())."""
+    with concurrent.futures.ThreadPoolExecutor(len(scripts)) as pool:
+        runs = [pool.submit(subprocess.run, PSQL + ["-d", database], input=script, capture_output=True, text=True)
+                for script in scripts]
+        results = [run.result() for run in runs]
+    for r in results:
+        if r.returncode != 0:
+            raise PsqlError(r.stderr.strip() or f"psql exited with {r.returncode}")
+    return [r.stdout for r in results]
 
 
 def fresh_database(name):

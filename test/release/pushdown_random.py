@@ -19,6 +19,7 @@ joins with a small keys table. When the index paths exist (common.py), EXPLAIN o
 every query must name only as-is or unconditionally tree-generalized columns in
 its Index Cond, and some queries must use an index.
 
+Each round loads its policy, then runs the modes in sessions of their own side by side.
 Seeded: a failure prints the seed, the round, the policy and the query.
     test/release/pushdown_random.py [--seed N] [--rounds R] [--predicates P]"""
 import argparse
@@ -30,7 +31,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import INDEX_SCANS_LANDED, PsqlError, fail, fresh_database, psql, set_index_scans  # noqa: E402
+from common import INDEX_SCANS_LANDED, PsqlError, fail, fresh_database, psql, psql_sessions, set_index_scans  # noqa: E402
 from hierarchies import HIERARCHY_SQL, NUM_LABELS, WORDS, WORD_LABELS, DATES, DATE_LABELS  # noqa: E402
 
 DB = "privrisk_release_index_random"
@@ -133,7 +134,7 @@ class Round:
         cols = ", ".join(f"{c} {t}" + (" PRIMARY KEY" if c == "id" else "") for c, t in self.types.items())
         lines = ["DROP VIEW IF EXISTS rs_view;",
                  "SELECT privrisk.drop_policy(name, true) FROM privrisk.policy WHERE base_name = 'rs_policy';",
-                 "DROP TABLE IF EXISTS rs_source;", f"CREATE TABLE rs_source ({cols});"]
+                 "DROP TABLE IF EXISTS rs_keys, rs_source;", f"CREATE TABLE rs_source ({cols});"]
         def lit(v):
             return "NULL" if v is None else (str(v) if isinstance(v, int) else "'" + v.replace("'", "''") + "'")
         values = ",\n".join("(" + ", ".join(lit(r[c]) for c in COLUMNS) + ")" for r in self.rows)
@@ -286,11 +287,12 @@ def run_round(seed, number, predicates):
             queries.append((select, select + ";\n", f"EXPLAIN (COSTS OFF) {select};\n", ""))
     modes = [("off", set_index_scans(False)), ("on", set_index_scans(True)),
              ("on, enable_seqscan off", set_index_scans(True) + "SET enable_seqscan = off;\n")]
-    script = [HIERARCHY_SQL if number == 0 else "", rnd.setup_sql(),
-              "CREATE TEMP TABLE rs_keys AS SELECT k, 'tag' || k AS tag FROM unnest(ARRAY[1, 2, 2, 7, 42, 99, 100, "
-              "500, 1199, 1200, 5000, -1, NULL, 0, 50]) AS k;\n"]
+    setup = [HIERARCHY_SQL if number == 0 else "", rnd.setup_sql(), "DROP TABLE IF EXISTS rs_keys;\n",
+             "CREATE TABLE rs_keys AS SELECT k, 'tag' || k AS tag FROM unnest(ARRAY[1, 2, 2, 7, 42, 99, 100, "
+             "500, 1199, 1200, 5000, -1, NULL, 0, 50]) AS k;\nANALYZE rs_keys;\n"]
+    scripts = []  # one session per mode, run side by side
     for m, (mode, sql) in enumerate(modes):
-        script.append(sql)
+        script = [sql]
         for i, (_, q, explain, cleanup) in enumerate(queries):
             if m == 2 and i % 3:
                 continue  # every third predicate: each query costs ~10 ms, and CI has a minute
@@ -299,13 +301,14 @@ def run_round(seed, number, predicates):
                 script.append(f"\\echo @@explain {i} {m}\n{explain}")
             else:
                 script.append(cleanup)
-        script.append("RESET enable_seqscan;\n")
+        scripts.append("".join(script))
     try:
-        out = psql(DB, "".join(script))
+        psql(DB, "".join(setup))
+        outs = psql_sessions(DB, scripts)
     except PsqlError as e:
         fail(f"FAIL seed {seed}, round {number}: an error\n  {e}\npolicy:\n  {rnd.describe()}")
     results, explains, key = {}, {}, None
-    for line in out.split("\n"):
+    for line in "\n".join(outs).split("\n"):
         if line.startswith("@@explain "):
             _, i, m = line.split()
             key = ("explain", int(i), int(m))
