@@ -14,60 +14,18 @@
 #include "../test/common/notices.hpp"
 #include "../test/common/proc_status.hpp"
 #include "../test/common/read_file.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
 using privrisk_test::read_file;
 
-struct Options {
-    long rows = 1000000;                     // for the generalize suite
-    std::vector<long> sizes = {1000000, 10000000};  // census tables for the measures suite
-    int repeat = 5;
-    std::string shared = "../shared";
-    std::string root = ".";                 // the repository, for demo/generate.sql
-};
-
-double run_ms(pqxx::connection& c, const std::string& sql) {
-    pqxx::nontransaction tx{c};
-    auto t0 = std::chrono::steady_clock::now();
-    tx.exec(sql);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-std::string scalar(pqxx::connection& c, const std::string& sql) {
-    pqxx::nontransaction tx{c};
-    auto r = tx.exec(sql);
-    return r[0][0].is_null() ? "NULL" : r[0][0].as<std::string>();
-}
+using namespace privrisk_bench;
 
 // Peak resident memory of a backend (VmHWM), in kB.
 long peak_rss_kb(int pid) { return privrisk_test::proc_status_kb(pid, "VmHWM"); }
 
 using privrisk_test::Notices;  // audit() reports its phases and memory in DEBUG lines
-
-// Times `op` against `baseline`, interleaved; a target <= 0 means the ratio is only informative.
-void compare(pqxx::connection& c, const Options& o, const std::string& label, const std::string& op,
-             const std::string& baseline, double target) {
-    run_ms(c, op);  // warm caches
-    run_ms(c, baseline);
-    std::vector<double> a, b;
-    for (int i = 0; i < o.repeat; ++i) {
-        a.push_back(run_ms(c, op));
-        b.push_back(run_ms(c, baseline));
-    }
-    double ma = median(a), mb = median(b), ratio = ma / mb;
-    std::printf("%-62s %6.2fx  (%8.1f ms vs %8.1f ms)", label.c_str(), ratio, ma, mb);
-    if (target > 0)
-        std::printf("  target <= %.2fx  %s\n", target, ratio <= target ? "met" : "NOT MET");
-    else
-        std::printf("  (no target)\n");
-    std::fflush(stdout);
-}
 
 void bench_generalize(pqxx::connection& c, const Options& o) {
     {
@@ -542,14 +500,15 @@ int main(int argc, char** argv) {
         else if (a == "--repeat" && i + 1 < argc) o.repeat = std::stoi(argv[++i]);
         else if (a == "--shared" && i + 1 < argc) o.shared = argv[++i];
         else if (a == "--root" && i + 1 < argc) o.root = argv[++i];
+        else if (a == "--pgbench" && i + 1 < argc) o.pgbench = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
             o.sizes.clear();
             std::stringstream list(argv[++i]);
             for (std::string item; std::getline(list, item, ',');) o.sizes.push_back(std::stol(item));
         }
         else if (a == "--help") {
-            std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] "
-                        "[generalize] [measures] [ck] [release] [suppression] [pseudonym] [search] [information] [dp] [identification] [scale]\n");
+            std::printf("bench_driver [--rows N] [--sizes N,N] [--repeat R] [--shared DIR] [--root DIR] [--pgbench PATH] "
+                        "[generalize] [measures] [ck] [release] [suppression] [pseudonym] [search] [information] [dp] [identification] [scale] [release_index]\n");
             return 0;
         } else only.push_back(a);
     }
@@ -570,6 +529,8 @@ int main(int argc, char** argv) {
             if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) fn(c, o);
         // Only when asked: it needs the shards scripts/bench scale starts.
         if (std::find(only.begin(), only.end(), "scale") != only.end()) bench_scale(c, o);
+        // Only when asked (scripts/bench release): it loads a table of its own, 10M rows by default.
+        if (std::find(only.begin(), only.end(), "release_index") != only.end()) bench_release_index(c, o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "benchmark failed: %s\n", e.what());
         return 1;
