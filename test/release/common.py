@@ -12,7 +12,7 @@ import concurrent.futures
 import subprocess
 import sys
 
-INDEX_SCANS_LANDED = False
+INDEX_SCANS_LANDED = True
 
 GUC = "privrisk.release_index_scans"
 

@@ -185,7 +185,8 @@ def main():
                 for name, qual in FILTERS.items():
                     if name not in INDEXED:
                         continue
-                    plan = psql(DB, set_index_scans(True) + "EXPLAIN (COSTS OFF) " +
+                    # On 400 rows a decade of ages is cheaper to read in full: the index is what is checked.
+                    plan = psql(DB, set_index_scans(True) + "SET enable_seqscan = off;\nEXPLAIN (COSTS OFF) " +
                                 f"SELECT v.id FROM {view} v WHERE lk_leak(v.id, v.age) AND {qual};\n")
                     cond = " ".join(l for l in plan.splitlines() if "Index Cond" in l)
                     check("Source Index" in plan and "lk_leak" not in cond,

@@ -50,7 +50,7 @@ COLUMNS = {
 }
 COLLATIONS = ['"C"', '"en-x-icu"', "rs_ci", '"default"']
 CONDITIONS = ["g < 3", "a > 50", "c = 'apple'", "e IS NULL", "dt < '2020-06-01'", "n IS NULL", "b % 2 = 0",
-              "g = 1 OR a < 20", "d IS NOT NULL AND b > 30", "id % 3 = 0"]
+              "g = 1 OR a < 20", "a IS NOT NULL AND b > 30", "id % 3 = 0"]
 ROLES = ["asis", "asis", "hide_true", "never", "hide", "cond_hide", "gen", "gen", "cond_gen", "pseud", "cond_pseud",
          "qi_default", "qi_disclosed", "qi_gen", "identifier", "gen_cond_hide"]
 # Roles whose released value is the raw value in every row: a predicate on them may be pushed.

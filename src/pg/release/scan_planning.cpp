@@ -219,8 +219,10 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
             if (parallel_leader_participation && leader > 0) divisor += leader;
         }
         path->path.rows = clamp_row_est(rel->rows / divisor);
-        path->path.startup_cost = startup;
-        path->path.total_cost = startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
+        // A full read is a sequential scan of the source: enable_seqscan = off discourages it, as it does theirs.
+        const double disabled = enable_seqscan ? 0 : disable_cost;
+        path->path.startup_cost = startup + disabled;
+        path->path.total_cost = disabled + startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
         path->flags = 0;
         path->custom_private = NIL;
         path->methods = &path_methods;
