@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/postgres.hpp"
+#include "hierarchy/hierarchy.hpp"
 #include "release/policy_catalog.hpp"
 #include "release/release_shape.hpp"
 
@@ -39,6 +40,11 @@ IndexableColumn indexable_column(const Policy& policy, const ReleasedColumn& col
 // A leaf's text as a raw value of `type` (text, varchar, int2/4/8), in the
 // current memory context; false when no raw value prints as it.
 bool leaf_datum(std::string_view leaf, Oid type, Datum* out);
+
+// The leaves under the label `labels` (text, or text[] when `array`) at `level` of a tree
+// hierarchy, as raw values of `type` in an array (in the current memory context), their
+// number in *n; false when they cannot be listed (not a tree, too many).
+bool label_leaves(const Hierarchy& h, int level, Datum labels, bool array, Oid type, Datum* out, int* n);
 
 // privrisk.release_index_scans (default on): off reads every release in full.
 void define_release_index_setting();

@@ -52,42 +52,6 @@ namespace {
 
 enum { kScalar = 0, kArray = 1, kLabel = 2, kLabels = 3 };
 
-// The leaves under the label(s) `labels` (text or text[]) at `level`, as raw values of
-// `type` in an array, in the current memory context; false when they cannot be listed.
-bool label_leaves(const Hierarchy& h, int level, Datum labels, bool array, Oid type, Datum* out, int* n) {
-    std::vector<std::string> names;
-    if (!array) {
-        names.emplace_back(pg_call([&] { return static_cast<const char*>(TextDatumGetCString(labels)); }));
-    } else {
-        Datum* items;
-        bool* nulls;
-        int count;
-        pg_call([&] {
-            deconstruct_array(DatumGetArrayTypeP(labels), TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &count);
-        });
-        for (int i = 0; i < count; ++i)
-            if (!nulls[i]) names.emplace_back(pg_call([&] { return static_cast<const char*>(TextDatumGetCString(items[i])); }));
-    }
-    std::vector<Datum> datums;
-    for (const std::string& label : names) {
-        auto leaves = h.leaves_at(label, level, 10000);
-        if (!leaves) return false;
-        for (const std::string& leaf : *leaves) {
-            Datum d;
-            if (leaf_datum(leaf, type, &d)) datums.push_back(d);
-        }
-    }
-    *n = static_cast<int>(datums.size());
-    *out = pg_call([&] {
-        int16 typlen;
-        bool byval;
-        char align;
-        get_typlenbyvalalign(type, &typlen, &byval, &align);
-        return PointerGetDatum(construct_array(datums.data(), static_cast<int>(datums.size()), type, typlen, byval, align));
-    });
-    return true;
-}
-
 const IndexableColumn* column_named(const std::vector<IndexableColumn>& now, const char* name) {
     for (const IndexableColumn& c : now)
         if (c.name == name) return &c;

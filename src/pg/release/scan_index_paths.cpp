@@ -108,6 +108,40 @@ bool leaf_datum(std::string_view leaf, Oid type, Datum* out) {
     return true;
 }
 
+bool label_leaves(const Hierarchy& h, int level, Datum labels, bool array, Oid type, Datum* out, int* n) {
+    std::vector<std::string> names;
+    if (!array) {
+        names.emplace_back(pg_call([&] { return static_cast<const char*>(TextDatumGetCString(labels)); }));
+    } else {
+        Datum* items;
+        bool* nulls;
+        int count;
+        pg_call([&] {
+            deconstruct_array(DatumGetArrayTypeP(labels), TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &count);
+        });
+        for (int i = 0; i < count; ++i)
+            if (!nulls[i]) names.emplace_back(pg_call([&] { return static_cast<const char*>(TextDatumGetCString(items[i])); }));
+    }
+    std::vector<Datum> datums;
+    for (const std::string& label : names) {
+        auto leaves = h.leaves_at(label, level, kMaxLeaves);
+        if (!leaves) return false;
+        for (const std::string& leaf : *leaves) {
+            Datum d;
+            if (leaf_datum(leaf, type, &d)) datums.push_back(d);
+        }
+    }
+    *n = static_cast<int>(datums.size());
+    *out = pg_call([&] {
+        int16 typlen;
+        bool byval;
+        char align;
+        get_typlenbyvalalign(type, &typlen, &byval, &align);
+        return PointerGetDatum(construct_array(datums.data(), static_cast<int>(datums.size()), type, typlen, byval, align));
+    });
+    return true;
+}
+
 void define_release_index_setting() {
     DefineCustomBoolVariable("privrisk.release_index_scans",
                              "Lets a release scan read its source through an index for quals that are exact on raw values.",
@@ -217,49 +251,16 @@ bool match_qual(PlannerInfo* root, RestrictInfo* rinfo, Index relid, const std::
 // source's type; NULL when they cannot be listed (too many, not a tree).
 Const* leaf_array(const Matched& m, const ColumnPlan& c) {
     auto* arg = reinterpret_cast<Const*>(m.arg);
-    List* labels = NIL;
-    if (!arg->constisnull) {
-        if (m.kind == kLabel) {
-            labels = list_make1(TextDatumGetCString(arg->constvalue));
-        } else {
-            Datum* items;
-            bool* nulls;
-            int n;
-            deconstruct_array(DatumGetArrayTypeP(arg->constvalue), TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &n);
-            for (int i = 0; i < n; ++i)
-                if (!nulls[i]) labels = lappend(labels, TextDatumGetCString(items[i]));
-        }
-    }
-    List* datums = NIL;
+    Datum leaves = 0;
+    int n = 0;
     bool listed = true;
-    guarded([&] {
-        ListCell* lc;
-        foreach (lc, labels) {
-            auto leaves = c.hierarchy->leaves_at(static_cast<const char*>(lfirst(lc)), c.level, kMaxLeaves);
-            if (!leaves) {
-                listed = false;
-                return;
-            }
-            for (const std::string& leaf : *leaves) {
-                Datum d;
-                if (leaf_datum(leaf, c.type, &d)) {
-                    Datum* copy = static_cast<Datum*>(pg_call([] { return palloc(sizeof(Datum)); }));
-                    *copy = d;
-                    datums = pg_call([&] { return lappend(datums, copy); });
-                }
-            }
-        }
-    });
+    if (arg->constisnull) {
+        leaves = PointerGetDatum(construct_empty_array(c.type));
+    } else {
+        guarded([&] { listed = label_leaves(*c.hierarchy, c.level, arg->constvalue, m.kind == kLabels, c.type, &leaves, &n); });
+    }
     if (!listed) return nullptr;
-    int n = list_length(datums);
-    Datum* elems = static_cast<Datum*>(palloc(sizeof(Datum) * (n ? n : 1)));
-    for (int i = 0; i < n; ++i) elems[i] = *static_cast<Datum*>(list_nth(datums, i));
-    int16 typlen;
-    bool byval;
-    char align;
-    get_typlenbyvalalign(c.type, &typlen, &byval, &align);
-    ArrayType* a = construct_array(elems, n, c.type, typlen, byval, align);
-    return makeConst(get_array_type(c.type), -1, InvalidOid, -1, PointerGetDatum(a), false, false);
+    return makeConst(get_array_type(c.type), -1, InvalidOid, -1, leaves, false, false);
 }
 
 }  // namespace
