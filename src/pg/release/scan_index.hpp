@@ -37,10 +37,6 @@ struct IndexableColumn {
 // condition is a constant apply to every row or to none; any other makes it None.
 IndexableColumn indexable_column(const Policy& policy, const ReleasedColumn& col);
 
-// A leaf's text as a raw value of `type` (text, varchar, int2/4/8), in the
-// current memory context; false when no raw value prints as it.
-bool leaf_datum(std::string_view leaf, Oid type, Datum* out);
-
 // The leaves under the label `labels` (text, or text[] when `array`) at `level` of a tree
 // hierarchy, as raw values of `type` in an array (in the current memory context), their
 // number in *n; false when they cannot be listed (not a tree, too many).

@@ -85,7 +85,9 @@ IndexableColumn indexable_column(const Policy& policy, const ReleasedColumn& col
     return c;
 }
 
-bool leaf_datum(std::string_view leaf, Oid type, Datum* out) {
+// A leaf's text as a raw value of `type` (text, varchar, int2/4/8), in the
+// current memory context; false when no raw value prints as it.
+static bool leaf_datum(std::string_view leaf, Oid type, Datum* out) {
     if (type == TEXTOID || type == VARCHAROID) {
         *out = pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(leaf.data(), static_cast<int>(leaf.size()))); });
         return true;
