@@ -52,19 +52,22 @@ ISOLATION_OPTS = --load-extension=privrisk --inputdir=test/isolation --outputdir
 # would be linked into the next normal build. In the tree, SANITIZE=1 only serves
 # installcheck, whose results then go beside the sanitized build.
 # At -O1, which compiles in half the time of -O2 under the sanitizers.
-# SANITIZE_CORE=LIB links the core library that CMake built sanitized for the unit
-# tests (build/sanitize/cmake/libprivrisk_core.a) instead of compiling src/core
-# a second time; whole, as the normal module has every core object.
 ifdef SANITIZE
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 PG_CXXFLAGS  += $(SANITIZE_FLAGS) -O1
 SHLIB_LINK   += $(SANITIZE_FLAGS)
 REGRESS_OPTS += --outputdir=build/sanitize/regress
 ISOLATION_OPTS += --outputdir=build/sanitize/isolation
-ifdef SANITIZE_CORE
-OBJS       := $(filter src/pg/%,$(OBJS))
-SHLIB_LINK := -Wl,--whole-archive $(SANITIZE_CORE) -Wl,--no-whole-archive $(SHLIB_LINK)
 endif
+
+# CORE_LIB=LIB links the core library that CMake built for the unit tests
+# (build/libprivrisk_core.a, or build/sanitize/cmake/'s under SANITIZE=1) instead
+# of compiling src/core a second time: the module then runs the very objects the
+# unit tests tested. Whole, as the module without it has every core object.
+# scripts/test and scripts/bench pass it; a plain make compiles src/core here.
+ifdef CORE_LIB
+OBJS       := $(filter src/pg/%,$(OBJS))
+SHLIB_LINK := -Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(SHLIB_LINK)
 endif
 
 # No LLVM bitcode: clang is not needed to build or install.
@@ -99,6 +102,6 @@ $(addprefix extension/released/,$(RELEASED)): extension/released-0.14.tar.gz
 	mkdir -p extension/released && tar -xzf $< -C extension/released && touch $(addprefix extension/released/,$(RELEASED))
 
 $(OBJS): $(wildcard src/core/*/*.hpp src/pg/*/*.hpp)
-ifdef SANITIZE_CORE
-$(MODULE_big)$(DLSUFFIX): $(SANITIZE_CORE)
+ifdef CORE_LIB
+$(MODULE_big)$(DLSUFFIX): $(CORE_LIB)
 endif

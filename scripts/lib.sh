@@ -7,7 +7,13 @@ PG_BIN=/usr/lib/postgresql/15/bin
 PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
           cmake g++ make pkg-config python3 chromium)
 
-say() { printf '\n== %s\n' "$*"; }
+# say TITLE: a section of a script's output; each closes the previous one with
+# its time, so that a slow CI log says where its minutes went.
+say() {
+    [ -n "${_said_at:-}" ] && printf '   (%d s)\n' $((SECONDS - _said_at))
+    _said_at=$SECONDS
+    printf '\n== %s\n' "$*"
+}
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"
@@ -46,14 +52,18 @@ use_private_server() {
     PG_BIN=$PRIVRISK_PG_ROOT/usr/lib/postgresql/15/bin
 }
 
+# build_extension [CORE_LIB]: the module, linking CORE_LIB (the core library
+# build_clients built) when given instead of compiling src/core a second time.
 build_extension() {
+    local core=()
+    [ -n "${1:-}" ] && core=(CORE_LIB="$1")
     say "building and installing the extension"
-    make -C "$PRIVRISK_ROOT" -s -j"$(nproc)" ${PRIVRISK_MAKE_FLAGS:-} >/dev/null
+    make -C "$PRIVRISK_ROOT" -s -j"$(nproc)" ${PRIVRISK_MAKE_FLAGS:-} "${core[@]}" >/dev/null
     if [ -n "${PRIVRISK_PG_ROOT:-}" ]; then
         use_private_server
-        make -C "$PRIVRISK_ROOT" -s install DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
+        make -C "$PRIVRISK_ROOT" -s install "${core[@]}" DESTDIR="$PRIVRISK_PG_ROOT" >/dev/null
     else
-        as_root make -C "$PRIVRISK_ROOT" -s install >/dev/null
+        as_root make -C "$PRIVRISK_ROOT" -s install "${core[@]}" >/dev/null
     fi
 }
 
@@ -77,10 +87,10 @@ build_clients() {
 # keeps its objects between runs (make rebuilds what changed: copies keep their
 # sources' times); sources that are gone from the tree are dropped from it.
 # CORE_LIB, if given, is the core library built sanitized by CMake, linked in
-# instead of compiling src/core again (Makefile SANITIZE_CORE).
+# instead of compiling src/core again (Makefile CORE_LIB).
 build_extension_sanitized() {
     local dir=$1 core=()
-    [ -n "${2:-}" ] && core=(SANITIZE_CORE="$2")
+    [ -n "${2:-}" ] && core=(CORE_LIB="$2")
     say "building and installing the sanitized extension"
     mkdir -p "$dir"
     find "$dir" -type f ! -name '*.o' ! -name '*.so' -delete
