@@ -1,6 +1,8 @@
 -- A running search's, lattice's or audit's progress as its backend shows it in
 -- pg_stat_activity (docs/progress.md). security_invoker: PostgreSQL's own rule
 -- decides whose queries the reader sees (its own roles', or all with pg_read_all_stats).
+-- Only active backends: an idle one shows its last statement, and a search that
+-- was cancelled or failed left its last progress text there.
 CREATE OR REPLACE VIEW privrisk.progress WITH (security_invoker = true) AS
  SELECT a.pid,
     a.usename AS role,
@@ -14,6 +16,6 @@ CREATE OR REPLACE VIEW privrisk.progress WITH (security_invoker = true) AS
     a.query_start
    FROM pg_catalog.pg_stat_activity a,
     LATERAL pg_catalog.regexp_match(a.query, '^/\* privrisk (\w+): (\d+) of (\d+) ([a-z ]+?)(?: \([^)]*\))?, ([0-9.]+) s(?:, (?:at most )?about ([0-9]+) s left)? \*/'::text) m(m)
-  WHERE (m.m IS NOT NULL);
+  WHERE a.state = 'active' AND (m.m IS NOT NULL);
 
 GRANT SELECT ON TABLE privrisk.progress TO PUBLIC;
