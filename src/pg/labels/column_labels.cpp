@@ -3,6 +3,7 @@
 #include "labels/column_labels.hpp"
 
 #include <map>
+#include <unordered_map>
 #include <string_view>
 
 #include "common/args.hpp"
@@ -15,6 +16,7 @@ extern "C" {
 #include "catalog/pg_seclabel.h"
 #include "commands/event_trigger.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 }
 
 using namespace privrisk;
@@ -35,9 +37,29 @@ void check_label(const ObjectAddress* object, const char* label) {
 }
 
 // Called by SECURITY LABEL after PostgreSQL checked that the caller owns the
-// relation; an error here leaves pg_seclabel as it was.
+// relation; an error here leaves pg_seclabel as it was. PostgreSQL sends no
+// invalidation for a label: the relation's, sent with the change, tells every
+// backend's column cache (table_columns) to read the labels again.
 void label_hook(const ObjectAddress* object, const char* label) {
-    guarded([&] { check_label(object, label); });
+    guarded([&] {
+        check_label(object, label);
+        const Oid relation = object->objectId;
+        pg_call([&] { CacheInvalidateRelcacheByRelid(relation); });
+    });
+}
+
+// table_columns' cache: by relation, dropped on a relcache invalidation of it
+// (or of everything). `invalidations` counts them, so that a read that an
+// invalidation overtook is not kept.
+std::unordered_map<Oid, std::vector<TableColumn>> cached_columns;
+uint64_t invalidations = 0;
+
+void forget_columns(Datum, Oid relid) {
+    ++invalidations;
+    if (relid == InvalidOid)
+        cached_columns.clear();
+    else
+        cached_columns.erase(relid);
 }
 
 void require_some_column_readable(Oid relation) {
@@ -82,7 +104,10 @@ std::map<AttrNumber, std::string> column_label_texts(Oid relation) {
 
 namespace privrisk::pg {
 
-void register_label_provider() { register_label_provider(kProvider, label_hook); }
+void register_label_provider() {
+    register_label_provider(kProvider, label_hook);
+    CacheRegisterRelcacheCallback(forget_columns, (Datum)0);
+}
 
 std::vector<LabelledColumn> labelled_columns(Oid relation) {
     require_some_column_readable(relation);
@@ -111,9 +136,9 @@ std::optional<Oid> release_view_source(Oid relation) {
 
 }  // namespace
 
-namespace privrisk::pg {
+namespace {
 
-std::vector<TableColumn> table_columns(Oid relation) {
+std::vector<TableColumn> read_table_columns(Oid relation) {
     std::map<AttrNumber, std::string> texts = column_label_texts(relation);
     int natts = pg_call([&] {
         HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
@@ -133,7 +158,7 @@ std::vector<TableColumn> table_columns(Oid relation) {
             return n;
         });
         if (!name) continue;  // dropped: its label went with it
-        TableColumn column{name, std::nullopt};
+        TableColumn column{name, std::nullopt, a};
         auto text = texts.find(a);
         if (text != texts.end()) try {
                 column.label = ColumnLabel::parse(text->second);
@@ -141,6 +166,23 @@ std::vector<TableColumn> table_columns(Oid relation) {
                 fail(e.kind(), "column " + quote_value(name) + ": " + e.what());
             }
         columns.push_back(std::move(column));
+    }
+    return columns;
+}
+
+}  // namespace
+
+namespace privrisk::pg {
+
+std::vector<TableColumn> table_columns(Oid relation) {
+    pg_call([] { AcceptInvalidationMessages(); });  // a label committed before now is read
+    auto kept = cached_columns.find(relation);
+    if (kept != cached_columns.end()) return kept->second;
+    const uint64_t before = invalidations;
+    std::vector<TableColumn> columns = read_table_columns(relation);
+    if (invalidations == before) {
+        if (cached_columns.size() >= 1024) cached_columns.clear();  // many tables: no growth without end
+        cached_columns.emplace(relation, columns);
     }
     return columns;
 }

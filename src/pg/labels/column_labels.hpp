@@ -22,7 +22,11 @@ void register_label_provider();
 struct TableColumn {
     std::string name;
     std::optional<ColumnLabel> label;
+    AttrNumber attno = InvalidAttrNumber;
 };
+// Kept per backend by relation until a relcache invalidation of it: ALTER TABLE
+// sends one, and so does SECURITY LABEL FOR privrisk (the provider's hook), at
+// its commit to every backend and at its command's end to its own.
 std::vector<TableColumn> table_columns(Oid relation);
 
 // The labelled columns of `relation`, in column order (dropped ones are gone

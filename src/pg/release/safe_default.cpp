@@ -12,8 +12,7 @@ std::vector<DefaultHidden> hidden_by_default(const Policy& policy) {
     std::vector<DefaultHidden> hidden;
     const Oid source = policy.source;
     for (const TableColumn& c : table_columns(source)) {
-        const char* name = c.name.c_str();
-        const AttrNumber attno = pg_call([&] { return get_attnum(source, name); });
+        const AttrNumber attno = c.attno;
         // By number, as a release binds rules: a column renamed since is stopped by
         // check_bound_columns, and a new column of a ruled name is not ruled.
         const bool ruled = std::any_of(policy.rules.begin(), policy.rules.end(),
