@@ -8,6 +8,8 @@
 #include "common/guard.hpp"
 #include "common/spi.hpp"
 
+#include <unordered_map>
+
 namespace privrisk::pg {
 namespace {
 
@@ -216,6 +218,42 @@ BoundCondition bind_condition(Relation source, const std::string& condition, con
     return bound;
 }
 
+namespace {
+
+// Bound trees as parsed, by their text: parsing was most of what starting a
+// release costs on a point query, and a text always parses to the same tree.
+// A copy is handed out (each load is checked and planned on its own). Kept in a
+// context of its own, emptied when it holds many.
+MemoryContext parsed_context = nullptr;
+std::unordered_map<std::string, Node*> parsed_trees;
+
+Node* parse_tree(const std::string& tree) {
+    auto kept = parsed_trees.find(tree);
+    if (kept != parsed_trees.end()) {
+        Node* original = kept->second;
+        return pg_call([&] { return static_cast<Node*>(copyObjectImpl(original)); });
+    }
+    const char* text = tree.c_str();
+    Node* expr = pg_call([&] { return static_cast<Node*>(stringToNode(text)); });
+    Node* copy = pg_call([&] {
+        if (!parsed_context)
+            parsed_context = AllocSetContextCreate(CacheMemoryContext, "privrisk parsed conditions", ALLOCSET_SMALL_SIZES);
+        MemoryContext old = MemoryContextSwitchTo(parsed_context);
+        Node* n = static_cast<Node*>(copyObjectImpl(expr));
+        MemoryContextSwitchTo(old);
+        return n;
+    });
+    if (parsed_trees.size() >= 256) {  // conditions a caller makes up do not grow it without end
+        parsed_trees.clear();
+        pg_call([] { MemoryContextReset(parsed_context); });
+        copy = nullptr;
+    }
+    if (copy) parsed_trees.emplace(tree, copy);
+    return expr;
+}
+
+}  // namespace
+
 Expr* load_condition(Relation source, const PolicyRule& rule, const std::string& policy) {
     const std::string what = "the condition of rule " + std::to_string(rule.number) + " of policy " + quote_value(policy);
     const char* name = policy.c_str();
@@ -223,8 +261,7 @@ Expr* load_condition(Relation source, const PolicyRule& rule, const std::string&
                                 std::string(pg_call([&] { return quote_literal_cstr(name); })) + ")";
     if (rule.condition_tree.empty())
         fail(ErrorKind::InvalidParameter, what + " has not been bound (it was stored by an older version)" + refresh);
-    const char* tree = rule.condition_tree.c_str();
-    Node* expr = pg_call([&] { return static_cast<Node*>(stringToNode(tree)); });
+    Node* expr = parse_tree(rule.condition_tree);
     check_condition(expr, what);
     std::vector<AttrNumber> attnos = condition_attnos(expr);
     bool moved = attnos.size() != rule.condition_columns.size();

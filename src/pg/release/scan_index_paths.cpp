@@ -42,7 +42,9 @@ constexpr std::size_t kMaxLeaves = 10000;  // a label with more is read in full
 // A rule condition that is a constant: TRUE discloses every row (the rule never
 // applies), FALSE or NULL none (it applies to every row).
 std::optional<bool> constant_condition(const std::string& tree) {
-    if (tree.empty()) return std::nullopt;
+    // Only a constant's tree is parsed: every other condition is conditional, and
+    // parsing one costs more than the rest of the column's classification.
+    if (tree.rfind("{CONST ", 0) != 0) return std::nullopt;
     return pg_call([&]() -> std::optional<bool> {
         Node* n = static_cast<Node*>(stringToNode(tree.c_str()));
         if (!n || !IsA(n, Const) || reinterpret_cast<Const*>(n)->consttype != BOOLOID) return std::nullopt;
