@@ -237,3 +237,28 @@ TEST(ReleaseCache, HierarchyReplacedIsRefusedByTheNextQuery) {
     exec(steward, "SELECT privrisk.refresh_policy('p')");
     EXPECT_EQ(one(analyst, age), "[40, 60)");
 }
+
+// After a flush, the cache serves again: the second read of a transaction reads no
+// catalog table (pg_stat_xact_user_tables counts this transaction's scans of them).
+// It once kept nothing in a backend that had seen a flush: the freshness test read a
+// count that PostgreSQL leaves out of the copy a query's active snapshot is.
+TEST(ReleaseCache, ServesAgainAfterAChange) {
+    Published p("privrisk_cache_serves_again");
+    pqxx::connection steward{p.steward()};
+    pqxx::connection analyst{p.analyst()};
+    warm(analyst, kDiagnosis, "flu-1");
+    exec(steward, "SELECT privrisk.add_rule('p', 'diagnosis', 'hide', 'false')");
+    const char* scans =
+        "SELECT coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) FROM pg_catalog.pg_stat_xact_user_tables "
+        "WHERE schemaname = 'privrisk' AND relname IN ('policy', 'policy_rule', 'policy_column', 'release_view')";
+    for (int round = 0; round < 2; ++round) {
+        pqxx::work tx{analyst};
+        EXPECT_EQ(one(tx, kDiagnosis), "NULL");
+        const long after_first = std::stol(one(tx, scans));
+        EXPECT_EQ(one(tx, kDiagnosis), "NULL");
+        EXPECT_EQ(one(tx, kDiagnosis), "NULL");
+        EXPECT_EQ(std::stol(one(tx, scans)), after_first) << "round " << round << ": the catalog was read again";
+        if (round == 0) EXPECT_GT(after_first, 0) << "the first read after the change reads the catalog";
+        tx.commit();
+    }
+}

@@ -17,9 +17,10 @@ namespace {
 
 bool enabled = true;
 uint64_t generation = 1;
-// When the last flush happened: the transactions completed by then, and this
-// backend's transaction and command then (its own changes count from that command).
-uint64 flush_completions = 0;
+// When the last flush happened: the newest transaction completed by then (every
+// change flushed for was made by a transaction no newer), and this backend's
+// transaction and command then (its own changes count from that command).
+TransactionId flush_latest = InvalidTransactionId;
 LocalTransactionId flush_transaction = InvalidLocalTransactionId;
 CommandId flush_command = FirstCommandId;
 
@@ -35,7 +36,9 @@ bool oids_known = false;
 void flush() {
     ++generation;
     pg_memory_barrier();
-    flush_completions = *static_cast<volatile uint64*>(&ShmemVariableCache->xactCompletionCount);
+    LWLockAcquire(ProcArrayLock, LW_SHARED);
+    flush_latest = XidFromFullTransactionId(ShmemVariableCache->latestCompletedXid);
+    LWLockRelease(ProcArrayLock);
     flush_transaction = MyProc ? MyProc->lxid : InvalidLocalTransactionId;
     flush_command = GetCurrentCommandId(false);
     oids_known = false;
@@ -74,12 +77,17 @@ uint64_t release_cache_generation() {
 ReleaseCacheLoad release_cache_begin_load() {
     if (!remember_tables()) return {generation, false};
     // A load reads under the active snapshot (or a newer one): kept only when
-    // that snapshot was taken after every change the cache was flushed for had
-    // completed (another session's, or this transaction's up to its command).
+    // that snapshot sees every change the cache was flushed for (another
+    // session's, or this transaction's up to its command). Its xmin newer than
+    // the newest transaction completed at the flush: every transaction up to
+    // that one had ended when the snapshot was taken. (A snapshot's completion
+    // count cannot say it: the active snapshot is a copy, and copies have none.)
+    // A transaction that began before the flush and still runs keeps loads from
+    // being kept until it ends.
     const bool fresh = pg_call([] {
         if (!ActiveSnapshotSet()) return false;
         Snapshot snapshot = GetActiveSnapshot();
-        if (snapshot->snapXactCompletionCount < flush_completions) return false;
+        if (TransactionIdIsValid(flush_latest) && !TransactionIdFollows(snapshot->xmin, flush_latest)) return false;
         return !MyProc || MyProc->lxid != flush_transaction || snapshot->curcid >= flush_command;
     });
     return {generation, fresh};
