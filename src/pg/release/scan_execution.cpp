@@ -466,6 +466,7 @@ TupleTableSlot* exec_release(CustomScanState* node) {
 void end_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
     restore_scan_slot(s);
+    end_suppression(s);
     end_index_access(s);
     close_partition(s);
     if (s->pseudonymizer) pseudonymizer_wipe(s->pseudonymizer);
@@ -515,6 +516,15 @@ void explain_release(CustomScanState* node, List* ancestors, ExplainState* es) {
     explain_index_access(s, ancestors, es);
     ExplainPropertyInteger("Rules", nullptr, s->rule_count, es);
     if (s->suppression) ExplainPropertyText("Record Suppression", suppression_description(s->suppression), es);
+    const char* class_index;
+    int64 classes, candidates;
+    if (s->suppression && suppression_by_class(s->suppression, &class_index, &classes, &candidates)) {
+        ExplainPropertyText("Suppression Class Index", class_index, es);
+        if (es->analyze) {
+            ExplainPropertyInteger("Suppression Classes Counted", nullptr, classes, es);
+            ExplainPropertyInteger("Suppression Candidates Read", nullptr, candidates, es);
+        }
+    }
     // Conditions of the columns read, and how many of them run natively.
     ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);
     ExplainPropertyInteger("Conditions Native", nullptr, s->native_count, es);

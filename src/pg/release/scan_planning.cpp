@@ -6,6 +6,7 @@
 #include "release/policy_access.hpp"
 #include "release/release_shape.hpp"
 #include "release/scan_index.hpp"
+#include "release/scan_suppression.hpp"
 #include "release/scan_state.hpp"
 #include "release/shard_pins.hpp"
 #include "release/view_grants.hpp"
@@ -270,6 +271,7 @@ void register_release_scan() {
     set_rel_pathlist_hook = release_pathlist_hook;
     register_pin_check();  // a pin outside its release scan is refused when planned
     define_release_index_setting();
+    define_suppression_setting();
 }
 
 }  // namespace privrisk::pg

@@ -23,6 +23,16 @@ void prepare_suppression(ReleaseScanState* s);
 // conditions (in the per-tuple memory of `econtext`).
 bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext);
 
+// A scan that reads through an index decides class by class, through an index
+// of the source on quasi-identifiers, when it can (scan_suppression.cpp); the
+// setting privrisk.release_suppression_by_class turns it off.
+void define_suppression_setting();
+bool release_suppression_by_class();
+// Closes what the scan opened (the class index); at its end.
+void end_suppression(ReleaseScanState* s);
+// For EXPLAIN: the class index, classes counted and candidates read, if deciding by class.
+bool suppression_by_class(const ScanSuppression* u, const char** index, int64* classes, int64* read);
+
 }  // namespace privrisk::pg
 
 namespace privrisk::pg {
