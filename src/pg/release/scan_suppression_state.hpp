@@ -1,0 +1,75 @@
+// The state of a scan's record suppression, shared by the count of the whole
+// source (scan_suppression.cpp) and the count class by class through an index
+// (suppression_by_class.cpp). Internal to those two files.
+#pragma once
+
+#include <memory_resource>
+#include <string_view>
+#include <vector>
+
+#include "release/scan_index.hpp"
+#include "release/scan_suppression.hpp"
+#include "search/search_constraints.hpp"
+
+namespace privrisk::pg {
+
+struct ClassIndex;
+
+struct ScanSuppression {
+    char* policy;
+    char* description;             // for EXPLAIN: the quasi-identifiers and constraints
+    int key_count;                 // quasi-identifiers: outputs 0..key_count-1 of `keys`
+    bool has_sensitive;            // keys[key_count] is the sensitive column
+    ReleasedOutput* keys;
+    ReleasedOutput** key_outputs;
+    int16* typlen;                 // of each released value's type
+    bool* typbyval;
+    Datum* values;                 // the current row's released values
+    bool* isnull;
+    ValueText sensitive_text;
+    Constraints constraints;       // trivially destructible
+    bool histograms;
+    MemoryContext context;         // the counts
+    PgMemoryResource* memory;
+    FlatIndex* classes;            // class key -> class id, ids in order of first row
+    std::pmr::vector<int64_t>* sizes;
+    FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
+    std::pmr::vector<uint64_t>* pair_keys;
+    std::pmr::vector<int64_t>* pair_counts;
+    FlatIndex* sensitive_ids;      // released sensitive value's key -> id
+    std::pmr::vector<std::string_view>* sensitive_names;  // by id; data() NULL for ⊥
+    StringInfoData key;
+    bool decided;
+    bool* keep;                    // per class id
+    int64 rows;
+    int64 suppressed;
+    bool within;
+    // Per class through an index (ClassIndex below), for reads through an index.
+    bool per_class_decidable;      // no constraint compares a class with the whole source (t, delta, c)
+    bool decided_early;            // k and max_risk only: a class is kept once it has enough rows
+    AttrNumber* qi_attno;          // each quasi-identifier's source column
+    IndexableColumn* qi_access;    // how its released value shows it (scan_index.hpp); array of key_count
+    struct ClassIndex* by_class;   // NULL: decided from the whole source (or not yet)
+    bool by_class_tried;
+};
+
+// The released values of the quasi-identifiers (and sensitive column) of the row
+// in row_slot, and its class key in u->key. Runs in the per-tuple memory of `econtext`.
+void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext);
+// A released value's bytes in a class key (or a sensitive value's key).
+void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byval);
+// Counts every class of the source under the query's snapshot and decides them.
+void count_and_decide(ReleaseScanState* s);
+
+// By class (suppression_by_class.cpp). The class index, if the source has one
+// for the policy's quasi-identifiers; NULL otherwise.
+ClassIndex* open_class_index(ReleaseScanState* s, ScanSuppression* u);
+void close_class_index(ScanSuppression* u);
+// Whether the class in u->key was counted already, and its verdict.
+bool class_counted(const ScanSuppression* u, bool* keep);
+// Counts the class of the current row (whose key is in u->key); false when it cannot.
+bool count_class(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext, bool* keep);
+// The class index failed a row: the whole source decides it and every row after.
+void count_whole_source_instead(ReleaseScanState* s, ScanSuppression* u);
+
+}  // namespace privrisk::pg
