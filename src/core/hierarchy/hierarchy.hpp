@@ -47,9 +47,11 @@ public:
     double leaf_count(std::string_view node) const { return leaves_under(node, locate(node)); }
 
     // The values that generalize to `label` at `level` (0 ≤ level < height), for a
-    // release read through an index of the raw column: a tree's leaves, at most
-    // `limit` of them. nullopt when there are more, or the kind does not list
-    // its leaves (intervals, prefixes, dates); empty when no value does.
+    // release read through an index of the raw column: a tree's leaves under it,
+    // and its inner nodes below `level` and the label itself, since generalize()
+    // takes those as raw values too; at most `limit` of them. nullopt when there
+    // are more, or the kind does not list its values (intervals, prefixes, dates);
+    // empty when no value does.
     virtual bool lists_leaves() const { return false; }
     virtual std::optional<std::vector<std::string>> leaves_at(std::string_view label, int level,
                                                               std::size_t limit) const {

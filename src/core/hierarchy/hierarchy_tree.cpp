@@ -46,13 +46,13 @@ protected:
     std::optional<std::vector<std::string>> leaves_at(std::string_view label, int level,
                                                       std::size_t limit) const override {
         std::vector<std::string> out;
-        for (const TreeNode& leaf : nodes_) {
-            if (leaf.level != 0) continue;
-            const TreeNode* n = &leaf;
+        for (const TreeNode& node : nodes_) {
+            if (node.level > level) continue;  // a leaf, or an inner node at or below the level
+            const TreeNode* n = &node;
             while (n->level < level && n->parent >= 0) n = &nodes_[n->parent];
             if (n->level != level || n->label != label) continue;
             if (out.size() == limit) return std::nullopt;
-            out.push_back(leaf.label);
+            out.push_back(node.label);
         }
         return out;
     }

@@ -28,6 +28,7 @@ extern "C" {
 #include "catalog/index.h"
 #include "catalog/pg_am_d.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 }
 
 namespace privrisk::pg {
@@ -82,8 +83,13 @@ ClassIndex* open_class_index(ReleaseScanState* s, ScanSuppression* u) {
         Relation index = index_open(lfirst_oid(lc), AccessShareLock);
         Form_pg_index form = index->rd_index;
         int n = 0;
+        // As the planner (get_relation_info): an index built over broken HOT chains
+        // (indcheckxmin) holds each chain under its newest value only, so a snapshot
+        // older than the index may not read through it.
+        const bool too_new = form->indcheckxmin &&
+                             !TransactionIdPrecedes(HeapTupleHeaderGetXmin(index->rd_indextuple->t_data), TransactionXmin);
         if (index->rd_rel->relam == BTREE_AM_OID && form->indisvalid && form->indisready && form->indislive &&
-            heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, nullptr)) {
+            !too_new && heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, nullptr)) {
             for (int c = 0; c < form->indnkeyatts; ++c) {
                 const AttrNumber attno = form->indkey.values[c];
                 if (attno <= 0) break;  // an expression

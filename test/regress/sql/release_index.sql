@@ -79,3 +79,42 @@ SELECT privrisk.drop_policy('ix_policy', cascade => true);
 DROP TABLE ix_patients, ix_keys;
 SELECT privrisk.drop_hierarchy('ix_age');
 SELECT privrisk.drop_hierarchy('ix_zip');
+
+-- A raw value may be an inner label of the tree (rows inserted after add_rule checked the
+-- column's coverage): it is released as its label at the rule's level, so a label's index
+-- read lists it with the leaves (found by a hostile test: leaves only missed these rows).
+-- With record suppression, the class counted through the index then has them too.
+CREATE TABLE ix_region (id int PRIMARY KEY, region text, dx text);
+CREATE INDEX ix_region_region ON ix_region (region);
+SELECT privrisk.load_hierarchy('ix_region_h', E'fr;EU;*\nde;EU;*\nus;AM;*\nca;AM;*');
+INSERT INTO ix_region VALUES (1, 'fr', 'a'), (4, 'us', 'b'), (5, 'us', 'b'), (6, 'ca', 'b');
+SELECT privrisk.create_policy('ix_region', 'ix_region');
+SELECT privrisk.add_rule('ix_region', 'region', 'gen', 'false', 'ix_region_h', 1);
+INSERT INTO ix_region VALUES (2, 'EU', 'a'), (3, 'EU', 'a');
+ANALYZE ix_region;
+SELECT privrisk.create_release_view('ix_region', 'ix_region_view');
+SET enable_seqscan = off;
+SELECT * FROM ix_region_view WHERE region = 'EU' ORDER BY id;
+SET privrisk.release_index_scans = off;
+SELECT * FROM ix_region_view WHERE region = 'EU' ORDER BY id;
+RESET privrisk.release_index_scans;
+-- Class EU has 3 rows (fr, EU, EU): kept at k = 3 whether counted by class or in full.
+SELECT privrisk.set_suppression('ix_region', ARRAY['region'], '{"k": 3, "max_suppression": 1}');
+SELECT 'by class' AS counted, * FROM ix_region_view WHERE id = 1;
+SET privrisk.release_suppression_by_class = off;
+SELECT 'in full' AS counted, * FROM ix_region_view WHERE id = 1;
+RESET privrisk.release_suppression_by_class;
+-- With three more leaves of other diagnoses and six more 'EU' rows of 'a', class EU is a x9,
+-- b, c, d: entropy l below 3, withheld by class and in full (its leaves alone, a, b, c, d,
+-- would pass: the rows an index read of leaves only missed decide it).
+INSERT INTO ix_region VALUES (7, 'fr', 'b'), (8, 'fr', 'c'), (9, 'de', 'd');
+INSERT INTO ix_region SELECT 10 + i, 'EU', 'a' FROM generate_series(1, 6) AS i;
+SELECT privrisk.set_suppression('ix_region', ARRAY['region'], '{"k": 2, "l": 3, "l_kind": "entropy", "max_suppression": 1}', 'dx');
+SELECT 'by class' AS counted, * FROM ix_region_view WHERE id = 1;
+SET privrisk.release_suppression_by_class = off;
+SELECT 'in full' AS counted, * FROM ix_region_view WHERE id = 1;
+RESET privrisk.release_suppression_by_class;
+RESET enable_seqscan;
+SELECT privrisk.drop_policy('ix_region', cascade => true);
+DROP TABLE ix_region;
+SELECT privrisk.drop_hierarchy('ix_region_h');
