@@ -8,25 +8,28 @@
 
 namespace privrisk {
 
-void pseudonymizer_init(Pseudonymizer* p, const unsigned char* key, std::size_t key_length) {
+static_assert(kPseudonymKeyBytes == crypto_kdf_KEYBYTES, "the stored key is the KDF's master key");
+
+void pseudonymizer_init(Pseudonymizer* p, const unsigned char key[kPseudonymKeyBytes]) {
     if (sodium_init() < 0) fail(ErrorKind::Internal, "libsodium could not be initialized");
-    crypto_auth_hmacsha256_init(&p->keyed, key, key_length);
+    // Subkey 1 in the context "pseudonm": BLAKE2b keyed with the stored key (salt 1, personal "pseudonm").
+    crypto_kdf_derive_from_key(p->key, sizeof p->key, 1, "pseudonm", key);
+}
+
+void pseudonymizer_init_prf(Pseudonymizer* p, const unsigned char key[crypto_shorthash_siphashx24_KEYBYTES]) {
+    std::memcpy(p->key, key, sizeof p->key);
 }
 
 void pseudonymizer_wipe(Pseudonymizer* p) { sodium_memzero(p, sizeof *p); }
 
-void pseudonym_mac(const Pseudonymizer* p, std::string_view value, unsigned char mac[crypto_auth_hmacsha256_BYTES]) {
-    crypto_auth_hmacsha256_state s;
-    std::memcpy(&s, &p->keyed, sizeof s);  // the keyed state, reused for every value
-    crypto_auth_hmacsha256_update(&s, reinterpret_cast<const unsigned char*>(value.data()), value.size());
-    crypto_auth_hmacsha256_final(&s, mac);
-    sodium_memzero(&s, sizeof s);
+void pseudonym_prf(const Pseudonymizer* p, std::string_view value, unsigned char out[kPseudonymBytes]) {
+    crypto_shorthash_siphashx24(out, reinterpret_cast<const unsigned char*>(value.data()), value.size(), p->key);
 }
 
 void pseudonym(const Pseudonymizer* p, std::string_view value, char out[kPseudonymChars]) {
     static const char digits[] = "0123456789abcdef";
-    unsigned char mac[crypto_auth_hmacsha256_BYTES];
-    pseudonym_mac(p, value, mac);
+    unsigned char mac[kPseudonymBytes];
+    pseudonym_prf(p, value, mac);
     for (std::size_t i = 0; i < kPseudonymBytes; ++i) {
         out[2 * i] = digits[mac[i] >> 4];
         out[2 * i + 1] = digits[mac[i] & 15];

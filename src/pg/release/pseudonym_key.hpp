@@ -19,7 +19,7 @@ bool pseudonymizable_type(Oid type);
 // Makes the policy's key unless it has one (the caller owns the policy).
 void ensure_pseudonym_key(const std::string& policy);
 
-// The policy's keyed HMAC state, allocated in `context` (the scan's), read under
+// The policy's pseudonymizer (its derived PRF key), allocated in `context` (the scan's), read under
 // the query's snapshot; an error naming the policy (never the key) when it has none.
 Pseudonymizer* load_pseudonymizer(const std::string& policy, MemoryContext context);
 

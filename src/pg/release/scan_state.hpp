@@ -89,7 +89,7 @@ struct ReleasedOutput {
     int* rule_condition;  // index of each rule's condition
     char* name;
     char* hierarchy;
-    Pseudonymizer* pseudonymizer;  // pseudonymized (level 1 is the pseudonym): the policy's keyed HMAC, else NULL
+    Pseudonymizer* pseudonymizer;  // pseudonymized (level 1 is the pseudonym): the policy's PRF key, else NULL
     PseudonymCache* pseudonyms;    // its recent pseudonyms (instead of the value cache), built on first use
     bool by_datum;  // cache key is the datum itself
     ValueText value_text;

@@ -1,4 +1,4 @@
--- Pseudonymize rules (docs/pseudonymization.md): a value's pseudonym is the HMAC of
+-- Pseudonymize rules (docs/pseudonymization.md): a value's pseudonym is a keyed PRF of
 -- its text under its policy's key, so the same value gives the same pseudonym
 -- within a policy, across reads and sessions; another policy gives others; a
 -- rotation changes them; the key itself is out of every other role's reach.
