@@ -77,6 +77,18 @@ void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
 }
 
 
+SensitiveValue row_sensitive(ScanSuppression* u, ExprContext* econtext) {
+    const int j = u->key_count;
+    MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+    StringInfoData key;
+    initStringInfo(&key);
+    append_value(&key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+    SensitiveValue v{std::string_view(key.data, key.len), {}, u->isnull[j]};
+    if (!v.null) v.text = value_text(&u->sensitive_text, u->values[j]);
+    MemoryContextSwitchTo(old);
+    return v;
+}
+
 namespace {
 
 struct CountRequest {
@@ -121,15 +133,10 @@ void count_row(ReleaseScanState* s, void*) {
     row_key(s, u, econtext);
     CountRequest r{u, std::string_view(u->key.data, u->key.len), {}, {}, true};
     if (u->histograms) {
-        const int j = u->key_count;
-        MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-        StringInfoData sensitive;
-        initStringInfo(&sensitive);
-        append_value(&sensitive, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
-        r.sensitive_key = std::string_view(sensitive.data, sensitive.len);
-        r.sensitive_null = u->isnull[j];
-        if (!u->isnull[j]) r.sensitive_text = value_text(&u->sensitive_text, u->values[j]);
-        MemoryContextSwitchTo(old);
+        SensitiveValue v = row_sensitive(u, econtext);
+        r.sensitive_key = v.key;
+        r.sensitive_null = v.null;
+        r.sensitive_text = v.text;
     }
     guarded([&] { count_in_class(&r); });
     if ((++u->rows & 4095) == 0) {

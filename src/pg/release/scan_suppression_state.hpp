@@ -58,6 +58,14 @@ struct ScanSuppression {
 void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext);
 // A released value's bytes in a class key (or a sensitive value's key).
 void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byval);
+// The current row's sensitive value (after row_key): its key's bytes and its
+// text, in the per-tuple memory of `econtext`.
+struct SensitiveValue {
+    std::string_view key;
+    std::string_view text;  // empty when null
+    bool null;
+};
+SensitiveValue row_sensitive(ScanSuppression* u, ExprContext* econtext);
 // Counts every class of the source under the query's snapshot and decides them.
 void count_and_decide(ReleaseScanState* s);
 

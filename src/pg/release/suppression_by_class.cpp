@@ -282,16 +282,8 @@ bool count_class(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext,
             break;
         }
         if (u->histograms) {
-            const int j = u->key_count;
-            MemoryContext previous = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-            StringInfoData sensitive;
-            initStringInfo(&sensitive);
-            append_value(&sensitive, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
-            std::string_view text;
-            if (!u->isnull[j]) text = value_text(&u->sensitive_text, u->values[j]);
-            MemoryContextSwitchTo(previous);
-            const bool null = u->isnull[j];
-            guarded([&] { count_sensitive(&count, std::string_view(sensitive.data, sensitive.len), text, null); });
+            const SensitiveValue v = row_sensitive(u, econtext);
+            guarded([&] { count_sensitive(&count, v.key, v.text, v.null); });
         }
         if ((ci->read & 4095) == 0) CHECK_FOR_INTERRUPTS();
     }
