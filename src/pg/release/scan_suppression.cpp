@@ -76,7 +76,6 @@ void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
     MemoryContextSwitchTo(old);
 }
 
-
 SensitiveValue row_sensitive(ScanSuppression* u, ExprContext* econtext) {
     const int j = u->key_count;
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
@@ -89,14 +88,27 @@ SensitiveValue row_sensitive(ScanSuppression* u, ExprContext* econtext) {
     return v;
 }
 
+uint32_t intern_sensitive(FlatIndex* ids, std::pmr::vector<std::string_view>* names, const SensitiveValue& v,
+                          bool* added) {
+    uint32_t id = ids->find_or_add(v.key, added);
+    if (*added) {
+        std::string_view name;
+        if (!v.null) {
+            char* copy = static_cast<char*>(names->get_allocator().resource()->allocate(v.text.size() + 1, 1));
+            memcpy(copy, v.text.data(), v.text.size());
+            name = std::string_view(copy, v.text.size());
+        }
+        names->push_back(name);
+    }
+    return id;
+}
+
 namespace {
 
 struct CountRequest {
     ScanSuppression* u;
     std::string_view key;
-    std::string_view sensitive_key;
-    std::string_view sensitive_text;
-    bool sensitive_null;
+    SensitiveValue sensitive;  // with histograms
 };
 
 // Adds the row to its class (and its class's histogram). May throw; behind guarded().
@@ -107,16 +119,7 @@ void count_in_class(CountRequest* r) {
     if (added) u->sizes->push_back(0);
     ++(*u->sizes)[id];
     if (!u->histograms) return;
-    uint32_t sensitive = u->sensitive_ids->find_or_add(r->sensitive_key, &added);
-    if (added) {
-        std::string_view name;
-        if (!r->sensitive_null) {
-            char* copy = static_cast<char*>(u->memory->allocate(r->sensitive_text.size() + 1, 1));
-            memcpy(copy, r->sensitive_text.data(), r->sensitive_text.size());
-            name = std::string_view(copy, r->sensitive_text.size());
-        }
-        u->sensitive_names->push_back(name);
-    }
+    uint32_t sensitive = intern_sensitive(u->sensitive_ids, u->sensitive_names, r->sensitive, &added);
     uint64_t pair = uint64_t(id) << 32 | sensitive;
     uint32_t p = u->pairs->find_or_add(std::string_view(reinterpret_cast<const char*>(&pair), sizeof(pair)), &added);
     if (added) {
@@ -131,13 +134,8 @@ void count_row(ReleaseScanState* s, void*) {
     ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
     ResetExprContext(econtext);
     row_key(s, u, econtext);
-    CountRequest r{u, std::string_view(u->key.data, u->key.len), {}, {}, true};
-    if (u->histograms) {
-        SensitiveValue v = row_sensitive(u, econtext);
-        r.sensitive_key = v.key;
-        r.sensitive_null = v.null;
-        r.sensitive_text = v.text;
-    }
+    CountRequest r{u, std::string_view(u->key.data, u->key.len), {}};
+    if (u->histograms) r.sensitive = row_sensitive(u, econtext);
     guarded([&] { count_in_class(&r); });
     if ((++u->rows & 4095) == 0) {
         CHECK_FOR_INTERRUPTS();

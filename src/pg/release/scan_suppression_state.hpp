@@ -63,9 +63,13 @@ void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byv
 struct SensitiveValue {
     std::string_view key;
     std::string_view text;  // empty when null
-    bool null;
+    bool null = true;
 };
 SensitiveValue row_sensitive(ScanSuppression* u, ExprContext* econtext);
+// The id of sensitive value `v` among `ids`, its text copied into `names` (whose
+// memory keeps it) when it is new (*added). May throw; behind guarded().
+uint32_t intern_sensitive(FlatIndex* ids, std::pmr::vector<std::string_view>* names, const SensitiveValue& v,
+                          bool* added);
 // Counts every class of the source under the query's snapshot and decides them.
 void count_and_decide(ReleaseScanState* s);
 

@@ -57,10 +57,6 @@ namespace {
 
 bool by_class_enabled = true;
 
-bool hierarchy_type(Oid type) {
-    return type == TEXTOID || type == VARCHAROID || type == INT2OID || type == INT4OID || type == INT8OID;
-}
-
 // The quasi-identifier released by source column `attno` in a way an index
 // key can select exactly, or -1.
 int indexable_qi(const ScanSuppression* u, AttrNumber attno) {
@@ -97,8 +93,8 @@ ClassIndex* open_class_index(ReleaseScanState* s, ScanSuppression* u) {
                 if (j < 0) break;
                 const Oid raw = TupleDescAttr(desc, attno - 1)->atttypid;
                 const Oid input = index->rd_opcintype[c];
+                // (A label's raw type is one indexable_column allows: text, varchar, int2/4/8.)
                 if (raw != input && !(raw == VARCHAROID && input == TEXTOID)) break;
-                if (u->qi_access[j].access == ColumnAccess::Label && !hierarchy_type(raw)) break;
                 ++n;
             }
         }
@@ -195,19 +191,10 @@ struct ClassCount {
 };
 
 // Adds a candidate of the class to its histogram. May throw; behind guarded().
-void count_sensitive(ClassCount* c, std::string_view key, std::string_view text, bool null) {
+void count_sensitive(ClassCount* c, const SensitiveValue& v) {
     bool added;
-    uint32_t id = c->sensitive_ids->find_or_add(key, &added);
-    if (added) {
-        std::string_view name;
-        if (!null) {
-            char* copy = static_cast<char*>(c->counts->get_allocator().resource()->allocate(text.size() + 1, 1));
-            memcpy(copy, text.data(), text.size());
-            name = std::string_view(copy, text.size());
-        }
-        c->names->push_back(name);
-        c->counts->push_back(0);
-    }
+    uint32_t id = intern_sensitive(c->sensitive_ids, c->names, v, &added);
+    if (added) c->counts->push_back(0);
     ++(*c->counts)[id];
 }
 
@@ -283,7 +270,7 @@ bool count_class(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext,
         }
         if (u->histograms) {
             const SensitiveValue v = row_sensitive(u, econtext);
-            guarded([&] { count_sensitive(&count, v.key, v.text, v.null); });
+            guarded([&] { count_sensitive(&count, v); });
         }
         if ((ci->read & 4095) == 0) CHECK_FOR_INTERRUPTS();
     }
