@@ -7,6 +7,7 @@
 
 extern "C" {
 #include "access/transam.h"
+#include "miscadmin.h"
 #include "storage/proc.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
@@ -46,7 +47,10 @@ void flush() {
 
 void on_relcache_invalidation(Datum, Oid relid) {
     if (relid == InvalidOid) return flush();  // a full reset says nothing of what changed
-    if (!oids_known) return;  // nothing kept since the last flush
+    // The tables are looked up again at the next load: until then any relation may be
+    // one of them, and its change must move the flush point (else a load under a snapshot
+    // older than that change would be kept). Nothing is kept meanwhile, so it costs nothing.
+    if (!oids_known) return flush();
     for (Oid table : table_oids)
         if (table == relid) return flush();
 }
@@ -99,6 +103,10 @@ bool release_cache_enabled() { return enabled; }
 
 void register_release_cache() {
     CacheRegisterRelcacheCallback(on_relcache_invalidation, (Datum)0);
+    // Loaded by a backend that is running (not preloaded by the postmaster): invalidations
+    // it consumed before now went unseen here, so its loading counts as a flush: a load
+    // under a snapshot taken before is not kept.
+    if (!process_shared_preload_libraries_in_progress && MyProc) flush();
     DefineCustomBoolVariable("privrisk.release_cache",
                              "Keeps what release scans read from privrisk's catalog tables in each backend.",
                              "Off: every release reads the catalog again (for measurements).", &enabled, true,
