@@ -42,13 +42,13 @@ public:
     // The id of `key`, adding it (with the next id) when absent.
     uint32_t find_or_add(std::string_view key, bool* added = nullptr) {
         uint64_t spilled;
-        return add_count(key, 0, added, &spilled);  // n = 0: the counter code folds away
+        return add_count(key, hash(key), 0, added, &spilled);  // n = 0: the counter code folds away
     }
 
     // The id of `key` (added when absent), also adding n to a 32-bit counter kept
     // in the key's slot: counting a key costs no second memory access. A counter
     // that would pass 2^32 − 1 is emptied into *spilled (else 0 there).
-    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) { return add_count(key, n, nullptr, spilled); }
+    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) { return add_count(key, hash(key), n, nullptr, spilled); }
     // Calls f(id, counter) for every key whose counter is not 0, and empties it.
     template <typename F>
     void drain_counters(F f) {
@@ -60,11 +60,32 @@ public:
     }
 
     // The id of `key`, or kAbsent. Never allocates, never throws.
-    uint32_t find(std::string_view key) const noexcept {
-        const Slot& s = slots_[probe(key, hash(key))];
+    uint32_t find(std::string_view key) const noexcept { return find_hashed(key, hash(key)); }
+    uint32_t find_hashed(std::string_view key, uint64_t h) const noexcept {
+        const Slot& s = slots_[probe(key, h)];
         return s.tag == 0 ? kAbsent : s.id;
     }
+    // Batched lookups in a table larger than the cache: hash a batch of keys,
+    // prefetch their slots, then look them up (the slots' memory is read in
+    // parallel instead of one row's miss after another's).
+    void prefetch(uint64_t h) const noexcept {
+#if defined(__GNUC__)
+        __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
+#else
+        (void)h;
+#endif
+    }
+    uint32_t find_or_add_hashed(std::string_view key, uint64_t h, bool* added) {
+        uint64_t spilled;
+        return add_count(key, h, 0, added, &spilled);
+    }
     std::size_t size() const { return size_; }
+    // Calls f(id, key) for every key, in no particular order.
+    template <typename F>
+    void for_each_key(F f) const {
+        for (const Slot& s : slots_)
+            if (s.tag != 0) f(s.id, std::string_view(bytes_.data() + s.offset, s.length));
+    }
     // Room for n keys without growing (one rehash instead of many).
     void reserve(std::size_t n) {
         std::size_t capacity = slots_.size();
@@ -90,8 +111,7 @@ public:
     }
 
 private:
-    uint32_t add_count(std::string_view key, uint32_t n, bool* added, uint64_t* spilled) {
-        uint64_t h = hash(key);
+    uint32_t add_count(std::string_view key, uint64_t h, uint32_t n, bool* added, uint64_t* spilled) {
         std::size_t i = probe(key, h);
         Slot& s = slots_[i];
         if (added) *added = s.tag == 0;

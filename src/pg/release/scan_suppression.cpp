@@ -71,9 +71,27 @@ void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
     evaluate_row_conditions(s, econtext);
     release_values(s, u->key_outputs, u->key_count + u->has_sensitive, u->values, u->isnull);
     resetStringInfo(&u->key);
-    for (int j = 0; j < u->key_count; ++j) append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+    for (int j = 0; j < u->key_count; ++j) {
+        append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+        u->key_ends[j] = u->key.len;
+    }
     s->in_rules = false;
     MemoryContextSwitchTo(old);
+}
+
+int class_code(ScanSuppression* u, bool add) {
+    char* out = u->coded;
+    int start = 0;
+    for (int j = 0; j < u->key_count; ++j) {
+        std::string_view value(u->key.data + start, u->key_ends[j] - start);
+        start = u->key_ends[j];
+        uint32_t code = add ? u->value_codes[j]->find_or_add(value) : u->value_codes[j]->find(value);
+        if (code == FlatIndex::kAbsent) return -1;
+        // A varint: no code's bytes begin another's, so distinct classes have distinct keys.
+        for (; code >= 0x80; code >>= 7) *out++ = static_cast<char>(code | 0x80);
+        *out++ = static_cast<char>(code);
+    }
+    return static_cast<int>(out - u->coded);
 }
 
 SensitiveValue row_sensitive(ScanSuppression* u, ExprContext* econtext) {
@@ -107,15 +125,15 @@ namespace {
 
 struct CountRequest {
     ScanSuppression* u;
-    std::string_view key;
     SensitiveValue sensitive;  // with histograms
 };
 
-// Adds the row to its class (and its class's histogram). May throw; behind guarded().
+// Adds the row (whose key row_key made) to its class (and its class's histogram).
+// May throw; behind guarded().
 void count_in_class(CountRequest* r) {
     ScanSuppression* u = r->u;
     bool added;
-    uint32_t id = u->classes->find_or_add(r->key, &added);
+    uint32_t id = u->classes->find_or_add(std::string_view(u->coded, class_code(u, true)), &added);
     if (added) u->sizes->push_back(0);
     ++(*u->sizes)[id];
     if (!u->histograms) return;
@@ -129,14 +147,44 @@ void count_in_class(CountRequest* r) {
     ++(*u->pair_counts)[p];
 }
 
+// The classes of the rows batched by queue_class. May throw; behind guarded().
+void count_batch(ScanSuppression* u) {
+    for (int b = 0; b < u->batched; ++b) {
+        bool added;
+        std::string_view key(u->batch_keys + b * u->coded_room, u->batch_lengths[b]);
+        uint32_t id = u->classes->find_or_add_hashed(key, u->batch_hashes[b], &added);
+        if (added) u->sizes->push_back(0);
+        ++(*u->sizes)[id];
+    }
+    u->batched = 0;
+}
+
+// Adds the row (whose key row_key made) to its class: later, with a batch (the
+// table of classes outgrows the cache, and a row's lookup waiting for memory
+// was most of what counting cost). May throw; behind guarded().
+constexpr int kClassBatch = 16;
+void queue_class(ScanSuppression* u) {
+    const int length = class_code(u, true);
+    char* key = u->batch_keys + u->batched * u->coded_room;
+    memcpy(key, u->coded, length);
+    const uint64_t hash = FlatIndex::hash(std::string_view(key, length));
+    u->classes->prefetch(hash);
+    u->batch_lengths[u->batched] = length;
+    u->batch_hashes[u->batched] = hash;
+    if (++u->batched == kClassBatch) count_batch(u);
+}
+
 void count_row(ReleaseScanState* s, void*) {
     ScanSuppression* u = s->suppression;
     ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
     ResetExprContext(econtext);
     row_key(s, u, econtext);
-    CountRequest r{u, std::string_view(u->key.data, u->key.len), {}};
-    if (u->histograms) r.sensitive = row_sensitive(u, econtext);
-    guarded([&] { count_in_class(&r); });
+    if (u->histograms) {
+        CountRequest r{u, row_sensitive(u, econtext)};
+        guarded([&] { count_in_class(&r); });
+    } else {
+        guarded([&] { queue_class(u); });
+    }
     if ((++u->rows & 4095) == 0) {
         CHECK_FOR_INTERRUPTS();
         Size held = MemoryContextMemAllocated(u->context, true);
@@ -177,6 +225,11 @@ void decide(ScanSuppression* u) {
     // Over the budget, the violating classes are withheld all the same (privacy
     // first); audit() of the release view reports it and its verdict fails.
     u->within = suppression_within(u->constraints.max_suppression, u->rows, u->suppressed);
+    // The rows read after are looked up among the kept classes only: most rows
+    // are in a few large classes, whose entries stay in the cache.
+    u->classes->for_each_key([&](uint32_t id, std::string_view key) {
+        if (u->keep[id]) u->kept->find_or_add(key);
+    });
 }
 
 }  // namespace
@@ -187,7 +240,10 @@ void count_and_decide(ReleaseScanState* s) {
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
     ResetExprContext(s->css.ss.ps.ps_ExprContext);
     u->keep = static_cast<bool*>(MemoryContextAllocZero(u->context, u->sizes->size() + 1));
-    guarded([&] { decide(u); });
+    guarded([&] {
+        count_batch(u);
+        decide(u);
+    });
     u->decided = true;
     if (!IsParallelWorker()) {
         strlcpy(last_decision.policy, u->policy, sizeof(last_decision.policy));
@@ -232,6 +288,13 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
         u->values = static_cast<Datum*>(palloc0(sizeof(Datum) * n));
         u->isnull = static_cast<bool*>(palloc0(sizeof(bool) * n));
         u->qi_attno = static_cast<AttrNumber*>(palloc0(sizeof(AttrNumber) * n));
+        u->key_ends = static_cast<int*>(palloc0(sizeof(int) * n));
+        u->coded = static_cast<char*>(palloc0(5 * n + 1));
+        u->value_codes = static_cast<FlatIndex**>(palloc0(sizeof(FlatIndex*) * n));
+        u->coded_room = 5 * n;
+        u->batch_keys = static_cast<char*>(palloc(u->coded_room * kClassBatch + 1));
+        u->batch_lengths = static_cast<int*>(palloc0(sizeof(int) * kClassBatch));
+        u->batch_hashes = static_cast<uint64_t*>(palloc0(sizeof(uint64_t) * kClassBatch));
         initStringInfo(&u->key);
     });
     // IndexableColumn holds strings: constructed in place, never destroyed (the scan's memory goes at its end).
@@ -264,6 +327,8 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
     });
     u->memory = construct_in<PgMemoryResource>(u->context, u->context);
     u->classes = construct_in<FlatIndex>(u->context, u->memory);
+    for (int j = 0; j < u->key_count; ++j) u->value_codes[j] = construct_in<FlatIndex>(u->context, u->memory);
+    u->kept = construct_in<FlatIndex>(u->context, u->memory);
     u->sizes = construct_in<std::pmr::vector<int64_t>>(u->context, u->memory);
     u->pairs = construct_in<FlatIndex>(u->context, u->memory);
     u->pair_keys = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
@@ -296,9 +361,10 @@ bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext) {
         row_key(s, u, econtext);  // the current row's conditions and key again
         if (counted) return keep;
     }
-    uint32_t id = u->classes->find(std::string_view(u->key.data, u->key.len));
     // A row the count did not see cannot come from the same snapshot; withheld all the same.
-    return id != FlatIndex::kAbsent && u->keep[id];
+    const int length = class_code(u, false);
+    if (length < 0) return false;
+    return u->kept->find(std::string_view(u->coded, length)) != FlatIndex::kAbsent;
 }
 
 // The last decision of this backend for `policy`, if any (release_suppression()).

@@ -31,7 +31,18 @@ struct ScanSuppression {
     bool histograms;
     MemoryContext context;         // the counts
     PgMemoryResource* memory;
-    FlatIndex* classes;            // class key -> class id, ids in order of first row
+    FlatIndex* classes;            // coded class key (class_code) -> class id, ids in order of first row
+    FlatIndex** value_codes;       // per quasi-identifier: released value's key -> code (class_code)
+    int* key_ends;                 // where each quasi-identifier's value ends in `key` (row_key)
+    char* coded;                   // class_code's key: 5 bytes per quasi-identifier at most
+    // Rows counted but not yet looked up in `classes` (count_row): their coded keys,
+    // kCodedRoom apart, and hashes, whose slots are being brought into the cache.
+    char* batch_keys;
+    int* batch_lengths;
+    uint64_t* batch_hashes;
+    int batched;
+    int coded_room;                // 5 * key_count
+    FlatIndex* kept;               // after the decision: the classes kept, by coded key
     std::pmr::vector<int64_t>* sizes;
     FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
     std::pmr::vector<uint64_t>* pair_keys;
@@ -56,6 +67,14 @@ struct ScanSuppression {
 // The released values of the quasi-identifiers (and sensitive column) of the row
 // in row_slot, and its class key in u->key. Runs in the per-tuple memory of `econtext`.
 void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext);
+// The current row's class (after row_key) as the whole-source count keys it: each
+// quasi-identifier's value replaced by its code in that column (a varint), so
+// that a class of several text values is a key of a few bytes, held whole in its
+// slot of `classes` (one memory access per row instead of two, in a table too
+// large for the cache). Into u->coded; its length, or -1 when `add` is false and
+// a value has no code (a class the count never saw). With `add`, may throw;
+// behind guarded().
+int class_code(ScanSuppression* u, bool add);
 // A released value's bytes in a class key (or a sensitive value's key).
 void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byval);
 // The current row's sensitive value (after row_key): its key's bytes and its
