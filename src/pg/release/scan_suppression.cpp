@@ -61,32 +61,58 @@ void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byv
     appendBinaryStringInfo(key, data, static_cast<int>(length));
 }
 
-// The released values of the row's quasi-identifiers (and sensitive column), and
-// its class key in u->key. Runs in the per-tuple memory of `econtext`.
-void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
+// The released values of the row's quasi-identifiers (and sensitive column), in
+// u->values. Runs in the per-tuple memory of `econtext`.
+void row_values(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
     slot_getsomeattrs(s->row_slot, s->last_attno);
     econtext->ecxt_scantuple = s->row_slot;  // conditions read the original row
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
     s->in_rules = true;
     evaluate_row_conditions(s, econtext);
     release_values(s, u->key_outputs, u->key_count + u->has_sensitive, u->values, u->isnull);
-    resetStringInfo(&u->key);
-    for (int j = 0; j < u->key_count; ++j) {
-        append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
-        u->key_ends[j] = u->key.len;
-    }
     s->in_rules = false;
+    // Detoasted here, where an ERROR may be raised: class_code reads them behind guarded().
+    for (int j = 0; j < u->key_count; ++j)
+        if (u->typlen[j] == -1 && !u->isnull[j])
+            u->values[j] = PointerGetDatum(pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(u->values[j]))));
     MemoryContextSwitchTo(old);
 }
 
+void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
+    row_values(s, u, econtext);
+    MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+    resetStringInfo(&u->key);
+    for (int j = 0; j < u->key_count; ++j) append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+    MemoryContextSwitchTo(old);
+}
+
+namespace {
+
+// A released value's bytes (not null; a varlena detoasted by row_values).
+std::string_view value_bytes(Datum value, int16 typlen, bool byval, const Datum* holder) {
+    if (byval) return std::string_view(reinterpret_cast<const char*>(holder), sizeof(Datum));
+    if (typlen == -1) {
+        const auto* v = reinterpret_cast<const struct varlena*>(DatumGetPointer(value));
+        return std::string_view(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+    }
+    if (typlen == -2) return std::string_view(DatumGetCString(value));
+    return std::string_view(DatumGetPointer(value), typlen);
+}
+
+}  // namespace
+
 int class_code(ScanSuppression* u, bool add) {
     char* out = u->coded;
-    int start = 0;
     for (int j = 0; j < u->key_count; ++j) {
-        std::string_view value(u->key.data + start, u->key_ends[j] - start);
-        start = u->key_ends[j];
-        uint32_t code = add ? u->value_codes[j]->find_or_add(value) : u->value_codes[j]->find(value);
-        if (code == FlatIndex::kAbsent) return -1;
+        // 0 for NULL, else 1 + the value's id among the column's values (its bytes alone:
+        // a column's values have one type, so equal bytes are equal values).
+        uint32_t code = 0;
+        if (!u->isnull[j]) {
+            std::string_view value = value_bytes(u->values[j], u->typlen[j], u->typbyval[j], &u->values[j]);
+            uint32_t id = add ? u->value_codes[j]->find_or_add(value) : u->value_codes[j]->find(value);
+            if (id == FlatIndex::kAbsent) return -1;
+            code = id + 1;
+        }
         // A varint: no code's bytes begin another's, so distinct classes have distinct keys.
         for (; code >= 0x80; code >>= 7) *out++ = static_cast<char>(code | 0x80);
         *out++ = static_cast<char>(code);
@@ -128,7 +154,7 @@ struct CountRequest {
     SensitiveValue sensitive;  // with histograms
 };
 
-// Adds the row (whose key row_key made) to its class (and its class's histogram).
+// Adds the row (whose values row_values read) to its class (and its class's histogram).
 // May throw; behind guarded().
 void count_in_class(CountRequest* r) {
     ScanSuppression* u = r->u;
@@ -159,7 +185,7 @@ void count_batch(ScanSuppression* u) {
     u->batched = 0;
 }
 
-// Adds the row (whose key row_key made) to its class: later, with a batch (the
+// Adds the row (whose values row_values read) to its class: later, with a batch (the
 // table of classes outgrows the cache, and a row's lookup waiting for memory
 // was most of what counting cost). May throw; behind guarded().
 constexpr int kClassBatch = 16;
@@ -178,7 +204,7 @@ void count_row(ReleaseScanState* s, void*) {
     ScanSuppression* u = s->suppression;
     ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
     ResetExprContext(econtext);
-    row_key(s, u, econtext);
+    row_values(s, u, econtext);
     if (u->histograms) {
         CountRequest r{u, row_sensitive(u, econtext)};
         guarded([&] { count_in_class(&r); });
@@ -288,7 +314,6 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
         u->values = static_cast<Datum*>(palloc0(sizeof(Datum) * n));
         u->isnull = static_cast<bool*>(palloc0(sizeof(bool) * n));
         u->qi_attno = static_cast<AttrNumber*>(palloc0(sizeof(AttrNumber) * n));
-        u->key_ends = static_cast<int*>(palloc0(sizeof(int) * n));
         u->coded = static_cast<char*>(palloc0(5 * n + 1));
         u->value_codes = static_cast<FlatIndex**>(palloc0(sizeof(FlatIndex*) * n));
         u->coded_room = 5 * n;
@@ -349,22 +374,31 @@ void prepare_suppression(ReleaseScanState* s) {
     count_and_decide(s);
 }
 
-bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext) {
-    ScanSuppression* u = s->suppression;
-    row_key(s, u, econtext);
-    if (u->by_class) {
-        bool keep;
-        if (class_counted(u, &keep)) return keep;
-        const bool counted = count_class(s, u, econtext, &keep);
-        if (!counted) count_whole_source_instead(s, u);
-        ResetExprContext(econtext);
-        row_key(s, u, econtext);  // the current row's conditions and key again
-        if (counted) return keep;
-    }
+namespace {
+
+// Whether the class of the row in u->values was kept by the count of the whole source.
+bool kept_by_count(ScanSuppression* u) {
     // A row the count did not see cannot come from the same snapshot; withheld all the same.
     const int length = class_code(u, false);
-    if (length < 0) return false;
-    return u->kept->find(std::string_view(u->coded, length)) != FlatIndex::kAbsent;
+    return length >= 0 && u->kept->find(std::string_view(u->coded, length)) != FlatIndex::kAbsent;
+}
+
+}  // namespace
+
+bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext) {
+    ScanSuppression* u = s->suppression;
+    if (!u->by_class) {
+        row_values(s, u, econtext);
+        return kept_by_count(u);
+    }
+    row_key(s, u, econtext);
+    bool keep;
+    if (class_counted(u, &keep)) return keep;
+    const bool counted = count_class(s, u, econtext, &keep);
+    if (!counted) count_whole_source_instead(s, u);
+    ResetExprContext(econtext);
+    row_key(s, u, econtext);  // the current row's conditions and key again
+    return counted ? keep : kept_by_count(u);
 }
 
 // The last decision of this backend for `policy`, if any (release_suppression()).

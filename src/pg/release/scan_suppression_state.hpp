@@ -32,11 +32,10 @@ struct ScanSuppression {
     MemoryContext context;         // the counts
     PgMemoryResource* memory;
     FlatIndex* classes;            // coded class key (class_code) -> class id, ids in order of first row
-    FlatIndex** value_codes;       // per quasi-identifier: released value's key -> code (class_code)
-    int* key_ends;                 // where each quasi-identifier's value ends in `key` (row_key)
+    FlatIndex** value_codes;       // per quasi-identifier: released value's bytes -> code - 1 (class_code)
     char* coded;                   // class_code's key: 5 bytes per quasi-identifier at most
     // Rows counted but not yet looked up in `classes` (count_row): their coded keys,
-    // kCodedRoom apart, and hashes, whose slots are being brought into the cache.
+    // coded_room apart, and hashes, whose slots are being brought into the cache.
     char* batch_keys;
     int* batch_lengths;
     uint64_t* batch_hashes;
@@ -65,9 +64,11 @@ struct ScanSuppression {
 };
 
 // The released values of the quasi-identifiers (and sensitive column) of the row
-// in row_slot, and its class key in u->key. Runs in the per-tuple memory of `econtext`.
+// in row_slot, in u->values (varlenas detoasted). Runs in the per-tuple memory of `econtext`.
+void row_values(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext);
+// Those values, and the row's class key in u->key (their bytes, for the count by class).
 void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext);
-// The current row's class (after row_key) as the whole-source count keys it: each
+// The current row's class (after row_values) as the whole-source count keys it: each
 // quasi-identifier's value replaced by its code in that column (a varint), so
 // that a class of several text values is a key of a few bytes, held whole in its
 // slot of `classes` (one memory access per row instead of two, in a table too
