@@ -9,9 +9,11 @@ class through an index of the source equal those it releases when it counts the
 whole source first (privrisk.release_suppression_by_class off). Both sessions
 read through the source's indexes (enable_seqscan off). EXPLAIN ANALYZE of the
 first says how many reads decided class by class; the test fails if too few did.
-With k or max_risk alone, a full read (the whole source counted) must also release
-exactly the rows SQL finds: those of the release without suppression whose class,
-grouped by the released quasi-identifiers, is large enough.
+Full reads (the whole source counted) release the same rows serially, where each
+row's class is replayed from the count's record, and in parallel, where it is found
+by the row's values; with k or max_risk alone, exactly the rows SQL finds: those of
+the release without suppression whose class, grouped by the released
+quasi-identifiers, is large enough.
 
 Usage: suppression_random.py [--seed N] [--rounds N] [--queries N]"""
 import argparse
@@ -155,28 +157,42 @@ def run_round(seed, number, n):
 
 
 def check_full_read(seed, number, rnd):
-    """A full read (the whole source counted first) against SQL: with k or max_risk alone,
-    the rows released are those of the same release without suppression whose class (GROUP BY
-    the released quasi-identifiers) has at least k rows (or at least 1 / max_risk)."""
+    """Full reads, the whole source counted first. The serial read takes each row's class
+    from the count's record of it; a parallel read finds it by the row's values: the same
+    rows. With k or max_risk alone, they are also those SQL finds: the rows of the release
+    without suppression whose class (GROUP BY the released quasi-identifiers) has at least
+    k rows (or at least 1 / max_risk)."""
+    ids = "SELECT (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM sr_view)::text;\n"
+    explain = "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM sr_view;\n"
+    sql = ("SET privrisk.release_index_scans = off;\nSET max_parallel_workers_per_gather = 0;\n" + ids + explain +
+           "SET max_parallel_workers_per_gather = 2;\nSET parallel_setup_cost = 0;\nSET parallel_tuple_cost = 0;\n"
+           "SET min_parallel_table_scan_size = 0;\n" + ids + explain + "RESET ALL;\n")
     c = rnd.constraints
-    if set(c) - {"k", "max_risk", "max_suppression"}:
-        return
-    least = c["k"] if "k" in c else 1 / c["max_risk"]
-    plain = "\n".join(r.replace("add_rule('sr',", "add_rule('sr_plain',") for r in rnd.rules)
-    qis = ", ".join(rnd.qis)
-    out = psql(DB, "SELECT privrisk.create_policy('sr_plain', 'sr_source');\n" + plain + "\n"
-                   "SET client_min_messages = warning;\nSELECT privrisk.create_release_view('sr_plain', 'sr_plain_view');\n"
-                   "RESET client_min_messages;\nSET privrisk.release_index_scans = off;\n"
-                   "SELECT (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM sr_view)::text;\n"
-                   f"SELECT (SELECT coalesce(array_agg(id ORDER BY id), '{{}}') FROM (SELECT id, count(*) OVER "
-                   f"(PARTITION BY {qis}) AS n FROM sr_plain_view) AS x WHERE n >= {least})::text;\n"
-                   "DROP VIEW sr_plain_view;\nSELECT privrisk.drop_policy('sr_plain', true);\n").split("\n")
+    by_sql = not set(c) - {"k", "max_risk", "max_suppression"}
+    if by_sql:
+        least = c["k"] if "k" in c else 1 / c["max_risk"]
+        plain = "\n".join(r.replace("add_rule('sr',", "add_rule('sr_plain',") for r in rnd.rules)
+        sql += ("SELECT privrisk.create_policy('sr_plain', 'sr_source');\n" + plain + "\n"
+                "SET client_min_messages = warning;\nSELECT privrisk.create_release_view('sr_plain', 'sr_plain_view');\n"
+                "RESET client_min_messages;\nSET privrisk.release_index_scans = off;\n"
+                f"SELECT (SELECT coalesce(array_agg(id ORDER BY id), '{{}}') FROM (SELECT id, count(*) OVER "
+                f"(PARTITION BY {', '.join(rnd.qis)}) AS n FROM sr_plain_view) AS x WHERE n >= {least})::text;\n"
+                "DROP VIEW sr_plain_view;\nSELECT privrisk.drop_policy('sr_plain', true);\n")
+    out = psql(DB, sql).split("\n")
     released = [l for l in out if l.startswith("{")]
-    if len(released) != 2 or released[0] != released[1]:
-        fail(f"FAIL seed {seed}, round {number}: a full read releases other rows than the SQL count of its classes\n"
-             f"policy: {rnd.describe()}\n  release: {released[0][:200] if released else out}\n"
-             f"  SQL:     {released[1][:200] if len(released) > 1 else ''}")
-
+    replayed = [l.split(":")[1].strip() for l in out if "Suppression Rows Replayed" in l]
+    where = f"seed {seed}, round {number}"
+    if len(released) != (3 if by_sql else 2) or len(replayed) != 2:
+        fail(f"FAIL {where}: unexpected output\n" + "\n".join(out))
+    if released[0] != released[1]:
+        fail(f"FAIL {where}: the serial read (classes replayed) and the parallel read release other rows\n"
+             f"policy: {rnd.describe()}\n  serial:   {released[0][:200]}\n  parallel: {released[1][:200]}")
+    if replayed[0] != str(ROWS) or not any("Gather" in l for l in out) or replayed[1] != "0":
+        fail(f"FAIL {where}: the serial read did not replay every row, or the parallel read was not parallel\n" +
+             "\n".join(out))
+    if by_sql and released[0] != released[2]:
+        fail(f"FAIL {where}: a full read releases other rows than the SQL count of its classes\n"
+             f"policy: {rnd.describe()}\n  release: {released[0][:200]}\n  SQL:     {released[2][:200]}")
 
 def main():
     p = argparse.ArgumentParser()

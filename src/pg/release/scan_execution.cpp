@@ -85,7 +85,11 @@ void release_row(ReleaseScanState* s, ExprContext* econtext, Datum* values, bool
 
 void start_serial_scan(ReleaseScanState* s) {
     EState* estate = s->css.ss.ps.state;
-    s->scan = table_beginscan(s->source, estate->es_snapshot, 0, nullptr);
+    // With record suppression, the count and the rows released read the source in
+    // the same order (scan_suppression.cpp replays the count's classes): both from its
+    // first block, never from where another session's scan of it happens to be.
+    const bool synchronized = !s->suppression;
+    s->scan = table_beginscan_strat(s->source, estate->es_snapshot, 0, nullptr, true, synchronized);
 }
 
 void close_partition(ReleaseScanState* s) {
@@ -478,6 +482,7 @@ void end_release(CustomScanState* node) {
 void rescan_release(CustomScanState* node) {
     auto* s = reinterpret_cast<ReleaseScanState*>(node);
     restore_scan_slot(s);
+    if (s->suppression) rescan_suppression(s);
     rescan_index_access(s);
     if (s->partitions != NIL) {
         close_partition(s);
@@ -524,6 +529,8 @@ void explain_release(CustomScanState* node, List* ancestors, ExplainState* es) {
             ExplainPropertyInteger("Suppression Classes Counted", nullptr, classes, es);
             ExplainPropertyInteger("Suppression Candidates Read", nullptr, candidates, es);
         }
+    } else if (s->suppression && es->analyze && !s->index_access) {
+        ExplainPropertyInteger("Suppression Rows Replayed", nullptr, suppression_rows_replayed(s->suppression), es);
     }
     // Conditions of the columns read, and how many of them run natively.
     ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);

@@ -6,6 +6,7 @@
 #include "release/policy_access.hpp"
 #include "release/release_shape.hpp"
 #include "release/scan_index.hpp"
+#include "release/suppression_catalog.hpp"
 #include "release/scan_suppression.hpp"
 #include "release/scan_state.hpp"
 #include "release/shard_pins.hpp"
@@ -86,6 +87,7 @@ struct SourceSize {
     Oid source = InvalidOid;
     bool plain = false;                     // a table without children: it may be read through an index
     std::vector<IndexableColumn> columns;   // how each release column shows its source column
+    bool suppressing = false;               // the policy suppresses records: a full read counts the source first
 };
 
 // The size of the source of policy `name` (read through `view`, if valid), read from the catalog.
@@ -119,6 +121,7 @@ SourceSize source_size(const std::string& name, Oid view) {
     });
     for (const PolicyRule& rule : p->rules) size.rule_columns.push_back(rule.column);
     size.source = source;
+    size.suppressing = find_suppression(p->name).has_value();
     if (size.plain && release_index_scans())
         for (const ReleasedColumn& c : release_shape(*p)) size.columns.push_back(indexable_column(*p, c));
     return size;
@@ -203,6 +206,9 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     double tuples = size.known ? size.tuples : rel->tuples;
     double cpu_per_tuple = cpu_tuple_cost + rules * cpu_operator_cost + rel->baserestrictcost.per_tuple;
     double startup = rel->baserestrictcost.startup + rel->reltarget->cost.startup;
+    // With record suppression, no row comes before the count of the whole source (in
+    // each participant of a parallel read): a read of the source, its rules, a lookup per row.
+    if (size.suppressing) startup += seq_page_cost * pages + (cpu_tuple_cost + (rules + 1) * cpu_operator_cost) * tuples;
     double target = rel->reltarget->cost.per_tuple * rel->rows;
     auto make_path = [&](int workers) {
         CustomPath* path = makeNode(CustomPath);

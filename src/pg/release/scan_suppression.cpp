@@ -20,6 +20,7 @@
 #include "common/args.hpp"
 
 extern "C" {
+#include "access/tableam.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 }
@@ -162,6 +163,7 @@ void count_in_class(CountRequest* r) {
     uint32_t id = u->classes->find_or_add(std::string_view(u->coded, class_code(u, true)), &added);
     if (added) u->sizes->push_back(0);
     ++(*u->sizes)[id];
+    if (u->recording) u->sequence->push_back(id);
     if (!u->histograms) return;
     uint32_t sensitive = intern_sensitive(u->sensitive_ids, u->sensitive_names, r->sensitive, &added);
     uint64_t pair = uint64_t(id) << 32 | sensitive;
@@ -181,6 +183,7 @@ void count_batch(ScanSuppression* u) {
         uint32_t id = u->classes->find_or_add_hashed(key, u->batch_hashes[b], &added);
         if (added) u->sizes->push_back(0);
         ++(*u->sizes)[id];
+        if (u->recording) u->sequence->push_back(id);
     }
     u->batched = 0;
 }
@@ -200,20 +203,48 @@ void queue_class(ScanSuppression* u) {
     if (++u->batched == kClassBatch) count_batch(u);
 }
 
+// The row's block in the recorded sequence. May throw; behind guarded().
+void record_block(ScanSuppression* u, BlockNumber block) {
+    if (!u->blocks->empty() && (u->blocks->back() >> 32) == block)
+        ++u->blocks->back();
+    else
+        u->blocks->push_back(uint64_t(block) << 32 | 1);
+}
+
+// The sequence is given up (its memory is wanted for the counts). May throw; behind guarded().
+void forget_sequence(ScanSuppression* u) {
+    u->recording = false;
+    u->sequence->clear();
+    u->sequence->shrink_to_fit();
+    u->blocks->clear();
+    u->blocks->shrink_to_fit();
+}
+
 void count_row(ReleaseScanState* s, void*) {
     ScanSuppression* u = s->suppression;
     ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
     ResetExprContext(econtext);
     row_values(s, u, econtext);
+    const BlockNumber block = ItemPointerGetBlockNumber(&s->row_slot->tts_tid);
     if (u->histograms) {
         CountRequest r{u, row_sensitive(u, econtext)};
-        guarded([&] { count_in_class(&r); });
+        guarded([&] {
+            if (u->recording) record_block(u, block);
+            count_in_class(&r);
+        });
     } else {
-        guarded([&] { queue_class(u); });
+        guarded([&] {
+            if (u->recording) record_block(u, block);
+            queue_class(u);
+        });
     }
     if ((++u->rows & 4095) == 0) {
         CHECK_FOR_INTERRUPTS();
         Size held = MemoryContextMemAllocated(u->context, true);
+        if (held > s->cache_limit && u->recording) {
+            guarded([&] { forget_sequence(u); });
+            held = MemoryContextMemAllocated(u->context, true);
+        }
         if (held > s->cache_limit)
             ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                             errmsg("release of policy %s: record suppression's class counts need %zu kB, more than "
@@ -262,6 +293,10 @@ void decide(ScanSuppression* u) {
 
 void count_and_decide(ReleaseScanState* s) {
     ScanSuppression* u = s->suppression;
+    // Recorded when the rows released are read next by a serial scan of the same heap
+    // (not begun yet: a parallel one is set up before, an index read is another order).
+    u->recording = s->partitions == NIL && !s->index_access && !s->scan &&
+                   s->source->rd_tableam == GetHeapamTableAmRoutine();
     for_each_source_row(s, count_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
     ResetExprContext(s->css.ss.ps.ps_ExprContext);
@@ -271,6 +306,9 @@ void count_and_decide(ReleaseScanState* s) {
         decide(u);
     });
     u->decided = true;
+    u->replayable = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
+    u->recording = false;
+    rescan_suppression(s);
     if (!IsParallelWorker()) {
         strlcpy(last_decision.policy, u->policy, sizeof(last_decision.policy));
         last_decision.rows = u->rows;
@@ -354,6 +392,8 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
     u->classes = construct_in<FlatIndex>(u->context, u->memory);
     for (int j = 0; j < u->key_count; ++j) u->value_codes[j] = construct_in<FlatIndex>(u->context, u->memory);
     u->kept = construct_in<FlatIndex>(u->context, u->memory);
+    u->sequence = construct_in<std::pmr::vector<uint32_t>>(u->context, u->memory);
+    u->blocks = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
     u->sizes = construct_in<std::pmr::vector<int64_t>>(u->context, u->memory);
     u->pairs = construct_in<FlatIndex>(u->context, u->memory);
     u->pair_keys = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
@@ -383,11 +423,41 @@ bool kept_by_count(ScanSuppression* u) {
     return length >= 0 && u->kept->find(std::string_view(u->coded, length)) != FlatIndex::kAbsent;
 }
 
+// Whether the row in row_slot is kept, from the class the count recorded for it;
+// -1 when the read is not meeting the rows the count met, in their order (from
+// then on, each row's class is found by its key).
+int replayed_verdict(ReleaseScanState* s, ScanSuppression* u) {
+    const BlockNumber block = ItemPointerGetBlockNumber(&s->row_slot->tts_tid);
+    if (u->replay_left == 0 && u->replay_run < u->blocks->size() && ((*u->blocks)[u->replay_run] >> 32) == block) {
+        u->replay_left = static_cast<uint32_t>((*u->blocks)[u->replay_run++]);
+        u->replay_block = block;
+    }
+    if (u->replay_left == 0 || block != u->replay_block) {
+        u->replaying = u->replayable = false;
+        return -1;
+    }
+    --u->replay_left;
+    ++u->replayed;
+    return u->keep[(*u->sequence)[u->replay_row++]];
+}
+
 }  // namespace
+
+void rescan_suppression(ReleaseScanState* s) {
+    ScanSuppression* u = s->suppression;
+    u->replaying = u->replayable;
+    u->replay_row = 0;
+    u->replay_run = 0;
+    u->replay_left = 0;
+}
 
 bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext) {
     ScanSuppression* u = s->suppression;
     if (!u->by_class) {
+        if (u->replaying) {
+            const int verdict = replayed_verdict(s, u);
+            if (verdict >= 0) return verdict;
+        }
         row_values(s, u, econtext);
         return kept_by_count(u);
     }
@@ -415,5 +485,7 @@ bool last_suppression_decision(const char* policy, int64* rows, int64* suppresse
 void forget_suppression_decision() { last_decision.valid = false; }
 
 const char* suppression_description(const ScanSuppression* u) { return u->description; }
+
+int64 suppression_rows_replayed(const ScanSuppression* u) { return u->replayed; }
 
 }  // namespace privrisk::pg

@@ -28,6 +28,8 @@ bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext);
 // setting privrisk.release_suppression_by_class turns it off.
 void define_suppression_setting();
 bool release_suppression_by_class();
+// The rows are read again from the first (the decision stands: same snapshot).
+void rescan_suppression(ReleaseScanState* s);
 // Closes what the scan opened (the class index); at its end.
 void end_suppression(ReleaseScanState* s);
 // For EXPLAIN: the class index, classes counted and candidates read, if deciding by class.
@@ -44,5 +46,7 @@ bool last_suppression_decision(const char* policy, int64* rows, int64* suppresse
 void forget_suppression_decision();
 // What EXPLAIN says of it.
 const char* suppression_description(const ScanSuppression* u);
+// The rows whose class the read took from the count's record of it (EXPLAIN ANALYZE).
+int64 suppression_rows_replayed(const ScanSuppression* u);
 
 }  // namespace privrisk::pg

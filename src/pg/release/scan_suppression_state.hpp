@@ -42,6 +42,21 @@ struct ScanSuppression {
     int batched;
     int coded_room;                // 5 * key_count
     FlatIndex* kept;               // after the decision: the classes kept, by coded key
+    // The count's classes in the order it read the rows, replayed by the serial read
+    // after it (a row's class is then known without its key): each row's class id, and
+    // the blocks read with their rows (block << 32 | rows), by which the read checks it
+    // meets the same rows. Not kept when the count is followed by another kind of
+    // read, nor past privrisk.memory_limit.
+    bool recording;
+    std::pmr::vector<uint32_t>* sequence;
+    std::pmr::vector<uint64_t>* blocks;
+    bool replayable;               // the sequence is whole (a read that leaves its order ends this)
+    bool replaying;
+    int64 replay_row;              // the next row's index in `sequence`
+    std::size_t replay_run;        // the next entry of `blocks`
+    uint32_t replay_left;          // rows left in the current block
+    BlockNumber replay_block;
+    int64 replayed;                // rows decided so (EXPLAIN ANALYZE)
     std::pmr::vector<int64_t>* sizes;
     FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
     std::pmr::vector<uint64_t>* pair_keys;
