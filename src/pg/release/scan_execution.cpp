@@ -163,10 +163,7 @@ TupleTableSlot* release_next(ScanState* ss) {
     for (;;) {
         if (!next_source_row(s)) return out;
         if (!s->suppression) break;
-        if (suppression_keeps_row(s, ss->ps.ps_ExprContext)) {
-            conditions_done = true;
-            break;
-        }
+        if (suppression_keeps_row(s, ss->ps.ps_ExprContext, &conditions_done)) break;
         ResetExprContext(ss->ps.ps_ExprContext);
         CHECK_FOR_INTERRUPTS();
     }
@@ -529,7 +526,8 @@ void explain_release(CustomScanState* node, List* ancestors, ExplainState* es) {
             ExplainPropertyInteger("Suppression Classes Counted", nullptr, classes, es);
             ExplainPropertyInteger("Suppression Candidates Read", nullptr, candidates, es);
         }
-    } else if (s->suppression && es->analyze && !s->index_access) {
+    } else if (s->suppression && es->analyze && !s->index_access && s->may_see_errors) {
+        // Only to roles that may read the source: with LIMIT, it tells how many withheld rows come first.
         ExplainPropertyInteger("Suppression Rows Replayed", nullptr, suppression_rows_replayed(s->suppression), es);
     }
     // Conditions of the columns read, and how many of them run natively.

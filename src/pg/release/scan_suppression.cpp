@@ -220,12 +220,28 @@ void forget_sequence(ScanSuppression* u) {
     u->blocks->shrink_to_fit();
 }
 
+// The counts within privrisk.memory_limit: the record of the rows' classes goes first, then an ERROR.
+void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
+    Size held = MemoryContextMemAllocated(u->context, true);
+    if (held > s->cache_limit && u->recording) {
+        guarded([&] { forget_sequence(u); });
+        held = MemoryContextMemAllocated(u->context, true);
+    }
+    if (held > s->cache_limit)
+        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                        errmsg("release of policy %s: record suppression's class counts need %zu kB, more than "
+                               "privrisk.memory_limit (%zu kB)",
+                               quote_literal_cstr(u->policy), held / 1024, s->cache_limit / 1024),
+                        errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
+}
+
 void count_row(ReleaseScanState* s, void*) {
     ScanSuppression* u = s->suppression;
     ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
     ResetExprContext(econtext);
     row_values(s, u, econtext);
-    const BlockNumber block = ItemPointerGetBlockNumber(&s->row_slot->tts_tid);
+    // Only a heap's own slot is recorded (a partition's row mapped into a virtual slot has no TID).
+    const BlockNumber block = u->recording ? ItemPointerGetBlockNumber(&s->row_slot->tts_tid) : InvalidBlockNumber;
     if (u->histograms) {
         CountRequest r{u, row_sensitive(u, econtext)};
         guarded([&] {
@@ -240,17 +256,7 @@ void count_row(ReleaseScanState* s, void*) {
     }
     if ((++u->rows & 4095) == 0) {
         CHECK_FOR_INTERRUPTS();
-        Size held = MemoryContextMemAllocated(u->context, true);
-        if (held > s->cache_limit && u->recording) {
-            guarded([&] { forget_sequence(u); });
-            held = MemoryContextMemAllocated(u->context, true);
-        }
-        if (held > s->cache_limit)
-            ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                            errmsg("release of policy %s: record suppression's class counts need %zu kB, more than "
-                                   "privrisk.memory_limit (%zu kB)",
-                                   quote_literal_cstr(u->policy), held / 1024, s->cache_limit / 1024),
-                            errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
+        check_count_memory(s, u);
     }
 }
 
@@ -300,11 +306,10 @@ void count_and_decide(ReleaseScanState* s) {
     for_each_source_row(s, count_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
     ResetExprContext(s->css.ss.ps.ps_ExprContext);
+    guarded([&] { count_batch(u); });  // the last rows: their classes count before the verdicts are sized
     u->keep = static_cast<bool*>(MemoryContextAllocZero(u->context, u->sizes->size() + 1));
-    guarded([&] {
-        count_batch(u);
-        decide(u);
-    });
+    guarded([&] { decide(u); });
+    check_count_memory(s, u);  // the last rows, and the kept classes' own table
     u->decided = true;
     u->replayable = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
     u->recording = false;
@@ -451,14 +456,19 @@ void rescan_suppression(ReleaseScanState* s) {
     u->replay_left = 0;
 }
 
-bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext) {
+bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext, bool* conditions_done) {
     ScanSuppression* u = s->suppression;
+    *conditions_done = true;
     if (!u->by_class) {
         if (u->replaying) {
             const int verdict = replayed_verdict(s, u);
+            // The row's class came from the record: its conditions have not run (the
+            // state holds the last counted row's), the release runs them.
+            *conditions_done = false;
             if (verdict >= 0) return verdict;
         }
         row_values(s, u, econtext);
+        *conditions_done = true;
         return kept_by_count(u);
     }
     row_key(s, u, econtext);

@@ -20,8 +20,9 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
 void prepare_suppression(ReleaseScanState* s);
 
 // Whether the source row in row_slot is released. Evaluates the row's
-// conditions (in the per-tuple memory of `econtext`).
-bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext);
+// conditions (in the per-tuple memory of `econtext`) unless *conditions_done
+// says it did not (a verdict replayed from the count's record).
+bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext, bool* conditions_done);
 
 // A scan that reads through an index decides class by class, through an index
 // of the source on quasi-identifiers, when it can (scan_suppression.cpp); the

@@ -220,6 +220,23 @@ RESET privrisk.memory_limit;
 RESET max_parallel_workers_per_gather;
 SELECT privrisk.drop_policy('sup_long');
 DROP TABLE sup_long;
+-- A replayed row's values come from its own conditions, not from the last counted row's:
+-- note is disclosed where id <> 8, and the rows with id 8, updated last, are counted last;
+-- every other row of class 0 shows its note. The last rows counted (singleton classes
+-- after 16 rows of class 0) are decided too: all withheld (k = 2).
+CREATE TABLE sup_replay (id int, g int, note text);
+INSERT INTO sup_replay SELECT i, 0, 'n' || i FROM generate_series(1, 16) AS i;
+INSERT INTO sup_replay SELECT 16 + i, i, 'n' || (16 + i) FROM generate_series(1, 15) AS i;
+UPDATE sup_replay SET id = 8, note = 'n8-last' WHERE id = 31;
+UPDATE sup_replay SET g = 0 WHERE id = 8;
+SELECT privrisk.create_policy('sup_replay', 'sup_replay');
+SELECT privrisk.add_rule('sup_replay', 'note', 'hide', 'id <> 8');
+SELECT privrisk.set_suppression('sup_replay', ARRAY['g'], '{"k": 2, "max_suppression": 1}');
+SET max_parallel_workers_per_gather = 0;
+SELECT id, g, note FROM privrisk.release('sup_replay') AS r(id int, g int, note text) ORDER BY id, note NULLS LAST;
+RESET max_parallel_workers_per_gather;
+SELECT privrisk.drop_policy('sup_replay');
+DROP TABLE sup_replay;
 
 -- Bad input: an ERROR naming the problem, nothing changed.
 SELECT privrisk.set_suppression('sup_where', ARRAY['zip'], '{"k": 3, "c": 0.5}');
