@@ -34,15 +34,27 @@ constexpr int kTableCount = sizeof kTables / sizeof kTables[0];
 Oid table_oids[kTableCount] = {};
 bool oids_known = false;
 
+// A flush only counts (it runs in invalidation callbacks, many of them for
+// relations that are not the cache's); where it happened is read at the next
+// load (settle_flush). Read later, it is a later point: a load is kept less often,
+// never more.
+bool flush_pending = false;
+
 void flush() {
     ++generation;
     pg_memory_barrier();
+    flush_pending = true;
+    oids_known = false;
+}
+
+void settle_flush() {
+    if (!flush_pending) return;
     LWLockAcquire(ProcArrayLock, LW_SHARED);
     flush_latest = XidFromFullTransactionId(ShmemVariableCache->latestCompletedXid);
     LWLockRelease(ProcArrayLock);
     flush_transaction = MyProc ? MyProc->lxid : InvalidLocalTransactionId;
     flush_command = GetCurrentCommandId(false);
-    oids_known = false;
+    flush_pending = false;
 }
 
 void on_relcache_invalidation(Datum, Oid relid) {
@@ -80,6 +92,7 @@ uint64_t release_cache_generation() {
 
 ReleaseCacheLoad release_cache_begin_load() {
     if (!remember_tables()) return {generation, false};
+    pg_call([] { settle_flush(); });
     // A load reads under the active snapshot (or a newer one): kept only when
     // that snapshot sees every change the cache was flushed for (another
     // session's, or this transaction's up to its command). Its xmin newer than
@@ -106,7 +119,7 @@ void register_release_cache() {
     // Loaded by a backend that is running (not preloaded by the postmaster): invalidations
     // it consumed before now went unseen here, so its loading counts as a flush: a load
     // under a snapshot taken before is not kept.
-    if (!process_shared_preload_libraries_in_progress && MyProc) flush();
+    if (!process_shared_preload_libraries_in_progress) flush();
     DefineCustomBoolVariable("privrisk.release_cache",
                              "Keeps what release scans read from privrisk's catalog tables in each backend.",
                              "Off: every release reads the catalog again (for measurements).", &enabled, true,
