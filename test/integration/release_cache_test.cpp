@@ -258,7 +258,9 @@ TEST(ReleaseCache, ServesAgainAfterAChange) {
         EXPECT_EQ(one(tx, kDiagnosis), "NULL");
         EXPECT_EQ(one(tx, kDiagnosis), "NULL");
         EXPECT_EQ(std::stol(one(tx, scans)), after_first) << "round " << round << ": the catalog was read again";
-        if (round == 0) EXPECT_GT(after_first, 0) << "the first read after the change reads the catalog";
+        if (round == 0) {
+            EXPECT_GT(after_first, 0) << "the first read after the change reads the catalog";
+        }
         tx.commit();
     }
 }

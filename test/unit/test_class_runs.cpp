@@ -348,7 +348,9 @@ TEST(ClassRuns, KeyedRunsGiveEachClassWithItsKeyAndCounts) {
                     uint32_t id = r.get<uint32_t>();
                     int64_t count = r.get<int64_t>();
                     ASSERT_LT(id, values.values.size());
-                    if (i > 0) EXPECT_LT(previous, id) << "pairs in id order";
+                    if (i > 0) {
+                        EXPECT_LT(previous, id) << "pairs in id order";
+                    }
                     previous = id;
                     got[tuple][values.values[id]] = count;
                 }

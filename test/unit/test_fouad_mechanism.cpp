@@ -168,7 +168,9 @@ TEST(FouadMechanism, ReleaseDrawsOneAdmissibleChoicePerKeptRow) {
             random, o,
             [&](std::size_t t, const FouadMechanism::Choice* c) {
                 chosen[t].push_back(c ? c->levels : std::vector<int>{});
-                if (c) EXPECT_GE(double(c->rho), theta * 10) << "an inadmissible generalization";
+                if (c) {
+                    EXPECT_GE(double(c->rho), theta * 10) << "an inadmissible generalization";
+                }
             },
             [&] { ++between; });
         return std::make_pair(chosen, between);

@@ -240,7 +240,9 @@ TEST(HierarchyLeavesAt, EqualsTheValuesThatGeneralizeToTheLabel) {
                 std::sort(want.begin(), want.end());
                 std::sort(got->begin(), got->end());
                 EXPECT_EQ(*got, want) << file << " label " << label << " at " << level;
-                if (want.size() > 1) EXPECT_FALSE(h->leaves_at(label, level, want.size() - 1).has_value());
+                if (want.size() > 1) {
+                    EXPECT_FALSE(h->leaves_at(label, level, want.size() - 1).has_value());
+                }
                 ++checked;
             }
             // A label of another level, or none at all, has no leaf at this one.

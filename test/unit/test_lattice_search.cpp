@@ -458,7 +458,7 @@ TEST(LatticeSearch, MemoryBoundShrinksTheCacheNotTheResult) {
         // The fixed part, one node's classes (never more than the base's) thrice while it is evaluated,
         // and the reports: the cache gets at most the base's size instead of twice it and 64 MB.
         const std::size_t tight = 4 * base + std::size_t(nodes) * (9 + GeneralizationLattice::kReportBytes);
-        MemoryBound bound{tight, "privrisk.memory_limit"};
+        MemoryBound bound{tight, "privrisk.memory_limit", 0, ""};
         SearchResult free = build(in).search();
         SearchResult bounded = build(in, bound).search();
         ASSERT_EQ(free.best.has_value(), bounded.best.has_value()) << "trial " << trial;
@@ -480,7 +480,7 @@ TEST(LatticeSearch, MemoryBoundShrinksTheCacheNotTheResult) {
         }
         // Below the level-0 classes themselves: refused when the lattice is made.
         if (base > 0) {
-            std::string e = privrisk_test::error_of([&] { build(in, MemoryBound{base - 1, "privrisk.memory_limit"}); });
+            std::string e = privrisk_test::error_of([&] { build(in, MemoryBound{base - 1, "privrisk.memory_limit", 0, ""}); });
             EXPECT_NE(e.find("search: the level-0 classes"), std::string::npos) << e;
         }
     }
