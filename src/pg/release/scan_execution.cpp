@@ -118,7 +118,7 @@ bool open_next_partition(ReleaseScanState* s) {
 // The next row of the source into row_slot; false at the end.
 bool next_source_row(ReleaseScanState* s) {
     if (s->index_access && !s->counting) return next_index_row(s);
-    if (s->partitions == NIL) {
+    if (!s->by_tables) {
         if (!s->scan) start_serial_scan(s);
         return table_scan_getnextslot(s->scan, ForwardScanDirection, s->source_slot);
     }
@@ -141,7 +141,7 @@ void for_each_source_row(ReleaseScanState* s, void (*on_row)(ReleaseScanState*, 
     s->counting = true;     // the whole source, not what an index finds
     while (next_source_row(s)) on_row(s, arg);
     s->counting = false;
-    if (s->partitions == NIL) {
+    if (!s->by_tables) {
         if (s->scan) table_endscan(s->scan);
         s->scan = released;
     } else {
@@ -294,6 +294,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
         return ExecInitExtraTupleSlot(estate, desc, partitioned ? &TTSOpsVirtual : table_slot_callbacks(s->source));
     });
     s->row_slot = s->source_slot;
+    s->by_tables = partitioned;
     if (partitioned) s->partitions = leaf_partitions(s->source);
     s->cache_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk release cache", ALLOCSET_DEFAULT_SIZES);
@@ -481,7 +482,7 @@ void rescan_release(CustomScanState* node) {
     restore_scan_slot(s);
     if (s->suppression) rescan_suppression(s);
     rescan_index_access(s);
-    if (s->partitions != NIL) {
+    if (s->by_tables) {
         close_partition(s);
         s->next_partition = 0;
     } else if (s->scan) {

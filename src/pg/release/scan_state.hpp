@@ -109,7 +109,8 @@ struct ReleaseScanState {
     TupleTableSlot* row_slot;     // where the current row is: source_slot or the partition's slot
     // A partitioned or inheritance source is read one table after another (serially),
     // each row mapped to the parent's columns when a partition orders them differently.
-    List* partitions;  // the tables' OIDs; NIL for a plain table
+    List* partitions;  // the tables' OIDs; NIL for a plain table (or a partitioned one with none)
+    bool by_tables;    // a partitioned source: read table by table (its parent has no storage)
     int next_partition;
     Relation partition;
     TupleTableSlot* partition_slot;

@@ -126,9 +126,19 @@ void generalize_miss(MissRequest* r) {
 
 __attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
     if (s->hierarchy_generation != hierarchy_generation()) {
-        // A hierarchy changed mid-query: what is cached may be stale.
+        // A hierarchy changed mid-query. Record suppression counted the classes of
+        // the values released with the old one: rows released with the new one
+        // could form classes it never counted, so such a read stops.
+        if (s->suppression)
+            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                            errmsg("release of policy %s: a hierarchy changed during the read, after record "
+                                   "suppression had counted its classes",
+                                   quote_literal_cstr(s->policy)),
+                            errhint("Read the release again.")));
+        // Otherwise what is cached may be stale (an output that is not generalized has no cache).
         for (int c = 0; c < s->output_count; ++c) {
-            for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
+            if (s->outputs[c].levels)
+                for (int l = 0; l < s->outputs[c].height; ++l) s->outputs[c].levels[l] = nullptr;
             s->outputs[c].texts = nullptr;
             s->outputs[c].cached = 0;
         }
