@@ -301,7 +301,7 @@ void count_and_decide(ReleaseScanState* s) {
     ScanSuppression* u = s->suppression;
     // Recorded when the rows released are read next by a serial scan of the same heap
     // (not begun yet: a parallel one is set up before, an index read is another order).
-    u->recording = s->partitions == NIL && !s->index_access && !s->scan &&
+    u->recording = !s->by_tables && !s->index_access && !s->scan &&
                    s->source->rd_tableam == GetHeapamTableAmRoutine();
     for_each_source_row(s, count_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
@@ -372,11 +372,20 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
     u->decided_early = u->per_class_decidable && !q.needs_histograms() && (q.k || q.max_risk);
     for (int j = 0; j < n; ++j) {
         const std::string& name = j < u->key_count ? rule->quasi_identifiers[j] : *rule->sensitive;
-        auto col = std::find_if(shape.begin(), shape.end(), [&](const ReleasedColumn& c) { return c.name == name; });
+        // By the number of the column of that name when the policy's owner last approved
+        // its columns: renamed since (and another column given its name), it is refused,
+        // as the rules' columns are, not counted on the newcomer.
+        auto approved = std::find_if(policy.columns.begin(), policy.columns.end(),
+                                     [&](const BoundColumn& c) { return c.name == name; });
+        auto col = std::find_if(shape.begin(), shape.end(), [&](const ReleasedColumn& c) {
+            return approved != policy.columns.end() ? c.attno == approved->attno : c.name == name;
+        });
+        if (col != shape.end() && col->name != name) col = shape.end();
         if (col == shape.end())
             fail(ErrorKind::UndefinedObject,
                  "the suppression rule of policy " + quote_value(policy.name) + " names column " + quote_value(name) +
-                     ", which its source no longer has; the policy's owner sets the rule anew "
+                     ", which its source no longer has as the policy's owner approved it (dropped, or renamed since); "
+                     "the owner approves the source's columns again (privrisk.refresh_policy) and sets the rule anew "
                      "with privrisk.set_suppression");
         init_output(s, u->keys[j], j, *col, policy, rule_condition, condition_used);
         u->key_outputs[j] = &u->keys[j];

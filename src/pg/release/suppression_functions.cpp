@@ -132,6 +132,21 @@ PRIVRISK_FUNCTION(privrisk_set_suppression) {
     }
     Oid relid = RelationGetRelid(source);
     pg_call([&] { table_close(source, AccessShareLock); });
+    // A release counts the columns its owner approved, by number (scan_suppression.cpp):
+    // a name that now stands for another column is refused until the columns are approved again.
+    std::vector<std::string> named = columns;
+    if (sensitive) named.push_back(*sensitive);
+    for (const std::string& c : named) {
+        auto approved = std::find_if(policy.columns.begin(), policy.columns.end(),
+                                     [&](const BoundColumn& b) { return b.name == c; });
+        const char* column = c.c_str();
+        AttrNumber now = pg_call([&] { return get_attnum(relid, column); });
+        if (approved != policy.columns.end() && approved->attno != now)
+            fail(ErrorKind::InvalidParameter,
+                 "set_suppression: column " + quote_value(c) + " of the source of policy " + quote_value(policy.name) +
+                     " is not the column of that name its owner approved (renamed or replaced since); approve the "
+                     "source's columns again with privrisk.refresh_policy first");
+    }
     // Over shards each shard releases its own rows: classes that span shards are
     // counted nowhere whole, so no shard could decide them (docs/scale-out.md).
     if (has_foreign_partitions(relid))
