@@ -385,8 +385,8 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
             fail(ErrorKind::UndefinedObject,
                  "the suppression rule of policy " + quote_value(policy.name) + " names column " + quote_value(name) +
                      ", which its source no longer has as the policy's owner approved it (dropped, or renamed since); "
-                     "the owner approves the source's columns again (privrisk.refresh_policy) and sets the rule anew "
-                     "with privrisk.set_suppression");
+                     "the owner approves the source's columns again with privrisk.refresh_policy and sets the rule "
+                     "anew with privrisk.set_suppression");
         init_output(s, u->keys[j], j, *col, policy, rule_condition, condition_used);
         u->key_outputs[j] = &u->keys[j];
         if (j < u->key_count) {
