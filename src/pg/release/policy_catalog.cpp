@@ -291,6 +291,12 @@ Policy load_readable_policy(std::string_view name, Oid view) {
     return std::move(*policy);
 }
 
+const BoundColumn* approved_column(const Policy& policy, std::string_view name) {
+    for (const BoundColumn& c : policy.columns)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
 void add_default_rules(Policy& policy) {
     int number = 0;
     for (const PolicyRule& r : policy.rules) number = std::max(number, r.number);

@@ -44,6 +44,9 @@ struct Policy {
     std::vector<BoundColumn> columns;  // by number
 };
 
+// The column named `name` when the policy's owner last approved its columns, or nullptr.
+const BoundColumn* approved_column(const Policy& policy, std::string_view name);
+
 // An operator's name in the catalog (policy_rule.operator) and back; nullopt for an unknown name.
 std::optional<DisclosureOp> disclosure_op(std::string_view name);
 const char* disclosure_op_name(DisclosureOp op);

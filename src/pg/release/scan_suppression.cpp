@@ -357,9 +357,9 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
         u->values = static_cast<Datum*>(palloc0(sizeof(Datum) * n));
         u->isnull = static_cast<bool*>(palloc0(sizeof(bool) * n));
         u->qi_attno = static_cast<AttrNumber*>(palloc0(sizeof(AttrNumber) * n));
-        u->coded = static_cast<char*>(palloc0(5 * n + 1));
+        u->coded_room = 5 * n;  // a varint of a 32-bit code takes 5 bytes at most
+        u->coded = static_cast<char*>(palloc0(u->coded_room + 1));
         u->value_codes = static_cast<FlatIndex**>(palloc0(sizeof(FlatIndex*) * n));
-        u->coded_room = 5 * n;
         u->batch_keys = static_cast<char*>(palloc(u->coded_room * kClassBatch + 1));
         u->batch_lengths = static_cast<int*>(palloc0(sizeof(int) * kClassBatch));
         u->batch_hashes = static_cast<uint64_t*>(palloc0(sizeof(uint64_t) * kClassBatch));
@@ -375,10 +375,9 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
         // By the number of the column of that name when the policy's owner last approved
         // its columns: renamed since (and another column given its name), it is refused,
         // as the rules' columns are, not counted on the newcomer.
-        auto approved = std::find_if(policy.columns.begin(), policy.columns.end(),
-                                     [&](const BoundColumn& c) { return c.name == name; });
+        const BoundColumn* approved = approved_column(policy, name);
         auto col = std::find_if(shape.begin(), shape.end(), [&](const ReleasedColumn& c) {
-            return approved != policy.columns.end() ? c.attno == approved->attno : c.name == name;
+            return approved ? c.attno == approved->attno : c.name == name;
         });
         if (col != shape.end() && col->name != name) col = shape.end();
         if (col == shape.end())
@@ -467,17 +466,16 @@ void rescan_suppression(ReleaseScanState* s) {
 
 bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext, bool* conditions_done) {
     ScanSuppression* u = s->suppression;
-    *conditions_done = true;
+    if (u->replaying) {  // only after a whole-source count (never by class)
+        const int verdict = replayed_verdict(s, u);
+        // The row's class came from the record: its conditions have not run (the
+        // state holds the last counted row's), the release runs them.
+        *conditions_done = false;
+        if (verdict >= 0) return verdict;
+    }
+    *conditions_done = true;  // every path below runs them (row_values)
     if (!u->by_class) {
-        if (u->replaying) {
-            const int verdict = replayed_verdict(s, u);
-            // The row's class came from the record: its conditions have not run (the
-            // state holds the last counted row's), the release runs them.
-            *conditions_done = false;
-            if (verdict >= 0) return verdict;
-        }
         row_values(s, u, econtext);
-        *conditions_done = true;
         return kept_by_count(u);
     }
     row_key(s, u, econtext);

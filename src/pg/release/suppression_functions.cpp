@@ -137,11 +137,10 @@ PRIVRISK_FUNCTION(privrisk_set_suppression) {
     std::vector<std::string> named = columns;
     if (sensitive) named.push_back(*sensitive);
     for (const std::string& c : named) {
-        auto approved = std::find_if(policy.columns.begin(), policy.columns.end(),
-                                     [&](const BoundColumn& b) { return b.name == c; });
+        const BoundColumn* approved = approved_column(policy, c);
         const char* column = c.c_str();
         AttrNumber now = pg_call([&] { return get_attnum(relid, column); });
-        if (approved != policy.columns.end() && approved->attno != now)
+        if (approved && approved->attno != now)
             fail(ErrorKind::InvalidParameter,
                  "set_suppression: column " + quote_value(c) + " of the source of policy " + quote_value(policy.name) +
                      " is not the column of that name its owner approved (renamed or replaced since); approve the "
