@@ -17,7 +17,6 @@
 #include <array>
 #include <cstring>
 #include <functional>
-#include <unistd.h>
 #include <string>
 #include <string_view>
 
@@ -27,14 +26,12 @@
 #include "common/error.hpp"
 #include "common/guard.hpp"
 #include "common/memory.hpp"
+#include "common/parallel_workers.hpp"
 #include "common/row_stream.hpp"
 #include "common/source_columns.hpp"
 #include "measures/audit.hpp"
 
 extern "C" {
-#include "optimizer/paths.h"
-#include "postmaster/bgworker_internals.h"
-#include "storage/bufmgr.h"
 #include "port/atomics.h"
 #include "storage/barrier.h"
 #include "storage/lwlock.h"
@@ -243,33 +240,7 @@ int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
         });
         if (!safe) return 0;
     }
-    return pg_call([&] {
-        if (IsInParallelMode() || max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return 0;
-        if (get_rel_relkind(relid) != RELKIND_RELATION && get_rel_relkind(relid) != RELKIND_MATVIEW) return 0;
-        Relation r = table_open(relid, AccessShareLock);
-        // A temporary table's pages are in this backend's local buffers: no worker can read them.
-        const bool temporary = r->rd_rel->relpersistence == RELPERSISTENCE_TEMP;
-        int workers = RelationGetParallelWorkers(r, -1);
-        BlockNumber blocks = RelationGetNumberOfBlocks(r);
-        table_close(r, AccessShareLock);
-        if (temporary) return 0;
-        const bool chosen = workers >= 0;  // the table's parallel_workers
-        if (!chosen) {  // as compute_parallel_worker() does for a heap scan
-            if (blocks < static_cast<BlockNumber>(min_parallel_table_scan_size)) return 0;
-            double threshold = Max(min_parallel_table_scan_size, 1);
-            workers = 1;
-            while (blocks >= threshold * 3 && workers < MAX_PARALLEL_WORKER_LIMIT) {
-                ++workers;
-                threshold *= 3;
-            }
-        }
-        workers = Min(workers, max_parallel_workers_per_gather);
-        // Every process's classes are merged, so a process more than the CPUs only adds
-        // merging: unless the table says how many, one process per CPU at most.
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        if (!chosen && cpus > 0) workers = static_cast<int>(Min(static_cast<long>(workers), cpus - 1));
-        return workers;
-    });
+    return parallel_scan_workers(relid);
 }
 
 namespace {
