@@ -10,8 +10,9 @@ whole source first (privrisk.release_suppression_by_class off). Both sessions
 read through the source's indexes (enable_seqscan off). EXPLAIN ANALYZE of the
 first says how many reads decided class by class; the test fails if too few did.
 Full reads (the whole source counted) release the same rows serially, where each
-row's class is replayed from the count's record, and in parallel, where it is found
-by the row's values; with k or max_risk alone, exactly the rows SQL finds: those of
+row's class is replayed from the count's record (counted by one process, or by two
+workers sharing the source's blocks), and in parallel, where it is found by the
+row's values; with k or max_risk alone, exactly the rows SQL finds: those of
 the release without suppression whose class, grouped by the released
 quasi-identifiers, is large enough.
 
@@ -168,7 +169,11 @@ def check_full_read(seed, number, rnd):
     explain = "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM sr_view;\n"
     sql = ("SET privrisk.release_index_scans = off;\nSET max_parallel_workers_per_gather = 0;\n" + ids + explain +
            "SET max_parallel_workers_per_gather = 2;\nSET parallel_setup_cost = 0;\nSET parallel_tuple_cost = 0;\n"
-           "SET min_parallel_table_scan_size = 0;\n" + ids + explain + "RESET ALL;\n")
+           "SET min_parallel_table_scan_size = 0;\n" + ids + explain +
+           # A serial plan whose count two workers share (the leader counting nothing).
+           "ALTER TABLE sr_source SET (parallel_workers = 2);\nSET parallel_setup_cost = 1e9;\n"
+           "SET parallel_leader_participation = off;\n" + ids + explain +
+           "ALTER TABLE sr_source RESET (parallel_workers);\nRESET ALL;\n")
     c = rnd.constraints
     by_sql = not set(c) - {"k", "max_risk", "max_suppression"}
     if by_sql:
@@ -185,7 +190,8 @@ def check_full_read(seed, number, rnd):
     released = [l for l in out if l.startswith("rows ")]
     replayed = [l.split(":")[1].strip() for l in out if "Suppression Rows Replayed" in l]
     where = f"seed {seed}, round {number}"
-    if len(released) != (3 if by_sql else 2) or len(replayed) != 2:
+    workers = [l.split(":")[1].strip() for l in out if "Suppression Count Workers" in l]
+    if len(released) != (4 if by_sql else 3) or len(replayed) != 3:
         fail(f"FAIL {where}: unexpected output\n" + "\n".join(out))
     if released[0] != released[1]:
         fail(f"FAIL {where}: the serial read (classes replayed) and the parallel read release other rows\n"
@@ -193,9 +199,16 @@ def check_full_read(seed, number, rnd):
     if replayed[0] != str(ROWS) or not any("Gather" in l for l in out) or replayed[1] != "0":
         fail(f"FAIL {where}: the serial read did not replay every row, or the parallel read was not parallel\n" +
              "\n".join(out))
-    if by_sql and released[0] != released[2]:
+    # Counted by workers (not with a sensitive column's histograms, which one process counts).
+    if released[2] != released[0] or replayed[2] != str(ROWS):
+        fail(f"FAIL {where}: the serial read after a count in parallel releases other rows, or replayed not every "
+             f"row\npolicy: {rnd.describe()}\n  one process: {released[0][:200]}\n  in parallel: {released[2][:200]}\n"
+             + "\n".join(out))
+    if workers != ([] if rnd.sensitive else ["2"]):
+        fail(f"FAIL {where}: the count was not shared by two workers (EXPLAIN: {workers})\n" + "\n".join(out))
+    if by_sql and released[0] != released[3]:
         fail(f"FAIL {where}: a full read releases other rows than the SQL count of its classes\n"
-             f"policy: {rnd.describe()}\n  release: {released[0][:200]}\n  SQL:     {released[2][:200]}")
+             f"policy: {rnd.describe()}\n  release: {released[0][:200]}\n  SQL:     {released[3][:200]}")
 
 def main():
     p = argparse.ArgumentParser()

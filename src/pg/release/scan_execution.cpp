@@ -531,6 +531,8 @@ void explain_release(CustomScanState* node, List* ancestors, ExplainState* es) {
         // Only to roles that may read the source: with LIMIT, it tells how many withheld rows come first.
         ExplainPropertyInteger("Suppression Rows Replayed", nullptr, suppression_rows_replayed(s->suppression), es);
     }
+    if (s->suppression && es->analyze && suppression_count_workers(s->suppression) >= 0)
+        ExplainPropertyInteger("Suppression Count Workers", nullptr, suppression_count_workers(s->suppression), es);
     // Conditions of the columns read, and how many of them run natively.
     ExplainPropertyInteger("Conditions Evaluated", nullptr, s->native_count + s->generic_count, es);
     ExplainPropertyInteger("Conditions Native", nullptr, s->native_count, es);

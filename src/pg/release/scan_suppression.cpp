@@ -9,13 +9,14 @@
 // without ANALYZE runs no row, so counts nothing. A read through an index may
 // decide class by class instead (suppression_by_class.cpp).
 //
-// The per-row code here (count_row, row_class) holds no C++ object with a
+// The per-row code here (count_source_row, row_class) holds no C++ object with a
 // destructor: what may throw (the counts growing, the decision) runs behind guarded().
 #include "release/scan_suppression_state.hpp"
 
 #include <algorithm>
 
 #include "release/suppression_catalog.hpp"
+#include "common/digest.hpp"
 #include "search/class_suppression.hpp"
 #include "common/args.hpp"
 
@@ -175,8 +176,10 @@ void count_in_class(CountRequest* r) {
     ++(*u->pair_counts)[p];
 }
 
+}  // namespace
+
 // The classes of the rows batched by queue_class. May throw; behind guarded().
-void count_batch(ScanSuppression* u) {
+void count_class_batch(ScanSuppression* u) {
     for (int b = 0; b < u->batched; ++b) {
         bool added;
         std::string_view key(u->batch_keys + b * u->coded_room, u->batch_lengths[b]);
@@ -187,6 +190,8 @@ void count_batch(ScanSuppression* u) {
     }
     u->batched = 0;
 }
+
+namespace {
 
 // Adds the row (whose values row_values read) to its class: later, with a batch (the
 // table of classes outgrows the cache, and a row's lookup waiting for memory
@@ -200,7 +205,7 @@ void queue_class(ScanSuppression* u) {
     u->classes->prefetch(hash);
     u->batch_lengths[u->batched] = length;
     u->batch_hashes[u->batched] = hash;
-    if (++u->batched == kClassBatch) count_batch(u);
+    if (++u->batched == kClassBatch) count_class_batch(u);
 }
 
 // The row's block in the recorded sequence. May throw; behind guarded().
@@ -218,9 +223,12 @@ void forget_sequence(ScanSuppression* u) {
     u->sequence->shrink_to_fit();
     u->blocks->clear();
     u->blocks->shrink_to_fit();
+    u->run_starts->clear();
+    u->run_starts->shrink_to_fit();
 }
 
-// The counts within privrisk.memory_limit: the record of the rows' classes goes first, then an ERROR.
+}  // namespace
+
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
     Size held = MemoryContextMemAllocated(u->context, true);
     if (held > s->cache_limit && u->recording) {
@@ -235,7 +243,7 @@ void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
                         errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
 }
 
-void count_row(ReleaseScanState* s, void*) {
+void count_source_row(ReleaseScanState* s, void*) {
     ScanSuppression* u = s->suppression;
     ExprContext* econtext = s->css.ss.ps.ps_ExprContext;
     ResetExprContext(econtext);
@@ -259,6 +267,8 @@ void count_row(ReleaseScanState* s, void*) {
         check_count_memory(s, u);
     }
 }
+
+namespace {
 
 // The classes that violate the constraints, from the counts (the search's decision).
 void decide(ScanSuppression* u) {
@@ -288,11 +298,17 @@ void decide(ScanSuppression* u) {
     // Over the budget, the violating classes are withheld all the same (privacy
     // first); audit() of the release view reports it and its verdict fails.
     u->within = suppression_within(u->constraints.max_suppression, u->rows, u->suppressed);
-    // The rows read after are looked up among the kept classes only: most rows
-    // are in a few large classes, whose entries stay in the cache.
+}
+
+// The kept classes by coded key, for the rows read after whose class is not
+// replayed: looked up among the kept classes only, most rows are in a few large
+// classes, whose entries stay in the cache. Made at the first such row (a
+// replayed read needs none). May throw; behind guarded().
+void index_kept_classes(ScanSuppression* u) {
     u->classes->for_each_key([&](uint32_t id, std::string_view key) {
         if (u->keep[id]) u->kept->find_or_add(key);
     });
+    u->kept_indexed = true;
 }
 
 }  // namespace
@@ -303,13 +319,13 @@ void count_and_decide(ReleaseScanState* s) {
     // (not begun yet: a parallel one is set up before, an index read is another order).
     u->recording = !s->by_tables && !s->index_access && !s->scan &&
                    s->source->rd_tableam == GetHeapamTableAmRoutine();
-    for_each_source_row(s, count_row, nullptr);
+    if (!count_in_parallel(s)) for_each_source_row(s, count_source_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
     ResetExprContext(s->css.ss.ps.ps_ExprContext);
-    guarded([&] { count_batch(u); });  // the last rows: their classes count before the verdicts are sized
+    guarded([&] { count_class_batch(u); });  // the last rows: their classes count before the verdicts are sized
     u->keep = static_cast<bool*>(MemoryContextAllocZero(u->context, u->sizes->size() + 1));
     guarded([&] { decide(u); });
-    check_count_memory(s, u);  // the last rows, and the kept classes' own table
+    check_count_memory(s, u);  // the last rows
     u->decided = true;
     u->replayable = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
     u->recording = false;
@@ -323,6 +339,29 @@ void count_and_decide(ReleaseScanState* s) {
         last_decision.valid = true;
     }
 }
+
+namespace {
+
+// What makes a column's released values what they are, for the fingerprint of a
+// count: processes that count one source together must release it alike.
+void add_to_fingerprint(Digest* d, const ReleasedColumn& col, const Policy& policy, const ReleasedOutput& out) {
+    d->add(std::to_string(col.attno));
+    d->add(std::to_string(col.type));
+    d->add(col.hierarchy);
+    d->add(std::to_string(col.height));
+    for (int r : col.rules) {
+        const PolicyRule& rule = policy.rules[r];
+        d->add(disclosure_op_name(rule.op));
+        d->add(std::to_string(rule.level));
+        d->add(rule.hierarchy);
+        d->add(std::to_string(rule.hierarchy_version));
+        d->add(rule.condition_tree);
+    }
+    if (out.pseudonymizer)
+        d->add(std::string_view(reinterpret_cast<const char*>(out.pseudonymizer->key), sizeof(out.pseudonymizer->key)));
+}
+
+}  // namespace
 
 ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, const std::vector<ReleasedColumn>& shape,
                                    const std::vector<int>& rule_condition, std::vector<char>& condition_used,
@@ -370,6 +409,7 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
     for (int j = 0; j < n; ++j) new (&u->qi_access[j]) IndexableColumn{};
     u->per_class_decidable = !q.t && !q.delta && !q.c;
     u->decided_early = u->per_class_decidable && !q.needs_histograms() && (q.k || q.max_risk);
+    Digest fingerprint;
     for (int j = 0; j < n; ++j) {
         const std::string& name = j < u->key_count ? rule->quasi_identifiers[j] : *rule->sensitive;
         // By the number of the column of that name when the policy's owner last approved
@@ -388,6 +428,7 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
                      "anew with privrisk.set_suppression");
         init_output(s, u->keys[j], j, *col, policy, rule_condition, condition_used);
         u->key_outputs[j] = &u->keys[j];
+        add_to_fingerprint(&fingerprint, *col, policy, u->keys[j]);
         if (j < u->key_count) {
             u->qi_attno[j] = col->attno;
             u->qi_access[j] = indexable_column(policy, *col);
@@ -398,6 +439,9 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
             if (j == u->key_count) init_value_text(&u->sensitive_text, type, CurrentMemoryContext);
         });
     }
+    const std::string fingerprint_hex = fingerprint.hex();
+    strlcpy(u->fingerprint, fingerprint_hex.c_str(), sizeof(u->fingerprint));
+    u->count_workers = -1;
     pg_call([&] {
         u->context = AllocSetContextCreate(CurrentMemoryContext, "privrisk suppression counts", ALLOCSET_DEFAULT_SIZES);
     });
@@ -407,6 +451,7 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
     u->kept = construct_in<FlatIndex>(u->context, u->memory);
     u->sequence = construct_in<std::pmr::vector<uint32_t>>(u->context, u->memory);
     u->blocks = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
+    u->run_starts = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
     u->sizes = construct_in<std::pmr::vector<int64_t>>(u->context, u->memory);
     u->pairs = construct_in<FlatIndex>(u->context, u->memory);
     u->pair_keys = construct_in<std::pmr::vector<uint64_t>>(u->context, u->memory);
@@ -430,7 +475,11 @@ void prepare_suppression(ReleaseScanState* s) {
 namespace {
 
 // Whether the class of the row in u->values was kept by the count of the whole source.
-bool kept_by_count(ScanSuppression* u) {
+bool kept_by_count(ReleaseScanState* s, ScanSuppression* u) {
+    if (!u->kept_indexed) {
+        guarded([&] { index_kept_classes(u); });
+        check_count_memory(s, u);  // the kept classes' own table
+    }
     // A row the count did not see cannot come from the same snapshot; withheld all the same.
     const int length = class_code(u, false);
     return length >= 0 && u->kept->find(std::string_view(u->coded, length)) != FlatIndex::kAbsent;
@@ -442,6 +491,8 @@ bool kept_by_count(ScanSuppression* u) {
 int replayed_verdict(ReleaseScanState* s, ScanSuppression* u) {
     const BlockNumber block = ItemPointerGetBlockNumber(&s->row_slot->tts_tid);
     if (u->replay_left == 0 && u->replay_run < u->blocks->size() && ((*u->blocks)[u->replay_run] >> 32) == block) {
+        // A count in parallel recorded each process's rows apart: each run says where its rows are.
+        if (!u->run_starts->empty()) u->replay_row = static_cast<int64>((*u->run_starts)[u->replay_run]);
         u->replay_left = static_cast<uint32_t>((*u->blocks)[u->replay_run++]);
         u->replay_block = block;
     }
@@ -476,7 +527,7 @@ bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext, bool* con
     *conditions_done = true;  // every path below runs them (row_values)
     if (!u->by_class) {
         row_values(s, u, econtext);
-        return kept_by_count(u);
+        return kept_by_count(s, u);
     }
     row_key(s, u, econtext);
     bool keep;
@@ -485,7 +536,7 @@ bool suppression_keeps_row(ReleaseScanState* s, ExprContext* econtext, bool* con
     if (!counted) count_whole_source_instead(s, u);
     ResetExprContext(econtext);
     row_key(s, u, econtext);  // the current row's conditions and key again
-    return counted ? keep : kept_by_count(u);
+    return counted ? keep : kept_by_count(s, u);
 }
 
 // The last decision of this backend for `policy`, if any (release_suppression()).
@@ -504,5 +555,7 @@ void forget_suppression_decision() { last_decision.valid = false; }
 const char* suppression_description(const ScanSuppression* u) { return u->description; }
 
 int64 suppression_rows_replayed(const ScanSuppression* u) { return u->replayed; }
+
+int suppression_count_workers(const ScanSuppression* u) { return u->decided ? u->count_workers : -1; }
 
 }  // namespace privrisk::pg

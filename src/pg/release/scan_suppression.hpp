@@ -49,5 +49,7 @@ void forget_suppression_decision();
 const char* suppression_description(const ScanSuppression* u);
 // The rows whose class the read took from the count's record of it (EXPLAIN ANALYZE).
 int64 suppression_rows_replayed(const ScanSuppression* u);
+// The parallel workers that counted the source with the leader; -1 for a serial count (EXPLAIN ANALYZE).
+int suppression_count_workers(const ScanSuppression* u);
 
 }  // namespace privrisk::pg

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/digest.hpp"
 #include "release/scan_index.hpp"
 #include "release/scan_suppression.hpp"
 #include "search/search_constraints.hpp"
@@ -41,7 +42,8 @@ struct ScanSuppression {
     uint64_t* batch_hashes;
     int batched;
     int coded_room;                // 5 * key_count
-    FlatIndex* kept;               // after the decision: the classes kept, by coded key
+    FlatIndex* kept;               // after the decision: the classes kept, by coded key (when kept_indexed)
+    bool kept_indexed;
     // The count's classes in the order it read the rows, replayed by the serial read
     // after it (a row's class is then known without its key): each row's class id, and
     // the blocks read with their rows (block << 32 | rows), by which the read checks it
@@ -50,6 +52,9 @@ struct ScanSuppression {
     bool recording;
     std::pmr::vector<uint32_t>* sequence;
     std::pmr::vector<uint64_t>* blocks;
+    // After a count in parallel: where each entry of `blocks` has its rows in
+    // `sequence` (each process's rows are there apart, blocks sorted); else empty.
+    std::pmr::vector<uint64_t>* run_starts;
     bool replayable;               // the sequence is whole (a read that leaves its order ends this)
     bool replaying;
     int64 replay_row;              // the next row's index in `sequence`
@@ -57,6 +62,8 @@ struct ScanSuppression {
     uint32_t replay_left;          // rows left in the current block
     BlockNumber replay_block;
     int64 replayed;                // rows decided so (EXPLAIN ANALYZE)
+    char fingerprint[2 * kDigestBytes + 1];  // of what the quasi-identifiers' released values depend on
+    int count_workers;             // workers that counted with the leader (EXPLAIN ANALYZE); -1: a serial count
     std::pmr::vector<int64_t>* sizes;
     FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
     std::pmr::vector<uint64_t>* pair_keys;
@@ -107,6 +114,17 @@ uint32_t intern_sensitive(FlatIndex* ids, std::pmr::vector<std::string_view>* na
                           bool* added);
 // Counts every class of the source under the query's snapshot and decides them.
 void count_and_decide(ReleaseScanState* s);
+// Counts the row in row_slot (its class is looked up with a batch's: count_class_batch
+// takes the rest before the counts are read), records it when recording.
+void count_source_row(ReleaseScanState* s, void*);
+// The classes of the rows batched so far. May throw; behind guarded().
+void count_class_batch(ScanSuppression* u);
+// The counts within privrisk.memory_limit: the record of the rows' classes goes first, then an ERROR.
+void check_count_memory(ReleaseScanState* s, ScanSuppression* u);
+// Counts the whole source as count_and_decide does, with parallel workers
+// counting some of its blocks (parallel_count.cpp); false, having counted
+// nothing, where that cannot be done.
+bool count_in_parallel(ReleaseScanState* s);
 
 // By class (suppression_by_class.cpp). The class index, if the source has one
 // for the policy's quasi-identifiers; NULL otherwise.
