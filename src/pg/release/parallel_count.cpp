@@ -53,6 +53,7 @@ constexpr const char* kFormName = "a parallel suppression count";
 struct CountShared {
     bool recording;
     int32 workers;
+    Size classes_hint;  // the leader's (presize_counts)
     dsa_pointer forms[FLEXIBLE_ARRAY_MEMBER];  // per worker: its byte form, when it finished
 };
 
@@ -283,6 +284,7 @@ bool count_in_parallel(ReleaseScanState* s) {
     auto* shared = static_cast<CountShared*>(shm_toc_allocate(pcxt->toc, shared_size));
     shared->recording = u->recording;
     shared->workers = workers;
+    shared->classes_hint = u->classes_hint;
     for (int w = 0; w < workers; ++w) shared->forms[w] = InvalidDsaPointer;
     char* plan_space = static_cast<char*>(shm_toc_allocate(pcxt->toc, strlen(plan) + 1));
     strcpy(plan_space, plan);
@@ -344,6 +346,7 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
                                quote_literal_cstr(s->policy)),
                         errhint("Read the release again.")));
     u->recording = shared->recording;
+    presize_counts(s, u, 1.3 / (shared->workers + 1), shared->classes_hint);
     count_share(s, scan);
     if (ParallelWorkerNumber < 0 || ParallelWorkerNumber >= shared->workers)
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("parallel suppression count worker %d of %d", ParallelWorkerNumber, shared->workers)));

@@ -38,7 +38,30 @@ struct LastDecision {
     bool valid;
 } last_decision;
 
+// The classes the last count of a policy in this backend found: the next count's
+// table is made that large at once (growing it, each larger table's memory is
+// new to the process, and the first touch of new memory is much of a count's cost).
+struct ClassHint {
+    char policy[1024];
+    std::size_t classes;
+} class_hint;
+
 }  // namespace
+
+std::size_t classes_hint(const char* policy) {
+    return strcmp(class_hint.policy, policy) == 0 ? class_hint.classes : 0;
+}
+
+void presize_counts(ReleaseScanState* s, ScanSuppression* u, double share, std::size_t classes) {
+    // The record holds a row's class in 4 bytes: room for the rows the statistics
+    // expect (`share` of them), within half of privrisk.memory_limit.
+    const double rows = s->source->rd_rel->reltuples;
+    const std::size_t record = rows > 0 ? std::min<double>(rows * share * 1.05 + 1024, s->cache_limit / 2 / sizeof(uint32_t)) : 0;
+    guarded([&] {
+        if (u->recording && record > 0) u->sequence->reserve(record);
+        if (classes > 0 && classes * 64 < s->cache_limit / 2) u->classes->reserve(classes);
+    });
+}
 
 void append_value(StringInfo key, Datum value, bool null, int16 typlen, bool byval) {
     appendStringInfoChar(key, null ? 0 : 1);
@@ -319,6 +342,7 @@ void count_and_decide(ReleaseScanState* s) {
     // (not begun yet: a parallel one is set up before, an index read is another order).
     u->recording = !s->by_tables && !s->index_access && !s->scan &&
                    s->source->rd_tableam == GetHeapamTableAmRoutine();
+    presize_counts(s, u, 1.0, u->classes_hint = classes_hint(u->policy));
     if (!count_in_parallel(s)) for_each_source_row(s, count_source_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
     ResetExprContext(s->css.ss.ps.ps_ExprContext);
@@ -331,6 +355,8 @@ void count_and_decide(ReleaseScanState* s) {
     u->recording = false;
     rescan_suppression(s);
     if (!IsParallelWorker()) {
+        strlcpy(class_hint.policy, u->policy, sizeof(class_hint.policy));
+        class_hint.classes = u->classes->size();
         strlcpy(last_decision.policy, u->policy, sizeof(last_decision.policy));
         last_decision.rows = u->rows;
         last_decision.suppressed = u->suppressed;

@@ -63,6 +63,7 @@ struct ScanSuppression {
     BlockNumber replay_block;
     int64 replayed;                // rows decided so (EXPLAIN ANALYZE)
     char fingerprint[2 * kDigestBytes + 1];  // of what the quasi-identifiers' released values depend on
+    std::size_t classes_hint;      // classes_hint() when the count began
     int count_workers;             // workers that counted with the leader (EXPLAIN ANALYZE); -1: a serial count
     std::pmr::vector<int64_t>* sizes;
     FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
@@ -121,6 +122,12 @@ void count_source_row(ReleaseScanState* s, void*);
 void count_class_batch(ScanSuppression* u);
 // The counts within privrisk.memory_limit: the record of the rows' classes goes first, then an ERROR.
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u);
+// Room for the counts at once: the record of `share` of the rows the source's
+// statistics expect, `classes` classes (0: none known). Memory new to the process
+// is slow to touch first; growing, the count would touch it twice.
+void presize_counts(ReleaseScanState* s, ScanSuppression* u, double share, std::size_t classes);
+// The classes the last count of `policy` in this backend found, or 0.
+std::size_t classes_hint(const char* policy);
 // Counts the whole source as count_and_decide does, with parallel workers
 // counting some of its blocks (parallel_count.cpp); false, having counted
 // nothing, where that cannot be done.
