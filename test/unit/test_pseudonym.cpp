@@ -97,3 +97,31 @@ TEST(Pseudonym, CacheGivesTheSamePseudonyms) {
     cached_pseudonym(cache.get(), &p, "", out);
     EXPECT_EQ(std::string(out, kPseudonymChars), pseudonym(&p, ""));
 }
+
+// Distinct values turn the probes off for a while, values repeated next to each
+// other keep them on; the pseudonyms are the PRF's either way.
+TEST(Pseudonym, CacheStepsAsideForDistinctValues) {
+    unsigned char key[kPseudonymKeyBytes];
+    random_pseudonym_key(key);
+    Pseudonymizer p;
+    pseudonymizer_init(&p, key);
+    auto cache = std::make_unique<PseudonymCache>();
+    char out[kPseudonymChars];
+    for (uint32_t i = 0; i < PseudonymCache::kSample; ++i) {  // each value once
+        std::string v = "distinct-" + std::to_string(i);
+        cached_pseudonym(cache.get(), &p, v, out);
+        ASSERT_EQ(std::string(out, kPseudonymChars), pseudonym(&p, v));
+    }
+    EXPECT_EQ(cache->bypass, PseudonymCache::kBypass);
+    for (uint32_t i = 0; i < PseudonymCache::kBypass; ++i) {  // repeated, but not looked up meanwhile
+        cached_pseudonym(cache.get(), &p, "again", out);
+        ASSERT_EQ(std::string(out, kPseudonymChars), pseudonym(&p, "again"));
+    }
+    EXPECT_EQ(cache->bypass, 0u);
+    for (uint32_t i = 0; i < 4 * PseudonymCache::kSample; ++i) {  // each value in 4 rows in a row
+        std::string v = "person-" + std::to_string(i / 4);
+        cached_pseudonym(cache.get(), &p, v, out);
+        ASSERT_EQ(std::string(out, kPseudonymChars), pseudonym(&p, v));
+    }
+    EXPECT_EQ(cache->bypass, 0u);  // three hits in four: the probes stay on
+}

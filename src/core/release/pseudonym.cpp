@@ -26,14 +26,27 @@ void pseudonym_prf(const Pseudonymizer* p, std::string_view value, unsigned char
     crypto_shorthash_siphashx24(out, reinterpret_cast<const unsigned char*>(value.data()), value.size(), p->key);
 }
 
+namespace {
+
+// Each byte's two hex digits, looked up at once (the per-row path of a release).
+struct HexPairs {
+    char pairs[256][2];
+    constexpr HexPairs() : pairs() {
+        const char digits[] = "0123456789abcdef";
+        for (int b = 0; b < 256; ++b) {
+            pairs[b][0] = digits[b >> 4];
+            pairs[b][1] = digits[b & 15];
+        }
+    }
+};
+constexpr HexPairs kHexPairs;
+
+}  // namespace
+
 void pseudonym(const Pseudonymizer* p, std::string_view value, char out[kPseudonymChars]) {
-    static const char digits[] = "0123456789abcdef";
     unsigned char mac[kPseudonymBytes];
     pseudonym_prf(p, value, mac);
-    for (std::size_t i = 0; i < kPseudonymBytes; ++i) {
-        out[2 * i] = digits[mac[i] >> 4];
-        out[2 * i + 1] = digits[mac[i] & 15];
-    }
+    for (std::size_t i = 0; i < kPseudonymBytes; ++i) std::memcpy(out + 2 * i, kHexPairs.pairs[mac[i]], 2);
 }
 
 std::string pseudonym(const Pseudonymizer* p, std::string_view value) {
@@ -45,9 +58,18 @@ std::string pseudonym(const Pseudonymizer* p, std::string_view value) {
 void cached_pseudonym(PseudonymCache* cache, const Pseudonymizer* p, std::string_view value,
                       char out[kPseudonymChars]) {
     if (value.size() > PseudonymCache::kMaxKey) return pseudonym(p, value, out);
+    if (cache->bypass > 0) {
+        --cache->bypass;
+        return pseudonym(p, value, out);
+    }
+    if (++cache->lookups == PseudonymCache::kSample) {
+        if (cache->hits * 4 < PseudonymCache::kSample) cache->bypass = PseudonymCache::kBypass;
+        cache->lookups = cache->hits = 0;
+    }
     const uint64_t h = FlatIndex::hash(value) | 1;
     PseudonymCache::Slot& slot = cache->slots[(h >> 17) & (PseudonymCache::kSlots - 1)];
     if (slot.hash == h && slot.length == value.size() && std::memcmp(slot.key, value.data(), value.size()) == 0) {
+        ++cache->hits;
         std::memcpy(out, slot.pseudonym, kPseudonymChars);
         return;
     }

@@ -91,6 +91,7 @@ struct ReleasedOutput {
     char* hierarchy;
     Pseudonymizer* pseudonymizer;  // pseudonymized (level 1 is the pseudonym): the policy's PRF key, else NULL
     PseudonymCache* pseudonyms;    // its recent pseudonyms (instead of the value cache), built on first use
+    bool pseudonyms_refused;       // no room for them within privrisk.memory_limit
     bool by_datum;  // cache key is the datum itself
     ValueText value_text;
     LevelCache** levels;  // [height], built on first use

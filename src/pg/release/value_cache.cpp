@@ -99,30 +99,35 @@ void cache_result(MissRequest* r, Value g) {
 void generalize_miss(MissRequest* r) {
     ReleasedOutput* out = r->out;
     std::string scratch;
-    char digits[kPseudonymChars];
     Value g;
     if (!out->pseudonymizer) {
         generalize_through_hierarchy(r, scratch, g);
-    } else if (r->level == 0) {  // disclosed as it is
+    } else {  // pseudonymized, disclosed as it is (pseudonymized_text has the pseudonyms)
         g = r->value;
-    } else {
-        // Identifiers are mostly distinct: a fixed cache of recent pseudonyms, not the
-        // value cache (which would grow and rehash for values never seen again).
-        ReleaseScanState* s = r->state;
-        if (!out->pseudonyms && MemoryContextMemAllocated(s->cache_context, true) + sizeof(PseudonymCache) <= s->cache_limit)
-            out->pseudonyms = static_cast<PseudonymCache*>(
-                pg_call([&] { return MemoryContextAllocZero(s->cache_context, sizeof(PseudonymCache)); }));
-        if (out->pseudonyms)
-            cached_pseudonym(out->pseudonyms, out->pseudonymizer, r->value, digits);
-        else
-            pseudonym(out->pseudonymizer, r->value, digits);
-        r->result = make_text(CurrentMemoryContext, std::string_view(digits, kPseudonymChars));
-        return;
     }
     cache_result(r, g);
 }
 
 }  // namespace
+
+Datum pseudonymized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value) {
+    std::string_view v = value_text(&out->value_text, value);
+    // Identifiers are mostly distinct: a fixed cache of recent pseudonyms, not the
+    // value cache (which would grow and rehash for values never seen again).
+    if (!out->pseudonyms && !out->pseudonyms_refused) {
+        if (MemoryContextMemAllocated(s->cache_context, true) + sizeof(PseudonymCache) <= s->cache_limit)
+            out->pseudonyms = static_cast<PseudonymCache*>(MemoryContextAllocZero(s->cache_context, sizeof(PseudonymCache)));
+        else
+            out->pseudonyms_refused = true;  // no room within privrisk.memory_limit: every value through the PRF
+    }
+    auto* t = static_cast<text*>(palloc(VARHDRSZ + kPseudonymChars));
+    SET_VARSIZE(t, VARHDRSZ + kPseudonymChars);
+    if (out->pseudonyms)
+        cached_pseudonym(out->pseudonyms, out->pseudonymizer, v, VARDATA(t));
+    else
+        pseudonym(out->pseudonymizer, v, VARDATA(t));
+    return PointerGetDatum(t);
+}
 
 __attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
     if (s->hierarchy_generation != hierarchy_generation()) {

@@ -18,8 +18,14 @@ inline std::string_view datum_key(const uint64_t* key) { return std::string_view
 // Not cached yet: generalize now (rarely; kept out of the per-row path).
 Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level);
 
+// A pseudonymized value's pseudonym, a text in CurrentMemoryContext: computed per
+// row (identifiers are mostly distinct), through the column's cache of recent
+// ones. PostgreSQL-style: may raise an ERROR, never throws.
+Datum pseudonymized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value);
+
 // The released text of `value` at `level` (< height): from the cache, or generalized now.
 inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
+    if (out->pseudonymizer && level > 0) return pseudonymized_text(s, out, value);
     if (LevelCache* cache = out->levels[level]) {
         if (out->by_datum) {
             uint64_t key = static_cast<uint64_t>(value);
