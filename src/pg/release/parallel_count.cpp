@@ -14,9 +14,11 @@
 // that follows reads the heap from block 0, synchronized scans off).
 //
 // Processes that count together must release alike: each form carries the
-// fingerprint of what the quasi-identifiers' values depend on (their rules,
-// conditions, hierarchy versions, pseudonym key), read from the catalog under
-// the same snapshot; a worker whose fingerprint differs fails the read.
+// fingerprint of what the quasi-identifiers' values depend on (the policy and its
+// source, their rules and conditions, their hierarchies' definitions, the pseudonym
+// key). A worker reads privrisk's catalog under the query's snapshot, but labels
+// and the relation cache through its own catalog snapshot, and the leader may have
+// its policy from its cache: a worker whose fingerprint differs fails the read.
 //
 // Plain PostgreSQL code between the calls that may throw (behind guarded()).
 #include "release/scan_suppression_state.hpp"
@@ -113,12 +115,13 @@ std::vector<std::string_view> keys_by_id(const FlatIndex& index) {
     return keys;
 }
 
-// A worker's count as one byte form in the area. May throw; behind guarded().
-dsa_pointer write_form(ScanSuppression* u, dsa_area* area) {
+// A worker's count as one byte form in the area, with its record unless `recorded`
+// is false; InvalidDsaPointer when the area has no room for it. May throw; behind guarded().
+dsa_pointer write_form(ScanSuppression* u, dsa_area* area, bool recorded) {
     std::vector<std::vector<std::string_view>> values;
     for (int j = 0; j < u->key_count; ++j) values.push_back(keys_by_id(*u->value_codes[j]));
     const std::vector<std::string_view> classes = keys_by_id(*u->classes);
-    const bool recorded = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
+    recorded = recorded && u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
     Size size = sizeof(u->fingerprint) + sizeof(int64) + 1 + sizeof(uint32) + sizeof(uint32) + 2 * sizeof(uint64);
     for (const auto& column : values)
         for (std::string_view v : column) size += sizeof(uint32) + v.size();
@@ -126,9 +129,7 @@ dsa_pointer write_form(ScanSuppression* u, dsa_area* area) {
     for (std::string_view key : classes) size += sizeof(uint32) + key.size() + sizeof(int64);
     if (recorded) size += u->blocks->size() * sizeof(uint64) + u->sequence->size() * sizeof(uint32);
     dsa_pointer p = pg_call([&] { return dsa_allocate_extended(area, sizeof(uint64) + size, DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM); });
-    if (!DsaPointerIsValid(p))
-        fail(ErrorKind::ProgramLimit, "record suppression: a parallel worker's class counts (" + std::to_string(size / 1024) +
-                                          " kB) exceed the shared memory allowed them (privrisk.memory_limit)");
+    if (!DsaPointerIsValid(p)) return p;
     char* at = static_cast<char*>(pg_call([&] { return dsa_get_address(area, p); }));
     auto put = [&](const void* bytes, std::size_t n) {
         if (n) std::memcpy(at, bytes, n);
@@ -227,9 +228,36 @@ void take_form(ScanSuppression* u, std::string_view form, std::vector<RecordShar
     if (*recorded) shares->push_back(std::move(share));
 }
 
+// The leader's counts within privrisk.memory_limit while it takes the workers'
+// forms: the record goes first, then an error (check_count_memory's). May throw; behind guarded().
+void within_count_memory(const ReleaseScanState* s, ScanSuppression* u, std::vector<RecordShare>* shares, bool* recorded) {
+    auto held = [&] {
+        Size bytes = pg_call([&] { return MemoryContextMemAllocated(u->context, true); });
+        for (const RecordShare& share : *shares) bytes += share.map.capacity() * sizeof(uint32_t);
+        return bytes;
+    };
+    if (held() <= s->cache_limit) return;
+    if (*recorded) {
+        *recorded = false;
+        shares->clear();
+        u->sequence->clear();
+        u->sequence->shrink_to_fit();
+        u->blocks->clear();
+        u->blocks->shrink_to_fit();
+    }
+    const Size bytes = held();
+    if (bytes > s->cache_limit)
+        fail(ErrorKind::ProgramLimit,
+             "release of policy " + std::string(pg_call([&] { return quote_literal_cstr(u->policy); })) +
+                 ": record suppression's class counts need " +
+                 std::to_string(bytes / 1024) + " kB, more than privrisk.memory_limit (" +
+                 std::to_string(s->cache_limit / 1024) + " kB)",
+             "Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.");
+}
+
 // The forms of the workers that ran, taken into the leader's counts and record;
 // false when a worker released its rows otherwise. May throw; behind guarded().
-bool take_forms(ScanSuppression* u, CountShared* shared, dsa_area* area, int launched) {
+bool take_forms(const ReleaseScanState* s, ScanSuppression* u, CountShared* shared, dsa_area* area, int launched) {
     std::vector<RecordShare> shares;
     bool recorded = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
     if (recorded)  // first: its rows stay where they are
@@ -244,13 +272,16 @@ bool take_forms(ScanSuppression* u, CountShared* shared, dsa_area* area, int lau
         bool alike = true;
         take_form(u, std::string_view(form + sizeof length, length), &shares, &recorded, &alike);
         if (!alike) return false;
+        within_count_memory(s, u, &shares, &recorded);
     }
     if (recorded) {
         merge_record_shares(shares, u->sequence, u->blocks, u->run_starts);
     } else {
         u->recording = false;  // count_and_decide finds no whole record: the read looks classes up
         u->sequence->clear();
+        u->sequence->shrink_to_fit();
         u->blocks->clear();
+        u->blocks->shrink_to_fit();
     }
     return true;
 }
@@ -292,7 +323,7 @@ bool count_in_parallel(ReleaseScanState* s) {
     table_parallelscan_initialize(s->source, scan, estate->es_snapshot);
     void* area_space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
     dsa_area* area = dsa_create_in_place(area_space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA, pcxt->seg);
-    dsa_set_size_limit(area, s->cache_limit * (workers + 1));
+    dsa_set_size_limit(area, s->cache_limit);  // every worker's form: what the leader's counts take them into
     shm_toc_insert(pcxt->toc, kKeyShared, shared);
     shm_toc_insert(pcxt->toc, kKeyPlan, plan_space);
     shm_toc_insert(pcxt->toc, kKeyScan, scan);
@@ -304,11 +335,12 @@ bool count_in_parallel(ReleaseScanState* s) {
     WaitForParallelWorkersToFinish(pcxt);  // a worker's error is raised here
     const int launched = pcxt->nworkers_launched;
     bool alike = true;
-    guarded([&] { alike = take_forms(u, shared, area, launched); });
+    guarded([&] { alike = take_forms(s, u, shared, area, launched); });
     if (!alike)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("release of policy %s: the policy, a hierarchy, a label or the pseudonym key changed "
-                               "while record suppression counted its classes in parallel",
+                               "since the query began, and record suppression's parallel workers would count "
+                               "classes its rows are not released in",
                                quote_literal_cstr(u->policy)),
                         errhint("Read the release again.")));
     u->count_workers = launched;
@@ -345,13 +377,40 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
                                "in parallel",
                                quote_literal_cstr(s->policy)),
                         errhint("Read the release again.")));
-    u->recording = shared->recording;
-    presize_counts(s, u, 1.3 / (shared->workers + 1), shared->classes_hint);
-    count_share(s, scan);
+    if (RelationGetRelid(s->source) != scan->phs_relid)  // its policy has another source now
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("release of policy %s: its source changed since the query began",
+                               quote_literal_cstr(s->policy)),
+                        errhint("Read the release again.")));
     if (ParallelWorkerNumber < 0 || ParallelWorkerNumber >= shared->workers)
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("parallel suppression count worker %d of %d", ParallelWorkerNumber, shared->workers)));
+    u->recording = shared->recording;
+    presize_counts(s, u, 1.3 / (shared->workers + 1), shared->classes_hint);
+    if (s->guard_errors) {
+        // As exec_release does: an error a generic condition raises may hold a source value.
+        MemoryContext context = CurrentMemoryContext;
+        PG_TRY();
+        {
+            count_share(s, scan);
+        }
+        PG_CATCH();
+        {
+            if (!s->in_rules) PG_RE_THROW();
+            reraise_rule_error(s, context);
+        }
+        PG_END_TRY();
+    } else {
+        count_share(s, scan);
+    }
     dsa_pointer form = InvalidDsaPointer;
-    guarded([&] { form = write_form(u, area); });
+    guarded([&] { form = write_form(u, area, true); });
+    if (!DsaPointerIsValid(form)) guarded([&] { form = write_form(u, area, false); });  // without its record
+    if (!DsaPointerIsValid(form))
+        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                        errmsg("release of policy %s: record suppression's class counts of a parallel worker need "
+                               "more than privrisk.memory_limit (%zu kB)",
+                               quote_literal_cstr(s->policy), s->cache_limit / 1024),
+                        errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
     shared->forms[ParallelWorkerNumber] = form;
     ExecEndNode(state);
     ExecResetTupleTable(estate->es_tupleTable, false);  // the slots' descriptor pins, as ExecEndPlan drops them

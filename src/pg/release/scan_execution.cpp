@@ -259,6 +259,17 @@ void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const Rele
     for (std::size_t r = 0; r < col.rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
 }
 
+void reraise_rule_error(ReleaseScanState* s, MemoryContext context) {
+    MemoryContextSwitchTo(context);
+    ErrorData* e = CopyErrorData();
+    FlushErrorState();
+    s->in_rules = false;
+    ereport(ERROR, (errcode(e->sqlerrcode),
+                    errmsg("privrisk.release(%s): applying a disclosure rule failed on a row of the source",
+                           quote_literal_cstr(s->policy)),
+                    errdetail("The error's text is shown only to roles that may read the source.")));
+}
+
 namespace {
 
 void begin_release_body(ReleaseScanState* s, EState* estate) {
@@ -452,14 +463,7 @@ TupleTableSlot* exec_release(CustomScanState* node) {
     PG_CATCH();
     {
         if (!s->in_rules) PG_RE_THROW();
-        MemoryContextSwitchTo(context);
-        ErrorData* e = CopyErrorData();
-        FlushErrorState();
-        s->in_rules = false;
-        ereport(ERROR, (errcode(e->sqlerrcode),
-                        errmsg("privrisk.release(%s): applying a disclosure rule failed on a row of the source",
-                               quote_literal_cstr(s->policy)),
-                        errdetail("The error's text is shown only to roles that may read the source.")));
+        reraise_rule_error(s, context);
     }
     PG_END_TRY();
     return result;

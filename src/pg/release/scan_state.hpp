@@ -160,6 +160,10 @@ void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const Rele
                  const std::vector<int>& rule_condition, std::vector<char>& condition_used);
 // the current row's conditions, then the released values of `outputs`;
 void evaluate_row_conditions(ReleaseScanState* s, ExprContext* econtext);
+// In a PG_CATCH of an error raised while a rule was applied (in_rules): the same
+// ERROR without its text, which may hold a source value (to a reader who may not
+// read the source). `context`: the one current before the PG_TRY.
+[[noreturn]] void reraise_rule_error(ReleaseScanState* s, MemoryContext context);
 void release_values(ReleaseScanState* s, ReleasedOutput* const* outputs, int count, Datum* values, bool* isnull);
 // every row of the source, by a scan of its own.
 void for_each_source_row(ReleaseScanState* s, void (*on_row)(ReleaseScanState*, void*), void* arg);

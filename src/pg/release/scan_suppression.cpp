@@ -17,6 +17,7 @@
 
 #include "release/suppression_catalog.hpp"
 #include "common/digest.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
 #include "search/class_suppression.hpp"
 #include "common/args.hpp"
 
@@ -375,6 +376,12 @@ void add_to_fingerprint(Digest* d, const ReleasedColumn& col, const Policy& poli
     d->add(std::to_string(col.type));
     d->add(col.hierarchy);
     d->add(std::to_string(col.height));
+    if (!col.hierarchy.empty()) {  // its definition, not only its version (0 in a catalog not updated yet)
+        int64 version = 0;
+        std::string digest;
+        cached_hierarchy(col.hierarchy, &version, &digest);
+        d->add(digest);
+    }
     for (int r : col.rules) {
         const PolicyRule& rule = policy.rules[r];
         d->add(disclosure_op_name(rule.op));
@@ -383,8 +390,8 @@ void add_to_fingerprint(Digest* d, const ReleasedColumn& col, const Policy& poli
         d->add(std::to_string(rule.hierarchy_version));
         d->add(rule.condition_tree);
     }
-    if (out.pseudonymizer)
-        d->add(std::string_view(reinterpret_cast<const char*>(out.pseudonymizer->key), sizeof(out.pseudonymizer->key)));
+    if (out.pseudonymizer)  // the key by a pseudonym it gives (never the key's own bytes)
+        d->add(pseudonym(out.pseudonymizer, "privrisk count fingerprint"));
 }
 
 }  // namespace
@@ -436,6 +443,8 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
     u->per_class_decidable = !q.t && !q.delta && !q.c;
     u->decided_early = u->per_class_decidable && !q.needs_histograms() && (q.k || q.max_risk);
     Digest fingerprint;
+    fingerprint.add(policy.name);
+    fingerprint.add(std::to_string(policy.source));
     for (int j = 0; j < n; ++j) {
         const std::string& name = j < u->key_count ? rule->quasi_identifiers[j] : *rule->sensitive;
         // By the number of the column of that name when the policy's owner last approved
@@ -503,6 +512,8 @@ namespace {
 // Whether the class of the row in u->values was kept by the count of the whole source.
 bool kept_by_count(ReleaseScanState* s, ScanSuppression* u) {
     if (!u->kept_indexed) {
+        // The record is not read again (its replay ended, or there was none): its room goes to the index.
+        if (!u->replaying) guarded([&] { forget_sequence(u); });
         guarded([&] { index_kept_classes(u); });
         check_count_memory(s, u);  // the kept classes' own table
     }

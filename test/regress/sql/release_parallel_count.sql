@@ -53,6 +53,23 @@ SELECT count(*) = :released AS same_count, md5(string_agg(v::text, '|' ORDER BY 
 FROM pc_view AS v;
 RESET parallel_leader_participation;
 
+-- A condition that fails on a row, evaluated by a worker: a reader of the view alone gets
+-- the error without its text (it would name the row's value), as from the leader.
+SELECT privrisk.create_policy('pc_cast', 'pc_source');
+SELECT privrisk.add_rule('pc_cast', 'zip', 'hide', 'note::int > 0');
+SELECT privrisk.set_suppression('pc_cast', ARRAY['zip'], '{"k": 5, "max_suppression": 1}');
+SELECT privrisk.create_release_view('pc_cast', 'pc_cast_view');
+CREATE ROLE regress_pc_analyst;
+GRANT SELECT ON pc_cast_view TO regress_pc_analyst;
+SET parallel_leader_participation = off;
+SET ROLE regress_pc_analyst;
+SELECT count(*) FROM pc_cast_view;
+RESET ROLE;
+RESET parallel_leader_participation;
+DROP VIEW pc_cast_view;
+SELECT privrisk.drop_policy('pc_cast');
+DROP ROLE regress_pc_analyst;
+
 -- Too small a source for a parallel read (min_parallel_table_scan_size): one process counts.
 RESET min_parallel_table_scan_size;
 ALTER TABLE pc_source RESET (parallel_workers);
