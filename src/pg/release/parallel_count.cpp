@@ -41,6 +41,7 @@ extern "C" {
 #include "utils/dsa.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "miscadmin.h"
 }
 
 namespace privrisk::pg {
@@ -56,6 +57,9 @@ struct CountShared {
     bool recording;
     int32 workers;
     Size classes_hint;  // the leader's (presize_counts)
+    Size cache_limit;   // the leader's privrisk.memory_limit when its scan began
+    Oid user;           // the user it began as: a cursor opened in a SECURITY DEFINER function and read
+                        // outside it resolves the policy as that function's owner, so do its workers
     dsa_pointer forms[FLEXIBLE_ARRAY_MEMBER];  // per worker: its byte form, when it finished
 };
 
@@ -316,6 +320,8 @@ bool count_in_parallel(ReleaseScanState* s) {
     shared->recording = u->recording;
     shared->workers = workers;
     shared->classes_hint = u->classes_hint;
+    shared->cache_limit = s->cache_limit;
+    shared->user = s->built_as;
     for (int w = 0; w < workers; ++w) shared->forms[w] = InvalidDsaPointer;
     char* plan_space = static_cast<char*>(shm_toc_allocate(pcxt->toc, strlen(plan) + 1));
     strcpy(plan_space, plan);
@@ -363,6 +369,11 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
     auto* plan = static_cast<CustomScan*>(stringToNode(static_cast<char*>(shm_toc_lookup(toc, kKeyPlan, false))));
     auto* scan = static_cast<ParallelTableScanDesc>(shm_toc_lookup(toc, kKeyScan, false));
     dsa_area* area = dsa_attach_in_place(shm_toc_lookup(toc, kKeyArea, false), seg);
+    // The leader's scan was built as the user its query began as: the workers build theirs alike.
+    Oid user;
+    int security;
+    GetUserIdAndSecContext(&user, &security);
+    SetUserIdAndSecContext(shared->user, security | SECURITY_LOCAL_USERID_CHANGE);
     EState* estate = CreateExecutorState();
     MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
     estate->es_snapshot = GetActiveSnapshot();
@@ -371,12 +382,19 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
     PlanState* state = ExecInitNode(&plan->scan.plan, estate, 0);
     auto* s = reinterpret_cast<ReleaseScanState*>(state);
     ScanSuppression* u = s->suppression;
-    if (!u || u->histograms || s->by_tables)  // the catalog changed since the leader began
+    // The catalog changed since the leader began (its scan, not this one, is what is released).
+    if (s->by_tables)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("release of policy %s: its record suppression changed while its classes were counted "
-                               "in parallel",
+                        errmsg("release of policy %s: its source gained partitions or inheritance children since "
+                               "the query began",
                                quote_literal_cstr(s->policy)),
                         errhint("Read the release again.")));
+    if (!u || u->histograms)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("release of policy %s: its record suppression changed since the query began",
+                               quote_literal_cstr(s->policy)),
+                        errhint("Read the release again.")));
+    s->cache_limit = shared->cache_limit;
     if (RelationGetRelid(s->source) != scan->phs_relid)  // its policy has another source now
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                         errmsg("release of policy %s: its source changed since the query began",
@@ -417,4 +435,5 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
     MemoryContextSwitchTo(old);
     FreeExecutorState(estate);
     dsa_detach(area);
+    SetUserIdAndSecContext(user, security);
 }

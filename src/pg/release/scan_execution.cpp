@@ -297,6 +297,7 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     Oid source = policy.source;
     s->source_name = pg_call([&] { return get_rel_name(source); });
     s->may_see_errors = reads_source(source);
+    s->built_as = GetUserId();
     verify_pins(policy, static_cast<List*>(linitial(plan->custom_private)), estate->es_plannedstmt);  // read for a coordinator: before any row or rule
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
     bool partitioned = pg_call([&] { return read_by_tables(s->source); });

@@ -137,6 +137,7 @@ struct ReleaseScanState {
     int generic_count;                // and by the expression evaluator
     int* generic;
     bool may_see_errors;              // reads the source anyway: rule errors keep their text
+    Oid built_as;                     // the user the scan was begun as (a cursor may be read as another)
     bool guard_errors;                // a condition runs in the generic evaluator, whose errors may name a value
     bool in_rules;                    // a rule is being applied (its errors are sanitized)
     Pseudonymizer* pseudonymizer;  // the policy's key when a read column is pseudonymized (wiped at the end)

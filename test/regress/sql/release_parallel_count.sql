@@ -70,6 +70,43 @@ DROP VIEW pc_cast_view;
 SELECT privrisk.drop_policy('pc_cast');
 DROP ROLE regress_pc_analyst;
 
+-- A cursor opened in a SECURITY DEFINER function and read outside it: its workers build the
+-- release as the function's owner, as the leader did, not as the reader, who owns a policy
+-- whose name is the key of the one opened (the reader's own table, all in one class).
+CREATE FUNCTION pc_open() RETURNS refcursor LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
+DECLARE
+    c refcursor := 'pc_cursor';
+BEGIN
+    OPEN c FOR SELECT * FROM privrisk.release('public.pc') AS r(id int, age text, zip text, sex text, note text);
+    RETURN c;
+END $$;
+CREATE ROLE regress_pc_reader;
+GRANT EXECUTE ON FUNCTION pc_open() TO regress_pc_reader;
+CREATE SCHEMA regress_pc_decoy AUTHORIZATION regress_pc_reader;
+SET ROLE regress_pc_reader;
+CREATE TABLE regress_pc_decoy.t (id int, age int, zip text, sex text, note text);
+INSERT INTO regress_pc_decoy.t SELECT i, 20, 'z0', 'f', 'n' FROM generate_series(1, 30000) AS i;
+SELECT privrisk.create_policy('public.pc', 'regress_pc_decoy.t');
+SELECT privrisk.set_suppression('regress_pc_decoy."public.pc"', ARRAY['zip'], '{"k": 5, "max_suppression": 1}');
+SET max_parallel_workers_per_gather = 4;
+SET parallel_leader_participation = off;
+BEGIN;
+SELECT pc_open();
+CREATE TEMP TABLE pc_fetched AS SELECT 1 AS n WITH NO DATA;
+DO $$ DECLARE c refcursor := 'pc_cursor'; r record; n bigint := 0; BEGIN
+    LOOP FETCH c INTO r; EXIT WHEN NOT FOUND; n := n + 1; END LOOP;
+    INSERT INTO pc_fetched VALUES (n);
+END $$;
+SELECT n = :released AS same_count FROM pc_fetched;
+COMMIT;
+RESET parallel_leader_participation;
+RESET max_parallel_workers_per_gather;
+RESET ROLE;
+SELECT privrisk.drop_policy('regress_pc_decoy."public.pc"');
+DROP SCHEMA regress_pc_decoy CASCADE;
+DROP FUNCTION pc_open();
+DROP ROLE regress_pc_reader;
+
 -- Too small a source for a parallel read (min_parallel_table_scan_size): one process counts.
 RESET min_parallel_table_scan_size;
 ALTER TABLE pc_source RESET (parallel_workers);
