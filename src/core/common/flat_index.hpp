@@ -79,6 +79,10 @@ public:
         uint64_t spilled;
         return add_count(key, h, 0, added, &spilled);
     }
+    // count() of a key whose hash is known (a batch's): *added as find_or_add's.
+    uint32_t count_hashed(std::string_view key, uint64_t h, uint32_t n, bool* added, uint64_t* spilled) {
+        return add_count(key, h, n, added, spilled);
+    }
     std::size_t size() const { return size_; }
     // Calls f(id, key) for every key, in no particular order.
     template <typename F>

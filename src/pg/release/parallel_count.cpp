@@ -421,7 +421,10 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
         count_share(s, scan);
     }
     dsa_pointer form = InvalidDsaPointer;
-    guarded([&] { form = write_form(u, area, true); });
+    guarded([&] {
+        drain_class_counts(u);
+        form = write_form(u, area, true);
+    });
     if (!DsaPointerIsValid(form)) guarded([&] { form = write_form(u, area, false); });  // without its record
     if (!DsaPointerIsValid(form))
         ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

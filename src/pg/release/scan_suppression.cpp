@@ -206,13 +206,19 @@ void count_in_class(CountRequest* r) {
 void count_class_batch(ScanSuppression* u) {
     for (int b = 0; b < u->batched; ++b) {
         bool added;
+        uint64_t spilled;
         std::string_view key(u->batch_keys + b * u->coded_room, u->batch_lengths[b]);
-        uint32_t id = u->classes->find_or_add_hashed(key, u->batch_hashes[b], &added);
+        // Counted in the class's slot, fetched already: `sizes` gets it at the end (drain_class_counts).
+        uint32_t id = u->classes->count_hashed(key, u->batch_hashes[b], 1, &added, &spilled);
         if (added) u->sizes->push_back(0);
-        ++(*u->sizes)[id];
+        if (spilled) (*u->sizes)[id] += static_cast<int64_t>(spilled);
         if (u->recording) u->sequence->push_back(id);
     }
     u->batched = 0;
+}
+
+void drain_class_counts(ScanSuppression* u) {
+    u->classes->drain_counters([&](uint32_t id, uint32_t n) { (*u->sizes)[id] += n; });
 }
 
 namespace {
@@ -347,7 +353,10 @@ void count_and_decide(ReleaseScanState* s) {
     if (!count_in_parallel(s)) for_each_source_row(s, count_source_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned
     ResetExprContext(s->css.ss.ps.ps_ExprContext);
-    guarded([&] { count_class_batch(u); });  // the last rows: their classes count before the verdicts are sized
+    guarded([&] {
+        count_class_batch(u);  // the last rows: their classes count before the verdicts are sized
+        drain_class_counts(u);
+    });
     u->keep = static_cast<bool*>(MemoryContextAllocZero(u->context, u->sizes->size() + 1));
     guarded([&] { decide(u); });
     check_count_memory(s, u);  // the last rows

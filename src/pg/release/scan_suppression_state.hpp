@@ -118,8 +118,11 @@ void count_and_decide(ReleaseScanState* s);
 // Counts the row in row_slot (its class is looked up with a batch's: count_class_batch
 // takes the rest before the counts are read), records it when recording.
 void count_source_row(ReleaseScanState* s, void*);
-// The classes of the rows batched so far. May throw; behind guarded().
+// The classes of the rows batched so far, counted in their slots of `classes`.
+// May throw; behind guarded().
 void count_class_batch(ScanSuppression* u);
+// Those counts into `sizes` (before anything reads it).
+void drain_class_counts(ScanSuppression* u);
 // The counts within privrisk.memory_limit: the record of the rows' classes goes first, then an ERROR.
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u);
 // Room for the counts at once: the record of `share` of the rows the source's

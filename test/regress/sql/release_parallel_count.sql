@@ -92,7 +92,7 @@ SET max_parallel_workers_per_gather = 4;
 SET parallel_leader_participation = off;
 BEGIN;
 SELECT pc_open();
-CREATE TEMP TABLE pc_fetched AS SELECT 1 AS n WITH NO DATA;
+CREATE TEMP TABLE pc_fetched (n bigint) ON COMMIT DROP;
 DO $$ DECLARE c refcursor := 'pc_cursor'; r record; n bigint := 0; BEGIN
     LOOP FETCH c INTO r; EXIT WHEN NOT FOUND; n := n + 1; END LOOP;
     INSERT INTO pc_fetched VALUES (n);
