@@ -25,8 +25,7 @@ Datum pseudonymized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value);
 
 // The released text of `value` at `level` (< height): from the cache, or generalized now.
 inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level) {
-    if (out->pseudonymizer && level > 0) return pseudonymized_text(s, out, value);
-    if (LevelCache* cache = out->levels[level]) {
+    if (LevelCache* cache = out->levels[level]) {  // never for a pseudonym (not cached)
         if (out->by_datum) {
             uint64_t key = static_cast<uint64_t>(value);
             uint64_t at = key - static_cast<uint64_t>(cache->window_base);
@@ -43,6 +42,7 @@ inline Datum generalized_text(ReleaseScanState* s, ReleasedOutput* out, Datum va
             }
         }
     }
+    if (out->pseudonymizer && level > 0) return pseudonymized_text(s, out, value);
     return generalized_miss(s, out, value, level);
 }
 
