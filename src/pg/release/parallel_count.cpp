@@ -125,7 +125,7 @@ dsa_pointer write_form(ScanSuppression* u, dsa_area* area, bool recorded) {
     std::vector<std::vector<std::string_view>> values;
     for (int j = 0; j < u->key_count; ++j) values.push_back(keys_by_id(*u->value_codes[j]));
     const std::vector<std::string_view> classes = keys_by_id(*u->classes);
-    recorded = recorded && u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
+    recorded = recorded && record_whole(u);
     Size size = sizeof(u->fingerprint) + sizeof(int64) + 1 + sizeof(uint32) + sizeof(uint32) + 2 * sizeof(uint64);
     for (const auto& column : values)
         for (std::string_view v : column) size += sizeof(uint32) + v.size();
@@ -244,26 +244,19 @@ void within_count_memory(const ReleaseScanState* s, ScanSuppression* u, std::vec
     if (*recorded) {
         *recorded = false;
         shares->clear();
-        u->sequence->clear();
-        u->sequence->shrink_to_fit();
-        u->blocks->clear();
-        u->blocks->shrink_to_fit();
+        forget_sequence(u);
     }
     const Size bytes = held();
     if (bytes > s->cache_limit)
-        fail(ErrorKind::ProgramLimit,
-             "release of policy " + std::string(pg_call([&] { return quote_literal_cstr(u->policy); })) +
-                 ": record suppression's class counts need " +
-                 std::to_string(bytes / 1024) + " kB, more than privrisk.memory_limit (" +
-                 std::to_string(s->cache_limit / 1024) + " kB)",
-             "Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.");
+        fail(ErrorKind::ProgramLimit, pg_call([&] { return count_memory_message(u, bytes, s->cache_limit); }),
+             kCountMemoryHint);
 }
 
 // The forms of the workers that ran, taken into the leader's counts and record;
 // false when a worker released its rows otherwise. May throw; behind guarded().
 bool take_forms(const ReleaseScanState* s, ScanSuppression* u, CountShared* shared, dsa_area* area, int launched) {
     std::vector<RecordShare> shares;
-    bool recorded = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
+    bool recorded = record_whole(u);
     if (recorded)  // first: its rows stay where they are
         shares.push_back({std::string_view(reinterpret_cast<const char*>(u->blocks->data()), u->blocks->size() * sizeof(uint64)),
                           std::string_view(reinterpret_cast<const char*>(u->sequence->data()), u->sequence->size() * sizeof(uint32)),
@@ -278,15 +271,10 @@ bool take_forms(const ReleaseScanState* s, ScanSuppression* u, CountShared* shar
         if (!alike) return false;
         within_count_memory(s, u, &shares, &recorded);
     }
-    if (recorded) {
+    if (recorded)
         merge_record_shares(shares, u->sequence, u->blocks, u->run_starts);
-    } else {
-        u->recording = false;  // count_and_decide finds no whole record: the read looks classes up
-        u->sequence->clear();
-        u->sequence->shrink_to_fit();
-        u->blocks->clear();
-        u->blocks->shrink_to_fit();
-    }
+    else
+        forget_sequence(u);  // count_and_decide finds no whole record: the read looks classes up
     return true;
 }
 
@@ -343,12 +331,10 @@ bool count_in_parallel(ReleaseScanState* s) {
     bool alike = true;
     guarded([&] { alike = take_forms(s, u, shared, area, launched); });
     if (!alike)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("release of policy %s: the policy, a hierarchy, a label or the pseudonym key changed "
-                               "since the query began, and record suppression's parallel workers would count "
-                               "classes its rows are not released in",
-                               quote_literal_cstr(u->policy)),
-                        errhint("Read the release again.")));
+        refuse_changed_release(u->policy,
+                               "the policy, a hierarchy, a label or the pseudonym key changed since the query began, "
+                               "and record suppression's parallel workers would count classes its rows are not "
+                               "released in");
     u->count_workers = launched;
     dsa_detach(area);
     DestroyParallelContext(pcxt);
@@ -383,23 +369,11 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
     auto* s = reinterpret_cast<ReleaseScanState*>(state);
     ScanSuppression* u = s->suppression;
     // The catalog changed since the leader began (its scan, not this one, is what is released).
-    if (s->by_tables)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("release of policy %s: its source gained partitions or inheritance children since "
-                               "the query began",
-                               quote_literal_cstr(s->policy)),
-                        errhint("Read the release again.")));
-    if (!u || u->histograms)
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("release of policy %s: its record suppression changed since the query began",
-                               quote_literal_cstr(s->policy)),
-                        errhint("Read the release again.")));
+    if (s->by_tables) refuse_changed_release(s->policy, "its source gained partitions or inheritance children since the query began");
+    if (!u || u->histograms) refuse_changed_release(s->policy, "its record suppression changed since the query began");
     s->cache_limit = shared->cache_limit;
     if (RelationGetRelid(s->source) != scan->phs_relid)  // its policy has another source now
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("release of policy %s: its source changed since the query began",
-                               quote_literal_cstr(s->policy)),
-                        errhint("Read the release again.")));
+        refuse_changed_release(s->policy, "its source changed since the query began");
     if (ParallelWorkerNumber < 0 || ParallelWorkerNumber >= shared->workers)
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("parallel suppression count worker %d of %d", ParallelWorkerNumber, shared->workers)));
     u->recording = shared->recording;
@@ -431,7 +405,7 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
                         errmsg("release of policy %s: record suppression's class counts of a parallel worker need "
                                "more than privrisk.memory_limit (%zu kB)",
                                quote_literal_cstr(s->policy), s->cache_limit / 1024),
-                        errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
+                        errhint("%s", kCountMemoryHint)));
     shared->forms[ParallelWorkerNumber] = form;
     ExecEndNode(state);
     ExecResetTupleTable(estate->es_tupleTable, false);  // the slots' descriptor pins, as ExecEndPlan drops them

@@ -259,6 +259,12 @@ void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const Rele
     for (std::size_t r = 0; r < col.rules.size(); ++r) condition_used[out.rule_condition[r]] = 1;
 }
 
+void refuse_changed_release(const char* policy, const char* what) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("release of policy %s: %s", quote_literal_cstr(policy), what),
+                    errhint("Read the release again.")));
+}
+
 void reraise_rule_error(ReleaseScanState* s, MemoryContext context) {
     MemoryContextSwitchTo(context);
     ErrorData* e = CopyErrorData();

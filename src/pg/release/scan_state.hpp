@@ -165,6 +165,9 @@ void evaluate_row_conditions(ReleaseScanState* s, ExprContext* econtext);
 // ERROR without its text, which may hold a source value (to a reader who may not
 // read the source). `context`: the one current before the PG_TRY.
 [[noreturn]] void reraise_rule_error(ReleaseScanState* s, MemoryContext context);
+// The ERROR of a read that meets a catalog other than the one it began with:
+// "release of policy P: <what>", hint "Read the release again."
+[[noreturn]] void refuse_changed_release(const char* policy, const char* what);
 void release_values(ReleaseScanState* s, ReleasedOutput* const* outputs, int count, Datum* values, bool* isnull);
 // every row of the source, by a scan of its own.
 void for_each_source_row(ReleaseScanState* s, void (*on_row)(ReleaseScanState*, void*), void* arg);

@@ -30,27 +30,23 @@ extern "C" {
 namespace privrisk::pg {
 namespace {
 
-// What the last decision of this backend's leader said, for release_suppression().
+// What the last decision of this backend's leader said, for release_suppression()
+// (while `valid`), and the classes it found: the next count of the same policy
+// makes its table that large at once (growing it, each larger table's memory is
+// new to the process, and the first touch of new memory is much of a count's cost).
 struct LastDecision {
     char policy[1024];
     int64 rows, suppressed;
     double max_suppression;
     bool within;
     bool valid;
+    std::size_t classes;  // kept when the decision is forgotten: only a size
 } last_decision;
-
-// The classes the last count of a policy in this backend found: the next count's
-// table is made that large at once (growing it, each larger table's memory is
-// new to the process, and the first touch of new memory is much of a count's cost).
-struct ClassHint {
-    char policy[1024];
-    std::size_t classes;
-} class_hint;
 
 }  // namespace
 
 std::size_t classes_hint(const char* policy) {
-    return strcmp(class_hint.policy, policy) == 0 ? class_hint.classes : 0;
+    return strcmp(last_decision.policy, policy) == 0 ? last_decision.classes : 0;
 }
 
 void presize_counts(ReleaseScanState* s, ScanSuppression* u, double share, std::size_t classes) {
@@ -246,7 +242,8 @@ void record_block(ScanSuppression* u, BlockNumber block) {
         u->blocks->push_back(uint64_t(block) << 32 | 1);
 }
 
-// The sequence is given up (its memory is wanted for the counts). May throw; behind guarded().
+}  // namespace
+
 void forget_sequence(ScanSuppression* u) {
     u->recording = false;
     u->sequence->clear();
@@ -257,7 +254,15 @@ void forget_sequence(ScanSuppression* u) {
     u->run_starts->shrink_to_fit();
 }
 
-}  // namespace
+bool record_whole(const ScanSuppression* u) {
+    return u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
+}
+
+char* count_memory_message(const ScanSuppression* u, Size held, Size limit) {
+    return psprintf("release of policy %s: record suppression's class counts need %zu kB, more than "
+                    "privrisk.memory_limit (%zu kB)",
+                    quote_literal_cstr(u->policy), held / 1024, limit / 1024);
+}
 
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
     Size held = MemoryContextMemAllocated(u->context, true);
@@ -266,11 +271,8 @@ void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
         held = MemoryContextMemAllocated(u->context, true);
     }
     if (held > s->cache_limit)
-        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                        errmsg("release of policy %s: record suppression's class counts need %zu kB, more than "
-                               "privrisk.memory_limit (%zu kB)",
-                               quote_literal_cstr(u->policy), held / 1024, s->cache_limit / 1024),
-                        errhint("Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.")));
+        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("%s", count_memory_message(u, held, s->cache_limit)),
+                        errhint("%s", kCountMemoryHint)));
 }
 
 void count_source_row(ReleaseScanState* s, void*) {
@@ -361,13 +363,12 @@ void count_and_decide(ReleaseScanState* s) {
     guarded([&] { decide(u); });
     check_count_memory(s, u);  // the last rows
     u->decided = true;
-    u->replayable = u->recording && static_cast<int64>(u->sequence->size()) == u->rows;
+    u->replayable = record_whole(u);
     u->recording = false;
     rescan_suppression(s);
     if (!IsParallelWorker()) {
-        strlcpy(class_hint.policy, u->policy, sizeof(class_hint.policy));
-        class_hint.classes = u->classes->size();
         strlcpy(last_decision.policy, u->policy, sizeof(last_decision.policy));
+        last_decision.classes = u->classes->size();
         last_decision.rows = u->rows;
         last_decision.suppressed = u->suppressed;
         last_decision.max_suppression = u->constraints.max_suppression;

@@ -125,6 +125,14 @@ void count_class_batch(ScanSuppression* u);
 void drain_class_counts(ScanSuppression* u);
 // The counts within privrisk.memory_limit: the record of the rows' classes goes first, then an ERROR.
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u);
+// That ERROR's message (palloc'd) and hint, for a caller that raises it otherwise.
+char* count_memory_message(const ScanSuppression* u, Size held, Size limit);
+constexpr const char* kCountMemoryHint = "Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.";
+// The record is given up (its memory is wanted for the counts; no read replays it).
+// May throw; behind guarded().
+void forget_sequence(ScanSuppression* u);
+// Whether the record holds every row counted.
+bool record_whole(const ScanSuppression* u);
 // Room for the counts at once: the record of `share` of the rows the source's
 // statistics expect, `classes` classes (0: none known). Memory new to the process
 // is slow to touch first; growing, the count would touch it twice.

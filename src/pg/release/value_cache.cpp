@@ -135,11 +135,8 @@ __attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOu
         // the values released with the old one: rows released with the new one
         // could form classes it never counted, so such a read stops.
         if (s->suppression)
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                            errmsg("release of policy %s: a hierarchy changed during the read, after record "
-                                   "suppression had counted its classes",
-                                   quote_literal_cstr(s->policy)),
-                            errhint("Read the release again.")));
+            refuse_changed_release(s->policy,
+                                   "a hierarchy changed during the read, after record suppression had counted its classes");
         // Otherwise what is cached may be stale (an output that is not generalized has no cache).
         for (int c = 0; c < s->output_count; ++c) {
             if (s->outputs[c].levels)
