@@ -58,6 +58,22 @@ TEST(Pseudonym, IsThePrfOfTheDerivedKeyInHex) {
     EXPECT_EQ(pseudonym(&p, "alice@example.org").size(), 32u);
 }
 
+// The pseudonym's digits are the PRF's bytes in hex, for every byte value the PRF gives.
+TEST(Pseudonym, DigitsAreThePrfInHex) {
+    Pseudonymizer p;
+    unsigned char key[crypto_shorthash_siphashx24_KEYBYTES] = {7};
+    pseudonymizer_init_prf(&p, key);
+    bool seen[256] = {};
+    for (int i = 0; i < 2000; ++i) {
+        const std::string value = "value-" + std::to_string(i);
+        unsigned char mac[kPseudonymBytes];
+        pseudonym_prf(&p, value, mac);
+        for (unsigned char b : mac) seen[b] = true;
+        ASSERT_EQ(pseudonym(&p, value), hex(mac, sizeof mac)) << value;
+    }
+    EXPECT_EQ(std::count(seen, seen + 256, true), 256);
+}
+
 TEST(Pseudonym, DeterministicPerKeyAndDistinctAcrossKeys) {
     unsigned char k1[kPseudonymKeyBytes], k2[kPseudonymKeyBytes];
     random_pseudonym_key(k1);

@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "common/no_postgres.hpp"
@@ -28,25 +32,37 @@ void pseudonym_prf(const Pseudonymizer* p, std::string_view value, unsigned char
 
 namespace {
 
-// Each byte's two hex digits, looked up at once (the per-row path of a release).
-struct HexPairs {
-    char pairs[256][2];
-    constexpr HexPairs() : pairs() {
-        const char digits[] = "0123456789abcdef";
-        for (int b = 0; b < 256; ++b) {
-            pairs[b][0] = digits[b >> 4];
-            pairs[b][1] = digits[b & 15];
-        }
+// The 16 bytes as 32 lowercase hex digits, all at once: each byte's nibbles are
+// spread to two bytes and mapped to '0'-'9' or 'a'-'f' (the per-row path of a release).
+void hex16(const unsigned char in[16], char out[32]) {
+#if defined(__SSE2__)
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+    const __m128i low_nibble = _mm_set1_epi8(0x0f);
+    const __m128i high = _mm_and_si128(_mm_srli_epi16(bytes, 4), low_nibble);
+    const __m128i low = _mm_and_si128(bytes, low_nibble);
+    auto digits = [](__m128i nibbles) {
+        // '0' + n, and 'a' - '0' - 10 more where n > 9
+        const __m128i letters = _mm_and_si128(_mm_cmpgt_epi8(nibbles, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+        return _mm_add_epi8(_mm_add_epi8(nibbles, _mm_set1_epi8('0')), letters);
+    };
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), digits(_mm_unpacklo_epi8(high, low)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), digits(_mm_unpackhi_epi8(high, low)));
+#else
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 16; ++i) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
     }
-};
-constexpr HexPairs kHexPairs;
+#endif
+}
 
 }  // namespace
 
 void pseudonym(const Pseudonymizer* p, std::string_view value, char out[kPseudonymChars]) {
+    static_assert(kPseudonymBytes == 16, "hex16 writes 16 bytes' digits");
     unsigned char mac[kPseudonymBytes];
     pseudonym_prf(p, value, mac);
-    for (std::size_t i = 0; i < kPseudonymBytes; ++i) std::memcpy(out + 2 * i, kHexPairs.pairs[mac[i]], 2);
+    hex16(mac, out);
 }
 
 std::string pseudonym(const Pseudonymizer* p, std::string_view value) {
