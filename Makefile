@@ -28,7 +28,7 @@ DATA       = extension/privrisk.control
 # What privrisk.report() inlines into its page (docs/report.md), installed beside the scripts.
 REPORT_ASSETS = $(addprefix extension/privrisk-report-,template.html charts.js vega.min.js vega-lite.min.js)
 DATA_built = extension/privrisk--$(EXT_VERSION).sql $(UPGRADES) $(addprefix extension/released/,$(RELEASED)) $(REPORT_ASSETS)
-OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*/*.cpp)))
+OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*.cpp src/pg/*/*.cpp)))
 PG_CPPFLAGS = -Isrc/core -Isrc/pg
 PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK  = -lstdc++ -lsodium

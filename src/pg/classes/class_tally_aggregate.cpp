@@ -15,7 +15,7 @@
 #include "common/memory.hpp"
 #include "common/source_columns.hpp"
 #include "common/value_text.hpp"
-#include "measures/audit.hpp"
+#include "classes/class_memory.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;

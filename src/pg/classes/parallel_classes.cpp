@@ -29,7 +29,7 @@
 #include "common/parallel_workers.hpp"
 #include "common/row_stream.hpp"
 #include "common/source_columns.hpp"
-#include "measures/audit.hpp"
+#include "classes/class_memory.hpp"
 
 extern "C" {
 #include "port/atomics.h"

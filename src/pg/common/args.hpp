@@ -52,6 +52,11 @@ Datum text_datum(std::string_view s);
 // A jsonb datum parsed from `json` (the reports of audit, search and the measures).
 Datum jsonb_datum(const std::string& json);
 
+// How many arguments one aggregate call takes (PostgreSQL's FUNC_MAX_ARGS, 100, less
+// one): columns read as the arguments of one call (a dictionary's mapped columns,
+// tuple_tally) are at most this many.
+constexpr std::size_t kMaxAggregateArguments = 99;
+
 // What one key of a jsonb options object must hold. Numbers are checked in the
 // double range PostgreSQL's float8 cast accepts, integers exactly.
 struct OptionSpec {

@@ -8,7 +8,6 @@
 
 #include "common/args.hpp"
 #include "ck/ck_safety.hpp"
-#include "dtrisk/dictionary.hpp"
 #include "common/error.hpp"
 
 extern "C" {
@@ -33,8 +32,9 @@ OptionSpec string(const char* name, std::vector<const char*> choices = {}) {
 // The dictionary keys audit() and search() share (dictionary_options reads them).
 void add_dictionary_specs(std::vector<OptionSpec>& specs) {
     specs.push_back(string("dictionary"));
-    specs.push_back({OptionSpec::Array, "mapping", 0, 0, false, kMaxMappedAttributes, true});
-    specs.push_back({OptionSpec::NumberArray, "leaf_weights", 0, kInf, false, kMaxMappedAttributes, true});
+    // The mapped columns are read as one aggregate call's arguments (dtrisk/dictionary.hpp).
+    specs.push_back({OptionSpec::Array, "mapping", 0, 0, false, kMaxAggregateArguments, true});
+    specs.push_back({OptionSpec::NumberArray, "leaf_weights", 0, kInf, false, kMaxAggregateArguments, true});
     specs.push_back(string("sensitivity_family", {"multiplicative", "linear"}));
 }
 
@@ -155,21 +155,5 @@ PRIVRISK_FUNCTION(privrisk_check_options) {
         refuse_unknown(json_keys(options), specs, "audit option(s)",
                        "known options: risk_threshold, l_c, sensitive_hierarchy, kmax, target, classifier, dictionary "
                        "(mapping, leaf_weights, sensitivity_family)");
-    PG_RETURN_VOID();
-}
-
-// check_dictionary_mapping(mapping, leaf_weights jsonb): the mapping a dictionary
-// option resolves to (given or the quasi-identifiers'), and one leaf weight per
-// attribute, checked before the source is read.
-PRIVRISK_FUNCTION(privrisk_check_dictionary_mapping) {
-    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "mapping must not be NULL");
-    std::size_t width = parse_mapping(PG_GETARG_DATUM(0)).size();
-    if (!PG_ARGISNULL(1)) {
-        Datum weights = PG_GETARG_DATUM(1);
-        std::size_t n = pg_call([&] { return static_cast<std::size_t>(JB_ROOT_COUNT(DatumGetJsonbP(weights))); });
-        if (n != width)
-            fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per mapped attribute (" +
-                                                  std::to_string(width) + "), got " + std::to_string(n));
-    }
     PG_RETURN_VOID();
 }

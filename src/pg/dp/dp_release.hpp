@@ -27,7 +27,7 @@
 #include "common/json_text.hpp"
 #include "dp/sample_classes.hpp"
 #include "dtrisk/sensitivity.hpp"
-#include "common/coded_scan.hpp"
+#include "dp/coded_scan.hpp"
 #include "common/source_columns.hpp"
 #include "common/spi.hpp"
 

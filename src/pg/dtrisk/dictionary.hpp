@@ -13,6 +13,7 @@
 #include "hierarchy/hierarchy.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "dtrisk/identification.hpp"
+#include "common/args.hpp"
 #include "common/postgres.hpp"
 #include "common/source_columns.hpp"
 
@@ -25,7 +26,7 @@ struct MappedAttribute {
 
 // tuple_tally reads the mapped columns as the arguments of one aggregate call,
 // and PostgreSQL takes at most 99 there.
-constexpr std::size_t kMaxMappedAttributes = 99;
+constexpr std::size_t kMaxMappedAttributes = kMaxAggregateArguments;
 
 // [{"released": column, "dictionary": column (default: the same), "hierarchy": name}, …]
 std::vector<MappedAttribute> parse_mapping(Datum mapping);

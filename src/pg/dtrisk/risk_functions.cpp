@@ -1,5 +1,6 @@
 // Decision-theoretic risk (docs/dtrisk.md; [LSFB09]): sensitivity Φ, the loss,
-// identification against a dictionary (match_counts) and the risk aggregates.
+// identification against a dictionary (match_counts, and the check of a mapping
+// that audit() and search() run before they read) and the risk aggregates.
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -18,6 +19,10 @@
 #include "dtrisk/sensitivity.hpp"
 #include "common/source_columns.hpp"
 #include "common/spi.hpp"
+
+extern "C" {
+#include "utils/jsonb.h"
+}
 
 using namespace privrisk;
 using namespace privrisk::pg;
@@ -341,4 +346,20 @@ PRIVRISK_FUNCTION(privrisk_independent_top_k) {
     for (std::size_t i = 0; i < c.factors.size(); ++i)
         factors += (i ? ", " : "") + (std::isinf(c.factors[i]) ? std::string("null") : json_number(c.factors[i]));
     return jsonb_datum("{\"disclosed\": [" + disclosed + "], \"factors\": [" + factors + "], \"loss\": " + json_number(c.loss) + "}");
+}
+
+// check_dictionary_mapping(mapping, leaf_weights jsonb): the mapping a dictionary
+// option resolves to (given or the quasi-identifiers'), and one leaf weight per
+// attribute, checked before the source is read.
+PRIVRISK_FUNCTION(privrisk_check_dictionary_mapping) {
+    if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "mapping must not be NULL");
+    std::size_t width = parse_mapping(PG_GETARG_DATUM(0)).size();
+    if (!PG_ARGISNULL(1)) {
+        Datum weights = PG_GETARG_DATUM(1);
+        std::size_t n = pg_call([&] { return static_cast<std::size_t>(JB_ROOT_COUNT(DatumGetJsonbP(weights))); });
+        if (n != width)
+            fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per mapped attribute (" +
+                                                  std::to_string(width) + "), got " + std::to_string(n));
+    }
+    PG_RETURN_VOID();
 }

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <optional>
 
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
-#include "release/policy_catalog.hpp"
 #include "common/spi.hpp"
 
 extern "C" {

@@ -6,10 +6,10 @@
 #include <unordered_map>
 #include <string_view>
 
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/spi.hpp"
-#include "release/policy_catalog.hpp"
 
 extern "C" {
 #include "access/genam.h"

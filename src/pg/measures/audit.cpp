@@ -14,11 +14,10 @@
 #include <vector>
 
 #include "common/activity_progress.hpp"
-#include "common/admin_setting.hpp"
 #include "common/progress.hpp"
 #include "common/args.hpp"
 #include "hierarchy/hierarchy_coverage.hpp"
-#include "measures/audit.hpp"
+#include "classes/class_memory.hpp"
 #include "measures/measure_registry.hpp"
 #include "classes/class_aggregator.hpp"
 #include "classes/class_query.hpp"
@@ -48,23 +47,6 @@ extern "C" {
 
 using namespace privrisk;
 using namespace privrisk::pg;
-
-namespace privrisk::pg {
-
-int audit_memory_limit_kb = 512 * 1024;
-
-void register_audit_settings() {
-    define_admin_int_setting("privrisk.audit_memory_limit",
-                             "Memory audit() may use for its own class aggregation before it falls back to a "
-                             "spilling GROUP BY (at most privrisk.memory_limit).",
-                             "A bound the administrator sets: only superusers and roles granted SET on it "
-                             "(GRANT SET ON PARAMETER) may change it.",
-                             &audit_memory_limit_kb, 512 * 1024, 1024, INT_MAX, GUC_UNIT_KB);
-}
-
-Size audit_memory_bytes() { return static_cast<Size>(std::min(audit_memory_limit_kb, memory_limit_kb)) * 1024; }
-
-}  // namespace privrisk::pg
 
 namespace {
 

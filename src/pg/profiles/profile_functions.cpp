@@ -6,13 +6,13 @@
 #include <limits>
 
 #include "ck/ck_safety.hpp"
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/spi.hpp"
 #include "profiles/profile_name.hpp"
 #include "profiles/risk_profile.hpp"
-#include "release/policy_catalog.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;

@@ -108,17 +108,4 @@ void add_default_rules(Policy& policy);
 // The release views recorded for `policy`.
 std::vector<Oid> release_views_of(std::string_view policy);
 
-// Runs catalog SQL as the catalog's owner: restores the caller on scope exit.
-class AsCatalogOwner {
-public:
-    AsCatalogOwner();
-    ~AsCatalogOwner();
-    AsCatalogOwner(const AsCatalogOwner&) = delete;
-    AsCatalogOwner& operator=(const AsCatalogOwner&) = delete;
-
-private:
-    Oid saved_user_;
-    int saved_context_;
-};
-
 }  // namespace privrisk::pg

@@ -3,6 +3,7 @@
 // then writes the catalog (as its owner), in one statement per change.
 #include <algorithm>
 
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"

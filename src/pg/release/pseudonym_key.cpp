@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"

@@ -15,7 +15,7 @@
 #include "release/scan_suppression.hpp"
 #include "release/value_cache.hpp"
 #include "release/view_grants.hpp"
-#include "watch/watch_gate.hpp"
+#include "release/watch_gate.hpp"
 
 namespace privrisk::pg {
 namespace {

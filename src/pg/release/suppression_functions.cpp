@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/json_text.hpp"
 #include "common/error.hpp"

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "common/catalog_owner.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"

@@ -1,4 +1,6 @@
-// Settings of audit(), registered when the module loads.
+// What a class aggregation may hold in memory (audit()'s own, the class tallies'
+// states, a parallel read's per-process classes): privrisk.audit_memory_limit,
+// registered when the module loads.
 #pragma once
 
 #include "common/postgres.hpp"

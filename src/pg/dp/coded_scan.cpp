@@ -1,4 +1,4 @@
-#include "common/coded_scan.hpp"
+#include "dp/coded_scan.hpp"
 
 #include <array>
 

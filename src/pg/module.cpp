@@ -1,6 +1,7 @@
 // Module entry: the hierarchy and release caches' invalidation callbacks, the settings, the
-// release scan's planner hook and the column label provider.
-#include "measures/audit.hpp"
+// release scan's planner hook and the column label provider. Above every wing (the
+// only file that includes them all), so no wing includes a higher one to be registered.
+#include "classes/class_memory.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "labels/column_labels.hpp"
 #include "common/memory_limit.hpp"

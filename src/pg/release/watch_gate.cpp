@@ -1,10 +1,11 @@
 // The read check of a watched release view (docs/watch.md): one catalog query,
 // as the catalog's owner (a reader of the view may not read the watch catalog),
 // and only for readers who are not the source's owner.
-#include "watch/watch_gate.hpp"
+#include "release/watch_gate.hpp"
 
 #include <string>
 
+#include "common/catalog_owner.hpp"
 #include "common/error.hpp"
 #include "common/guard.hpp"
 #include "common/spi.hpp"
