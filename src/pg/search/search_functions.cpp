@@ -29,10 +29,7 @@
 #include "search/search.hpp"
 #include "search/search_constraints.hpp"
 #include "common/source_columns.hpp"
-#include "classes/class_query.hpp"
-#include "classes/parallel_classes.hpp"
-#include "classes/class_histogram.hpp"
-#include "classes/hist_type.hpp"
+#include "classes/coded_classes.hpp"
 #include "common/value_text.hpp"
 
 extern "C" {
@@ -58,26 +55,10 @@ void register_search_settings() {
 
 namespace {
 
-// What one distinct value of a quasi-identifier costs, besides its text: its index
-// slot, code and string while the rows are read, then its ancestors, its entry in
-// the lattice's per-level groups and the maps that number each level (an estimate,
-// on the high side, measured in test/regress/sql/memory_limits.sql).
-constexpr std::size_t kCodedValueBytes = 256;
-constexpr std::size_t kPerLevelBytes = 16;  // past the first few levels: an ancestor id and a group entry
 // One node's entry in lattice()'s jsonb: its text (about 300 bytes for 5 quasi-identifiers) and,
 // the most of it, PostgreSQL's parse of that text into jsonb (measured: 8.3 kB per node in all
 // for 5 quasi-identifiers, in test/regress/sql/memory_limits.sql).
 constexpr std::size_t kReportJsonBytes(std::size_t width) { return 6000 + 400 * width; }
-
-// One quasi-identifier while the rows stream in: its distinct values as codes.
-struct CodedColumn {
-    ClassKeyReader reader;
-    ValueText text;
-    FlatIndex codes{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> code_of;                   // index id -> code
-    std::vector<std::optional<std::string>> values;  // per code: the value's text (⊥: NULL)
-    uint32_t null_code = UINT32_MAX;
-};
 
 std::string report_json(const NodeReport& r, const std::vector<LatticeDimension>& dims, const Constraints& q,
                         UtilityMetric metric, int64_t rows) {
@@ -212,155 +193,18 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     }
     if (sensitive) columns.push_back(source_column(source, *sensitive, "sensitive"));
 
-    MemoryContext row_context = pg_call([] {
-        return AllocSetContextCreate(CurrentMemoryContext, "privrisk search rows", ALLOCSET_DEFAULT_SIZES);
-    });
-    const std::size_t width = qi.size();
-    std::vector<CodedColumn> coded(width);
-    for (std::size_t j = 0; j < width; ++j) {
-        coded[j].reader = ClassKeyReader::for_type(columns[j].type);
-        pg_call([&] { init_value_text(&coded[j].text, columns[j].type, CurrentMemoryContext); });
-    }
-    ValueText sensitive_text{};
-    if (sensitive) pg_call([&] { init_value_text(&sensitive_text, columns[width].type, CurrentMemoryContext); });
-    TextIds sensitive_values;  // the sensitive values by id (⊥ included)
-
-    BaseClassBuilder builder(width, sensitive.has_value());
-    std::size_t coded_bytes = 0;  // the distinct values' codes and texts, estimated
-    std::vector<std::size_t> level_count(width);
-    for (std::size_t j = 0; j < width; ++j) level_count[j] = hierarchies[j] ? std::size_t(hierarchies[j]->height()) + 1 : 1;
-    std::vector<uint32_t> codes(width);
-    std::vector<std::array<char, sizeof(Datum)>> scratch(width);
-    uint64_t rows = 0;
-    // Codes in order of first appearance; NULL (⊥) is a value of its own.
-    auto null_code = [&](std::size_t j) {
-        CodedColumn& d = coded[j];
-        if (d.null_code == UINT32_MAX) {
-            d.null_code = static_cast<uint32_t>(d.values.size());
-            d.values.emplace_back(std::nullopt);
-        }
-        return d.null_code;
-    };
-    // A value's code by its key bytes; text_of() gives its text when it is new.
-    auto value_code = [&](std::size_t j, std::string_view key, auto&& text_of) {
-        CodedColumn& d = coded[j];
-        bool added;
-        uint32_t index = d.codes.find_or_add(key, &added);
-        if (added) {  // a new value: its code, and its text for the hierarchy
-            std::string_view text = text_of();
-            d.code_of.push_back(static_cast<uint32_t>(d.values.size()));
-            d.values.emplace_back(std::string(text));
-            // the key (≤ the text), the text, and one ancestor id and group entry per level
-            coded_bytes += kCodedValueBytes + 2 * text.size() + kPerLevelBytes * level_count[j];
-        }
-        return d.code_of[index];
-    };
-    auto code_key = [&](const Datum* values, const bool* nulls) {
-        for (std::size_t j = 0; j < width; ++j) {
-            if (nulls[j]) {
-                codes[j] = null_code(j);
-                continue;
-            }
-            Datum v = values[j];
-            codes[j] = value_code(j, coded[j].reader.read(v, scratch[j].data(), row_context),
-                                  [&] { return pg_call([&] { return value_text(&coded[j].text, v); }); });
-        }
-    };
-    auto sensitive_id = [&](std::optional<std::string_view> text) {
-        const std::size_t known = sensitive_values.text.size();
-        const uint32_t id = sensitive_values.id(text);
-        if (text && sensitive_values.text.size() > known) coded_bytes += kCodedValueBytes + 2 * text->size();
-        return id;
-    };
     // The level-0 classes and the coded values, within privrisk.memory_limit (docs/memory.md).
+    const std::size_t width = qi.size();
     const MemoryBound memory = memory_bound();
-    auto next_row = [&] {
-        if ((++rows & 4095) == 0) {
-            pg_call([&] {
-                MemoryContextReset(row_context);
-                CHECK_FOR_INTERRUPTS();
-            });
-            memory.check(builder.bytes() + coded_bytes, std::string(every ? "lattice" : "search") +
-                             ": the level-0 classes and the distinct values read so far",
-                         "raise it, or search fewer quasi-identifiers");
-        }
-    };
-    auto on_row = [&](const Datum* values, const bool* nulls) {
-        code_key(values, nulls);
-        uint32_t s = 0;
-        if (sensitive) {
-            std::optional<std::string_view> text;
-            if (!nulls[width]) {
-                Datum v = values[width];
-                text = pg_call([&] { return value_text(&sensitive_text, v); });
-            }
-            s = sensitive_id(text);
-        }
-        builder.add(codes.data(), s);
-        next_row();
-    };
-    // Over shards, each server sends its level-0 classes with their histograms
-    // (docs/scale-out.md); the lattice rolls up from them as from rows.
-    auto on_class = [&](const Datum* values, const bool* nulls) {
-        code_key(values, nulls);
-        HistogramView h(hist_bytes(values[width]));
-        if (!sensitive) {
-            builder.add(codes.data(), 0, h.size());
-        } else {
-            h.for_each([&](std::string_view v, int64_t count) { builder.add(codes.data(), sensitive_id(v), count); });
-            if (h.bottom() > 0) builder.add(codes.data(), sensitive_id(std::nullopt), h.bottom());
-        }
-        next_row();
-    };
-    // A table read from its heap, with a text sensitive column if any: by parallel
-    // workers, which send level-0 classes with their keys (parallel_classes.hpp).
-    std::vector<uint32_t> sensitive_of;  // the parallel read's value index -> sensitive id
-    bool handed_over = false;  // past this, a failure of the parallel read is an error: the builder has classes
-    auto on_values = [&](const std::vector<std::optional<std::string>>& values) {
-        handed_over = true;
-        for (const auto& v : values) sensitive_of.push_back(sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt));
-    };
-    auto on_keyed_class = [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
-        for_each_key_value(key, width, [&](std::size_t j, std::optional<std::string_view> bytes) {
-            codes[j] = !bytes ? null_code(j) : value_code(j, *bytes, [&] {
-                return key_value_text(&coded[j].text, coded[j].reader.kind == ClassKeyReader::kByValue, *bytes, row_context);
-            });
-        });
-        if (!sensitive) {
-            int64_t size = 0;
-            for (std::size_t i = 0; i < n; ++i) size += pairs[i].second;
-            builder.add(codes.data(), 0, size);
-        } else {
-            for (std::size_t i = 0; i < n; ++i) builder.add(codes.data(), sensitive_of[pairs[i].first], pairs[i].second);
-        }
-        next_row();
-    };
-    std::vector<Shard> shards = class_shards(relid, columns);
-    std::vector<AttrNumber> key_attnums;
-    for (std::size_t j = 0; j < width; ++j) key_attnums.push_back(columns[j].attnum);
-    const bool text_sensitive = !sensitive || columns[width].type == TEXTOID || columns[width].type == VARCHAROID;
-    const int workers = shards.empty() && text_sensitive && readable_from_heap(relid) ? parallel_class_workers(relid, key_attnums) : 0;
-    Spi spi;
-    int scan_workers = 0;  // workers that read with the leader
-    // Before any class is handed over, out of shared memory or past privrisk.memory_limit in a
-    // process (its row buffers): the serial read instead.
-    bool parallel = workers > 0 && in_subtransaction(
-        [&](int code) { return !handed_over && parallel_read_may_fall_back(code); },
-        [&] {
-            scan_workers = parallel_keyed_classes(relid, key_attnums, sensitive ? columns[width].attnum : 0, workers,
-                                                  memory.bytes, on_values, on_keyed_class);
-        });
-    if (!parallel && shards.empty()) {
-        read_source_rows(source, source_rows(source), columns, on_row);
-    } else if (!parallel) {
-        std::vector<ClassColumn> level0;
-        for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
-        std::optional<SourceColumn> s;
-        if (sensitive) s = columns[width];
-        stream_rows(class_query(source, shards, level0, s), {}, on_class);
-    }
-    spi.finish();
-    pg_call([&] { MemoryContextDelete(row_context); });
+    CodedClassesRequest request;
+    request.columns = columns;
+    request.width = width;
+    for (std::size_t j = 0; j < width; ++j) request.heights.push_back(hierarchies[j] ? hierarchies[j]->height() : 0);
+    request.memory = memory;
+    request.what = every ? "lattice" : "search";
+    request.hint = "raise it, or search fewer quasi-identifiers";
+    CodedClasses read = read_coded_classes(source, request);
+    const TextIds& sensitive_values = read.sensitive;
     auto scanned = std::chrono::steady_clock::now();
     // t_ordered orders the sensitive values as numbers; audit() reports it only when they all
     // are (measure_registry): the search measures what audit() would, or says why it cannot.
@@ -380,15 +224,15 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     pins.check("while the source was read; run the search again");
     std::vector<LatticeDimension> dims(width);
     for (std::size_t j = 0; j < width; ++j) {
-        const CodedColumn& d = coded[j];
+        const std::vector<std::optional<std::string>>& values = read.values[j];
         const Hierarchy* h = hierarchies[j];
         LatticeDimension& dim = dims[j];
         dim.name = *qi[j];
         const int height = h ? h->height() : 0;
-        dim.ancestor.assign(height + 1, std::vector<uint32_t>(d.values.size(), 0));
-        for (uint32_t code = 0; code < d.values.size(); ++code) dim.ancestor[0][code] = code;
+        dim.ancestor.assign(height + 1, std::vector<uint32_t>(values.size(), 0));
+        for (uint32_t code = 0; code < values.size(); ++code) dim.ancestor[0][code] = code;
         if (h)  // every value must be a leaf of its hierarchy; if one is not, the error counts them all
-            for (const auto& v : d.values)
+            for (const auto& v : values)
                 if (v) {
                     bool leaf = false;
                     try {
@@ -406,10 +250,10 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         std::string scratch_text;
         for (int level = 1; level < height; ++level) {
             std::unordered_map<std::string, uint32_t> ids;
-            for (uint32_t code = 0; code < d.values.size(); ++code) {
+            for (uint32_t code = 0; code < values.size(); ++code) {
                 std::string key = "\x01";  // ⊥ (NULL) stays apart below the height
-                if (d.values[code]) {
-                    Value g = h->generalize(*d.values[code], level, scratch_text);
+                if (values[code]) {
+                    Value g = h->generalize(*values[code], level, scratch_text);
                     key = "\x02" + std::string(g ? *g : std::string_view());
                 }
                 dim.ancestor[level][code] = ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second;
@@ -439,9 +283,9 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     };
     // The distinct values stay held through the search (their texts, ancestors and groups).
     MemoryBound lattice_memory = memory;
-    lattice_memory.reserved = coded_bytes;
+    lattice_memory.reserved = read.coded_bytes;
     lattice_memory.operation = operation;
-    GeneralizationLattice lattice(dims, builder.finish(), sensitive_values.text, q, metric, interrupt, lattice_memory);
+    GeneralizationLattice lattice(dims, std::move(read.classes), sensitive_values.text, q, metric, interrupt, lattice_memory);
     constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
     if (every && lattice.nodes() > kMaxListedNodes)
         fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) + " nodes; this one has " +
@@ -480,7 +324,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     json += ", \"search\": {\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +
             ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) + ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) +
             ", \"pruning\": " + (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
-            ", \"scan_workers\": " + std::to_string(scan_workers) + ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
+            ", \"scan_workers\": " + std::to_string(read.workers) + ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
             ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
     return jsonb_datum(json);
 }
