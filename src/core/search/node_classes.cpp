@@ -202,4 +202,31 @@ NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>&
     return to;
 }
 
+ContingencyTable contingency_table(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive_values) {
+    ContingencyTable table;
+    std::vector<uint32_t> id_of(sensitive_values.size());  // sensitive id -> the table's value id
+    for (std::size_t i = 0; i < sensitive_values.size(); ++i)
+        id_of[i] = table.intern(sensitive_values[i] ? Value(*sensitive_values[i]) : Value());
+    const std::size_t n = classes.classes();
+    std::vector<ContingencyTable::Pair> pairs;
+    if (!classes.has_histograms()) {
+        const uint32_t bottom = table.intern(Value());
+        table.reserve(n, n);
+        for (std::size_t c = 0; c < n; ++c) {
+            const ContingencyTable::Pair one{bottom, classes.sizes[c]};
+            table.add_class(&one, 1);
+        }
+    } else {
+        table.reserve(n, classes.pairs.size());
+        for (std::size_t c = 0; c < n; ++c) {
+            pairs.clear();
+            for (uint64_t p = classes.first[c]; p < classes.first[c + 1]; ++p)
+                pairs.emplace_back(id_of.at(classes.pairs[p].first), classes.pairs[p].second);
+            table.add_class(pairs);
+        }
+    }
+    table.canonicalize();
+    return table;
+}
+
 }  // namespace privrisk

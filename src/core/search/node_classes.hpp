@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "measures/measures.hpp"
@@ -68,5 +70,11 @@ private:
 // long roll-up stays cancellable).
 NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>& maps, uint32_t sensitive_values,
                     const std::vector<int>& bits, void (*interrupt)(void*), void* interrupt_arg);
+
+// The same classes as a canonical ContingencyTable, whose measures are audit()'s:
+// each class's histogram over `sensitive_values` (the texts of the sensitive ids,
+// nullopt for ⊥), or without histograms one pair (⊥, size), as a class aggregation
+// keyed by its rows gives it.
+ContingencyTable contingency_table(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive_values);
 
 }  // namespace privrisk

@@ -18,6 +18,7 @@
 #include "common/args.hpp"
 #include "hierarchy/hierarchy_coverage.hpp"
 #include "classes/class_memory.hpp"
+#include "measures/audit_levels.hpp"
 #include "measures/measure_registry.hpp"
 #include "classes/class_aggregator.hpp"
 #include "classes/class_query.hpp"
@@ -167,12 +168,31 @@ static Datum audit_classes(FunctionCallInfo fcinfo) {
     // A table read from its heap is read by parallel workers that also merge in
     // parallel (parallel_classes.hpp), whatever the classes per row.
     const int workers = direct ? parallel_class_workers(relid, key_attnums) : 0;
-    const bool tally = !workers && (sharded || parallel_tally_pays(relid, key_attnums));
-    bool spilled = false, tallied = false, parallel = false;
+    // A quasi-identifier with a hierarchy, here: the class reader's level-0 classes,
+    // each distinct value generalized once (audit_levels.hpp). A sensitive column of
+    // another type than text keeps the read through SQL, whose ::text it counts by.
+    const bool by_reader = !args.empty() && !sharded && (!sensitive || column_type == TEXTOID || column_type == VARCHAROID);
+    const bool tally = !by_reader && !workers && (sharded || parallel_tally_pays(relid, key_attnums));
+    bool spilled = false, tallied = false, parallel = false, leveled = false;
     int launched = 0;
     auto started = std::chrono::steady_clock::now();
     auto streamed = started;
-    bool serial = !tally && !workers;
+    bool serial = !tally && !workers && !by_reader;
+    if (by_reader) {
+        // Past the memory limit (an error in C++, or an ERROR from a parallel read): the spilling GROUP BY.
+        try {
+            in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+                AuditedLevels read = audited_levels(source, columns, sensitive_column);
+                table = std::move(read.table);
+                launched = read.workers;
+                leveled = true;
+            });
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::ProgramLimit) throw;
+        }
+        streamed = std::chrono::steady_clock::now();
+        spilled = !leveled;
+    }
     if (workers > 0) {
         // Past privrisk.audit_memory_limit: the spilling GROUP BY, as the serial read would
         // need it too. Out of shared memory or another resource (class 53): the serial read.
@@ -328,6 +348,7 @@ static Datum audit_classes(FunctionCallInfo fcinfo) {
     double scan_ms = ms(started, streamed), finish_ms = ms(streamed, scanned), measure_ms = ms(scanned, measured);
     long long rows = table.rows(), classes = table.classes();
     const std::string how = spilled ? "spilling GROUP BY"
+                            : leveled ? "class reader, " + std::to_string(launched) + " workers"
                             : tallied ? "class tallies"
                             : parallel ? "parallel aggregation, " + std::to_string(launched) + " workers"
                                        : "in-memory aggregation";

@@ -37,14 +37,15 @@ CREATE TEMP TABLE parallel AS SELECT * FROM measures;
 CREATE TEMP TABLE parallel_audit AS
 SELECT privrisk.audit('people', ARRAY['age', 'sex', 'race', 'zip'], 'occupation') AS result;
 -- A table's own columns are read from its heap by audit()'s own parallel read
--- (test/integration/parallel_read_test.cpp). Generalized columns are read
--- through SQL: with few classes against the rows (120 for 1M rows), through
--- class_tally, whose partial tallies the workers build and the leader merges.
+-- (test/integration/parallel_read_test.cpp); so are generalized ones, by the
+-- class reader, each distinct value then generalized once (audit_levels.sql).
+-- class_tally, whose partial tallies workers build and the leader merges, is
+-- what shards run (docs/scale-out.md; test/shards/run_shards.py).
 EXPLAIN (COSTS OFF) SELECT privrisk.class_tally(occupation, privrisk.gen(age, 'people_age', 1), sex, race) FROM people;
 SELECT privrisk.audit('people', ARRAY['age', 'sex', 'race'], 'occupation', ARRAY['people_age', NULL, NULL], ARRAY[1, 0, 0])
-       = (SELECT result FROM serial_audit_few) AS tallied_identical;
--- Past privrisk.audit_memory_limit a worker's tally gives up and audit() groups
--- with a spilling GROUP BY instead: the same result.
+       = (SELECT result FROM serial_audit_few) AS reader_identical;
+-- Past privrisk.audit_memory_limit the read gives up and audit() groups with a
+-- spilling GROUP BY instead: the same result.
 SET privrisk.audit_memory_limit = '1MB';
 SELECT privrisk.audit('people', ARRAY['age', 'sex', 'race'], 'occupation', ARRAY['people_age', NULL, NULL], ARRAY[1, 0, 0])
        = (SELECT result FROM serial_audit_few) AS fallback_identical;

@@ -1,0 +1,60 @@
+-- audit() with hierarchies (docs/measures.md): the class reader's level-0 classes,
+-- each distinct value generalized once in C++, rolled up to the audited levels,
+-- with no call of gen() per row. Past privrisk.audit_memory_limit it groups by
+-- gen() in SQL instead (a NOTICE says so): both reads must give the same audit,
+-- whatever the levels, NULLs, sensitive column and number of workers.
+SELECT setseed(0.35);
+CREATE TABLE al AS
+SELECT CASE WHEN random() < 0.02 THEN NULL ELSE (random() * 89)::int END AS age,
+       CASE WHEN random() < 0.02 THEN NULL ELSE (10000 + (random() * 400)::int)::text END AS zip,
+       (ARRAY['F', 'M'])[1 + (random() < 0.5)::int] AS sex,
+       CASE WHEN random() < 0.05 THEN NULL ELSE (ARRAY['flu', 'cold', 'asthma', 'none'])[1 + (random() * 3)::int] END AS diagnosis
+FROM generate_series(1, 150000);
+SELECT privrisk.interval_hierarchy('al_age', 0, 100, ARRAY[5, 20]) AS age_height;
+SELECT privrisk.load_hierarchy('al_zip', string_agg(zip || ';' || left(zip, 4) || '*;' || left(zip, 3) || '**;*', E'\n'))
+       AS zip_height
+FROM (SELECT DISTINCT zip FROM al WHERE zip IS NOT NULL) AS z;
+-- The parallel read needs a table the planner would give workers.
+ALTER TABLE al SET (parallel_workers = 2);
+SET track_functions = 'all';
+
+-- audit_both(levels, sensitive, workers): the audit read by the class reader (and the calls
+-- of gen() it made: none), then the same audit grouped by gen() in SQL past a 1 MB limit.
+CREATE FUNCTION audit_both(levels int[], sensitive text, workers int,
+                           OUT same boolean, OUT reader_gen_calls bigint, OUT spill_gen_calls bigint, OUT k int)
+LANGUAGE plpgsql AS $$
+DECLARE
+    read jsonb;
+    spilled jsonb;
+    before bigint;
+BEGIN
+    PERFORM set_config('max_parallel_workers_per_gather', workers::text, true);
+    SELECT coalesce(sum(calls), 0) INTO before FROM pg_stat_xact_user_functions WHERE funcname = 'gen';
+    read := privrisk.audit('al', ARRAY['age', 'zip', 'sex'], sensitive, ARRAY['al_age', 'al_zip', NULL], levels);
+    SELECT coalesce(sum(calls), 0) - before INTO reader_gen_calls FROM pg_stat_xact_user_functions WHERE funcname = 'gen';
+    PERFORM set_config('privrisk.audit_memory_limit', '1MB', true);
+    SELECT coalesce(sum(calls), 0) INTO before FROM pg_stat_xact_user_functions WHERE funcname = 'gen';
+    spilled := privrisk.audit('al', ARRAY['age', 'zip', 'sex'], sensitive, ARRAY['al_age', 'al_zip', NULL], levels);
+    SELECT coalesce(sum(calls), 0) - before INTO spill_gen_calls FROM pg_stat_xact_user_functions WHERE funcname = 'gen';
+    PERFORM set_config('privrisk.audit_memory_limit', '512MB', true);
+    same := read = spilled;
+    k := (read->>'k_anonymity')::int;
+    IF NOT same THEN
+        RAISE WARNING 'levels %, sensitive %: % vs %', levels, sensitive, read, spilled;
+    END IF;
+END $$;
+
+SELECT l.levels, s.sensitive, w.workers, a.same, a.reader_gen_calls, a.spill_gen_calls > 0 AS spill_called_gen, a.k
+FROM (VALUES (ARRAY[1, 1, 0]), (ARRAY[0, 2, 0]), (ARRAY[2, 0, 0]), (ARRAY[3, 3, 0]), (ARRAY[1, 3, 0])) AS l(levels),
+     (VALUES ('diagnosis'), (NULL)) AS s(sensitive),
+     (VALUES (0), (2)) AS w(workers),
+     LATERAL audit_both(l.levels, s.sensitive, w.workers) AS a
+ORDER BY 1, 2, 3;
+
+-- A value the hierarchy lacks fails the read with the one error that counts them all.
+INSERT INTO al VALUES (30, '99999', 'F', 'flu'), (31, '99998', 'M', 'flu');
+SELECT privrisk.audit('al', ARRAY['age', 'zip', 'sex'], 'diagnosis', ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0]);
+
+DROP FUNCTION audit_both;
+DROP TABLE al;
+SELECT privrisk.drop_hierarchy('al_age'), privrisk.drop_hierarchy('al_zip');
