@@ -247,6 +247,38 @@ TableUtility table_utility(const std::vector<std::vector<uint32_t>>& rows, const
 
 // ---- the k-anonymity channel --------------------------------------------------
 
+namespace {
+
+// The level vectors of a universe's tables: quasi-identifiers over their levels, the others at 0.
+std::vector<std::vector<int>> universe_nodes(const std::vector<UniverseAttribute>& attributes) {
+    std::vector<std::vector<int>> nodes{{}};
+    for (const UniverseAttribute& attribute : attributes) {
+        int top = attribute.quasi_identifier ? static_cast<int>(attribute.levels.size()) - 1 : 0;
+        std::vector<std::vector<int>> next;
+        for (const auto& prefix : nodes)
+            for (int l = 0; l <= top; ++l) {
+                auto n = prefix;
+                n.push_back(l);
+                next.push_back(n);
+            }
+        nodes.swap(next);
+    }
+    return nodes;
+}
+
+// The minimal mechanism's order of the nodes: least Σ levels, then smallest levels in attribute order.
+std::vector<std::size_t> minimal_order(const std::vector<std::vector<int>>& nodes) {
+    std::vector<std::size_t> order(nodes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        int sx = std::accumulate(nodes[x].begin(), nodes[x].end(), 0), sy = std::accumulate(nodes[y].begin(), nodes[y].end(), 0);
+        return sx != sy ? sx < sy : nodes[x] < nodes[y];
+    });
+    return order;
+}
+
+}  // namespace
+
 UniverseChannel k_anonymity_channel(const std::vector<UniverseAttribute>& attributes, int rows, int k,
                                     KAnonymityMechanism mechanism) {
     const std::size_t p = attributes.size();
@@ -277,26 +309,8 @@ UniverseChannel k_anonymity_channel(const std::vector<UniverseAttribute>& attrib
         fail(ErrorKind::ProgramLimit, "the universe has " + number_text(std::round(inputs)) + " input tables (" +
                                           std::to_string(rows) + " rows over " + std::to_string(domain) +
                                           " row values); the limit is " + std::to_string(kMaxUniverseInputs));
-    // Level vectors: quasi-identifiers over their levels, the others at 0.
-    std::vector<std::vector<int>> nodes{{}};
-    for (std::size_t a = 0; a < p; ++a) {
-        int top = attributes[a].quasi_identifier ? static_cast<int>(attributes[a].levels.size()) - 1 : 0;
-        std::vector<std::vector<int>> next;
-        for (const auto& prefix : nodes)
-            for (int l = 0; l <= top; ++l) {
-                auto n = prefix;
-                n.push_back(l);
-                next.push_back(n);
-            }
-        nodes.swap(next);
-    }
-    // The minimal mechanism's order: least Σ levels, then smallest levels in attribute order.
-    std::vector<std::size_t> order(nodes.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-        int sx = std::accumulate(nodes[x].begin(), nodes[x].end(), 0), sy = std::accumulate(nodes[y].begin(), nodes[y].end(), 0);
-        return sx != sy ? sx < sy : nodes[x] < nodes[y];
-    });
+    const std::vector<std::vector<int>> nodes = universe_nodes(attributes);
+    const std::vector<std::size_t> order = minimal_order(nodes);
     // Ground values of each row code (mixed radix, first attribute most significant).
     std::vector<std::vector<uint32_t>> ground(domain, std::vector<uint32_t>(p));
     for (uint64_t code = 0; code < domain; ++code) {

@@ -25,17 +25,10 @@ int64_t widest_node(const std::string& hierarchy) {
     return widest;
 }
 
-}  // namespace
-
-// Fouad: keep with 1 − β, choose a t-frequent generalization per kept record.
-DpOutput* release_fouad(Request& req, MemoryContext memory) {
-    const FouadParameters& fp = req.fouad;
-    check_fouad_parameters(fp);
-    if (!(req.delta > 0 && req.delta < 1))
-        fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(req.delta));
+// The bounds of the weights Φ from the schema alone (A7): uniform is Model II
+// (Φ ≡ 1); harmonic is w_leaf/n(x), ⊥ weighing 0 (leaf weights checked here).
+std::pair<double, double> weight_bounds(Request& req) {
     const std::size_t width = req.columns.size();
-    // Weights from the schema alone (A7): uniform is Model II (Φ ≡ 1); harmonic
-    // is w_leaf/n(x), ⊥ weighing 0.
     double phi_l = 1, phi_u = 1;
     if (req.sensitivity == Sensitivity::Harmonic) {
         if (req.leaf_weights.empty()) req.leaf_weights.assign(width, 1.0 / width);
@@ -56,6 +49,19 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     } else if (!req.leaf_weights.empty()) {
         fail(ErrorKind::InvalidParameter, "leaf_weights apply to sensitivity harmonic");
     }
+    return {phi_l, phi_u};
+}
+
+}  // namespace
+
+// Fouad: keep with 1 − β, choose a t-frequent generalization per kept record.
+DpOutput* release_fouad(Request& req, MemoryContext memory) {
+    const FouadParameters& fp = req.fouad;
+    check_fouad_parameters(fp);
+    if (!(req.delta > 0 && req.delta < 1))
+        fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(req.delta));
+    const std::size_t width = req.columns.size();
+    const auto [phi_l, phi_u] = weight_bounds(req);
     const double scale = fouad_scale(fp, phi_l, phi_u);
     SourceRelation source = source_relation(req.relid);
     std::string mechanism_fields = "\"drop_probability\": " + json_number(fp.drop) + ", \"theta0\": " + json_number(fp.theta0) +

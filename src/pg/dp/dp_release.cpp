@@ -33,6 +33,47 @@ void check_result_shape(TupleDesc desc, std::size_t width, Output output) {
     }
 }
 
+// safepub's arguments: a level per quasi-identifier, none of fouad's.
+void safepub_arguments(FunctionCallInfo fcinfo, Request& req, bool fouad_args) {
+    if (fouad_args)
+        fail(ErrorKind::InvalidParameter, "drop_probability, theta0, lambda, kappa, score, sensitivity and "
+                                          "leaf_weights apply to mechanism fouad");
+    if (PG_ARGISNULL(6))
+        fail(ErrorKind::InvalidParameter,
+             "levels must be given: safepub publishes a given generalization (one level per quasi-identifier)");
+    std::vector<long> levels = int4_array_arg_values(fcinfo, 6, "levels");
+    if (levels.size() != req.columns.size())
+        fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
+                                              std::to_string(req.columns.size()) + "), got " + std::to_string(levels.size()));
+    for (std::size_t j = 0; j < req.columns.size(); ++j) {
+        DpColumn& c = req.columns[j];
+        if (levels[j] < 0 || levels[j] > c.height())
+            fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of quasi-identifier " +
+                                                  quote_value(c.name) + " is outside 0.." + std::to_string(c.height()) +
+                                                  (c.hierarchy ? " (hierarchy " + quote_value(c.hierarchy->name()) + ")"
+                                                               : " (no hierarchy: released as is)"));
+        c.level = static_cast<int>(levels[j]);
+    }
+}
+
+// fouad's arguments: a drop probability and its score's parameters, no levels.
+void fouad_arguments(FunctionCallInfo fcinfo, Request& req) {
+    if (!PG_ARGISNULL(6)) fail(ErrorKind::InvalidParameter, "fouad chooses a generalization per record: levels do not apply");
+    if (PG_ARGISNULL(9))
+        fail(ErrorKind::InvalidParameter, "fouad needs drop_probability, the probability that a record is not kept");
+    req.fouad.epsilon = req.epsilon;
+    req.fouad.drop = PG_GETARG_FLOAT8(9);
+    if (!PG_ARGISNULL(10)) req.fouad.theta0 = PG_GETARG_FLOAT8(10);
+    if (!PG_ARGISNULL(11)) req.fouad.lambda = PG_GETARG_FLOAT8(11);
+    if (!PG_ARGISNULL(12)) req.fouad.kappa = PG_GETARG_INT32(12);
+    req.fouad.score = choice_arg<FouadScore>(fcinfo, 13, "score", "aggregate",
+                                             {{"aggregate", FouadScore::Aggregate}, {"risk", FouadScore::Risk}});
+    req.sensitivity = choice_arg<Sensitivity>(fcinfo, 14, "sensitivity", "uniform",
+                                              {{"uniform", Sensitivity::Uniform}, {"harmonic", Sensitivity::Harmonic}});
+    if (!PG_ARGISNULL(15)) req.leaf_weights = float8_array_arg_values(fcinfo, 15, "leaf_weights");
+    check_fouad_parameters(req.fouad);
+}
+
 }  // namespace
 
 // dp_release(source, quasi_identifiers, hierarchies, epsilon, delta, mechanism, levels, seed, output,
@@ -82,42 +123,10 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         }
         const bool fouad_args = !PG_ARGISNULL(9) || !PG_ARGISNULL(10) || !PG_ARGISNULL(11) || !PG_ARGISNULL(12) ||
                                 !PG_ARGISNULL(13) || !PG_ARGISNULL(14) || !PG_ARGISNULL(15);
-        if (req.mechanism == Mechanism::SafePub) {
-            if (fouad_args)
-                fail(ErrorKind::InvalidParameter, "drop_probability, theta0, lambda, kappa, score, sensitivity and "
-                                                  "leaf_weights apply to mechanism fouad");
-            if (PG_ARGISNULL(6))
-                fail(ErrorKind::InvalidParameter,
-                     "levels must be given: safepub publishes a given generalization (one level per quasi-identifier)");
-            std::vector<long> levels = int4_array_arg_values(fcinfo, 6, "levels");
-            if (levels.size() != qi.size())
-                fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
-                                                      std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
-            for (std::size_t j = 0; j < qi.size(); ++j) {
-                DpColumn& c = req.columns[j];
-                if (levels[j] < 0 || levels[j] > c.height())
-                    fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of quasi-identifier " +
-                                                          quote_value(c.name) + " is outside 0.." + std::to_string(c.height()) +
-                                                          (c.hierarchy ? " (hierarchy " + quote_value(c.hierarchy->name()) + ")"
-                                                                       : " (no hierarchy: released as is)"));
-                c.level = static_cast<int>(levels[j]);
-            }
-        } else {
-            if (!PG_ARGISNULL(6)) fail(ErrorKind::InvalidParameter, "fouad chooses a generalization per record: levels do not apply");
-            if (PG_ARGISNULL(9))
-                fail(ErrorKind::InvalidParameter, "fouad needs drop_probability, the probability that a record is not kept");
-            req.fouad.epsilon = req.epsilon;
-            req.fouad.drop = PG_GETARG_FLOAT8(9);
-            if (!PG_ARGISNULL(10)) req.fouad.theta0 = PG_GETARG_FLOAT8(10);
-            if (!PG_ARGISNULL(11)) req.fouad.lambda = PG_GETARG_FLOAT8(11);
-            if (!PG_ARGISNULL(12)) req.fouad.kappa = PG_GETARG_INT32(12);
-            req.fouad.score = choice_arg<FouadScore>(fcinfo, 13, "score", "aggregate",
-                                                     {{"aggregate", FouadScore::Aggregate}, {"risk", FouadScore::Risk}});
-            req.sensitivity = choice_arg<Sensitivity>(fcinfo, 14, "sensitivity", "uniform",
-                                                      {{"uniform", Sensitivity::Uniform}, {"harmonic", Sensitivity::Harmonic}});
-            if (!PG_ARGISNULL(15)) req.leaf_weights = float8_array_arg_values(fcinfo, 15, "leaf_weights");
-            check_fouad_parameters(req.fouad);
-        }
+        if (req.mechanism == Mechanism::SafePub)
+            safepub_arguments(fcinfo, req, fouad_args);
+        else
+            fouad_arguments(fcinfo, req);
         TupleDesc desc;
         if (pg_call([&] { return get_call_result_type(fcinfo, nullptr, &desc); }) != TYPEFUNC_COMPOSITE)
             fail(ErrorKind::InvalidParameter, "dp_release needs a column definition list: AS r(column text, …)");

@@ -278,6 +278,81 @@ void reraise_rule_error(ReleaseScanState* s, MemoryContext context) {
 
 namespace {
 
+// The conditions of the rules on columns the plan reads (checked again here), each
+// compiled once: natively where fast_condition.hpp can, else by the evaluator.
+// count(*) through a release reads no column and applies no rule.
+void compile_conditions(ReleaseScanState* s, const Policy& policy, const std::vector<std::size_t>& conditions,
+                        const std::vector<char>& condition_used) {
+    PlanState* ps = &s->css.ss.ps;
+    s->condition_count = static_cast<int>(conditions.size());
+    s->conditions = zeroed_array<ExprState*>(conditions.size());
+    s->fast_conditions = zeroed_array<FastCondition*>(conditions.size());
+    s->condition_value = zeroed_array<bool>(conditions.size());
+    Bitmapset* read = nullptr;  // source columns the conditions read
+    for (std::size_t i = 0; i < conditions.size(); ++i) {
+        if (!condition_used[i]) continue;
+        Expr* e = load_condition(s->source, policy.rules[conditions[i]], policy.name);
+        pg_call([&] {
+            pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
+            s->fast_conditions[i] = compile_fast_condition(e);
+            if (!s->fast_conditions[i]) s->conditions[i] = ExecInitExpr(e, ps);  // the evaluator only where needed
+        });
+    }
+    for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
+        s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
+    s->native = zeroed_array<int>(s->condition_count);
+    s->generic = zeroed_array<int>(s->condition_count);
+    for (int i = 0; i < s->condition_count; ++i) {
+        if (s->fast_conditions[i]) s->native[s->native_count++] = i;
+        if (s->conditions[i]) s->generic[s->generic_count++] = i;
+    }
+    // Native conditions raise no error and hierarchy misses report no value
+    // (generalize_miss), so only the generic evaluator needs the per-row guard.
+    s->guard_errors = !s->may_see_errors && s->generic_count > 0;
+}
+
+// The column of the release that output column `a` (of the column definition list
+// the plan reads) releases: through a release view, the source column the view was
+// made to release, by number (`granted`); else by name. Refused when the view's
+// column was renamed or dropped since, or the types differ.
+const ReleasedColumn& output_column(Form_pg_attribute a, const std::vector<ReleasedColumn>& shape,
+                                    const std::vector<std::pair<std::string, AttrNumber>>& granted,
+                                    const std::string& policy, const std::string& view_name) {
+    std::string column = NameStr(a->attname);
+    const ReleasedColumn* col = nullptr;
+    if (!granted.empty()) {
+        auto g = std::find_if(granted.begin(), granted.end(), [&](const auto& e) { return e.first == column; });
+        if (g == granted.end())
+            fail(ErrorKind::UndefinedObject, "release view " + quote_value(view_name) + " of policy " +
+                                                 quote_value(policy) + " has no column " + quote_value(column));
+        for (const ReleasedColumn& rc : shape)
+            if (rc.attno == g->second) col = &rc;
+        if (!col || col->name != column)
+            fail(ErrorKind::InvalidParameter,
+                 "column " + quote_value(column) + " of release view " + quote_value(view_name) + " (policy " +
+                     quote_value(policy) + ") was " + (col ? "renamed to " + quote_value(col->name) : "dropped") +
+                     " in the source since the view was made; the policy's owner makes the view again "
+                     "(privrisk.create_release_view)");
+    }
+    for (const ReleasedColumn& rc : shape)
+        if (granted.empty() && rc.name == column) col = &rc;
+    if (!col)
+        fail(ErrorKind::UndefinedObject, "the release of policy " + quote_value(policy) +
+                                             " has no column " + quote_value(column) + " (its columns: " +
+                                             columns_text(shape) + ")");
+    if (col->type != a->atttypid) {
+        Oid want = col->type, have = a->atttypid;
+        std::string want_name = pg_call([&] { return format_type_be(want); });
+        std::string have_name = pg_call([&] { return format_type_be(have); });
+        fail(ErrorKind::InvalidParameter,
+             "column " + quote_value(column) + " of the release of policy " + quote_value(policy) + " is " +
+                 want_name + ", not " + have_name +
+                 "; the column definition list (or release view) is out of date: recreate it with "
+                 "privrisk.create_release_view");
+    }
+    return *col;
+}
+
 void begin_release_body(ReleaseScanState* s, EState* estate) {
     auto* plan = reinterpret_cast<CustomScan*>(s->css.ss.ps.plan);
     PlanState* ps = &s->css.ss.ps;
@@ -351,73 +426,15 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->output_count = desc->natts;
     s->outputs = zeroed_array<ReleasedOutput>(desc->natts);
     for (int c = 0; c < desc->natts; ++c) {
-        Form_pg_attribute a = TupleDescAttr(desc, c);
-        std::string column = NameStr(a->attname);
-        const ReleasedColumn* col = nullptr;
-        if (!granted.empty()) {
-            auto g = std::find_if(granted.begin(), granted.end(), [&](const auto& e) { return e.first == column; });
-            if (g == granted.end())
-                fail(ErrorKind::UndefinedObject, "release view " + quote_value(view_name) + " of policy " +
-                                                     quote_value(policy.name) + " has no column " + quote_value(column));
-            for (const ReleasedColumn& rc : shape)
-                if (rc.attno == g->second) col = &rc;
-            if (!col || col->name != column)
-                fail(ErrorKind::InvalidParameter,
-                     "column " + quote_value(column) + " of release view " + quote_value(view_name) + " (policy " +
-                         quote_value(policy.name) + ") was " + (col ? "renamed to " + quote_value(col->name) : "dropped") +
-                         " in the source since the view was made; the policy's owner makes the view again "
-                         "(privrisk.create_release_view)");
-        }
-        for (const ReleasedColumn& rc : shape)
-            if (granted.empty() && rc.name == column) col = &rc;
-        if (!col)
-            fail(ErrorKind::UndefinedObject, "the release of policy " + quote_value(policy.name) +
-                                                 " has no column " + quote_value(column) + " (its columns: " +
-                                                 columns_text(shape) + ")");
-        if (col->type != a->atttypid) {
-            Oid want = col->type, have = a->atttypid;
-            std::string want_name = pg_call([&] { return format_type_be(want); });
-            std::string have_name = pg_call([&] { return format_type_be(have); });
-            fail(ErrorKind::InvalidParameter,
-                 "column " + quote_value(column) + " of the release of policy " + quote_value(policy.name) + " is " +
-                     want_name + ", not " + have_name +
-                     "; the column definition list (or release view) is out of date: recreate it with "
-                     "privrisk.create_release_view");
-        }
-        init_output(s, s->outputs[c], c, *col, policy, rule_condition, condition_used);
+        const ReleasedColumn& col = output_column(TupleDescAttr(desc, c), shape, granted, policy.name, view_name);
+        init_output(s, s->outputs[c], c, col, policy, rule_condition, condition_used);
     }
 
     // Record suppression reads the quasi-identifiers' released values whatever the plan reads.
     s->suppression = begin_suppression(s, policy, shape, rule_condition, condition_used,
                                        list_length(static_cast<List*>(linitial(plan->custom_private))) > 0);
 
-    // Only conditions of columns the plan reads run (and are checked again here):
-    // count(*) through a release reads no column and applies no rule.
-    s->condition_count = static_cast<int>(conditions.size());
-    s->conditions = zeroed_array<ExprState*>(conditions.size());
-    s->fast_conditions = zeroed_array<FastCondition*>(conditions.size());
-    s->condition_value = zeroed_array<bool>(conditions.size());
-    Bitmapset* read = nullptr;  // source columns the conditions read
-    for (std::size_t i = 0; i < conditions.size(); ++i) {
-        if (!condition_used[i]) continue;
-        Expr* e = load_condition(s->source, policy.rules[conditions[i]], policy.name);
-        pg_call([&] {
-            pull_varattnos(reinterpret_cast<Node*>(e), 1, &read);
-            s->fast_conditions[i] = compile_fast_condition(e);
-            if (!s->fast_conditions[i]) s->conditions[i] = ExecInitExpr(e, ps);  // the evaluator only where needed
-        });
-    }
-    for (int k = -1; (k = bms_next_member(read, k)) >= 0;)
-        s->last_attno = std::max<AttrNumber>(s->last_attno, k + FirstLowInvalidHeapAttributeNumber);
-    s->native = zeroed_array<int>(s->condition_count);
-    s->generic = zeroed_array<int>(s->condition_count);
-    for (int i = 0; i < s->condition_count; ++i) {
-        if (s->fast_conditions[i]) s->native[s->native_count++] = i;
-        if (s->conditions[i]) s->generic[s->generic_count++] = i;
-    }
-    // Native conditions raise no error and hierarchy misses report no value
-    // (generalize_miss), so only the generic evaluator needs the per-row guard.
-    s->guard_errors = !s->may_see_errors && s->generic_count > 0;
+    compile_conditions(s, policy, conditions, condition_used);
 
     s->ruled = zeroed_array<ReleasedOutput*>(s->output_count);
     s->plain = zeroed_array<int>(s->output_count);

@@ -135,6 +135,87 @@ std::string nothing_found_json(GeneralizationLattice& lattice, const std::vector
            ", \"violations\": " + checks_json(violations, true) + "}}";
 }
 
+// Each quasi-identifier's hierarchy height (0: none), for the class reader's estimate.
+std::vector<int> heights(const std::vector<const Hierarchy*>& hierarchies) {
+    std::vector<int> h;
+    for (const Hierarchy* hierarchy : hierarchies) h.push_back(hierarchy ? hierarchy->height() : 0);
+    return h;
+}
+
+// t_ordered orders the sensitive values as numbers; audit() reports it only when they all
+// are (measure_registry): the search measures what audit() would, or says why it cannot.
+void require_numbers(const std::vector<std::optional<std::string>>& sensitive_values) {
+    bool any = false;
+    for (const auto& v : sensitive_values) {
+        if (!v) continue;
+        any = true;
+        if (!is_number(*v))
+            fail(ErrorKind::InvalidParameter, "t_kind ordered needs numeric sensitive values; " + quote_value(*v) +
+                                                  " is not a number (use t_kind equal)");
+    }
+    if (!any) fail(ErrorKind::InvalidParameter, "t_kind ordered needs numeric sensitive values; there are none");
+}
+
+// The lattice's search statistics in search()'s and lattice()'s result.
+std::string search_stats_json(const SearchStats& stats, int workers, double scan_ms, double ms) {
+    return "{\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +
+           ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) +
+           ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) + ", \"pruning\": " +
+           (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
+           ", \"scan_workers\": " + std::to_string(workers) + ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
+           ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}";
+}
+
+// The lattice's dimensions: each distinct value read generalized once per level,
+// ids dense per level, ⊥ (the height) id 0. Every value must be a leaf of its
+// hierarchy; if one is not, the error counts them all.
+std::vector<LatticeDimension> lattice_dimensions(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                                                 const std::vector<std::optional<std::string>>& qi,
+                                                 const std::vector<std::optional<std::string>>& hierarchy_names,
+                                                 const std::vector<const Hierarchy*>& hierarchies, const CodedClasses& read) {
+    const std::size_t width = qi.size();
+    std::vector<LatticeDimension> dims(width);
+    for (std::size_t j = 0; j < width; ++j) {
+        const std::vector<std::optional<std::string>>& values = read.values[j];
+        const Hierarchy* h = hierarchies[j];
+        LatticeDimension& dim = dims[j];
+        dim.name = *qi[j];
+        const int height = h ? h->height() : 0;
+        dim.ancestor.assign(height + 1, std::vector<uint32_t>(values.size(), 0));
+        for (uint32_t code = 0; code < values.size(); ++code) dim.ancestor[0][code] = code;
+        if (h)
+            for (const auto& v : values)
+                if (v) {
+                    bool leaf = false;
+                    try {
+                        leaf = h->level_of(*v) == 0;
+                    } catch (const Error&) {
+                    }
+                    if (!leaf) {
+                        require_covered(source, columns[j], *hierarchy_names[j]);
+                        // Not seen again (the rows changed since the scan): this value alone.
+                        fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(dim.name) + ": value " +
+                                                              quote_value(*v) + " is not a leaf of hierarchy " +
+                                                              quote_value(h->name()));
+                    }
+                }
+        std::string scratch_text;
+        for (int level = 1; level < height; ++level) {
+            std::unordered_map<std::string, uint32_t> ids;
+            for (uint32_t code = 0; code < values.size(); ++code) {
+                std::string key = "\x01";  // ⊥ (NULL) stays apart below the height
+                if (values[code]) {
+                    Value g = h->generalize(*values[code], level, scratch_text);
+                    key = "\x02" + std::string(g ? *g : std::string_view());
+                }
+                dim.ancestor[level][code] = ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second;
+            }
+        }
+    }
+
+    return dims;
+}
+
 }  // namespace
 
 // search_lattice(source, quasi_identifiers, hierarchies, sensitive, k, l, l_kind, l_c, t, t_kind,
@@ -196,70 +277,14 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     // The level-0 classes and the coded values, within privrisk.memory_limit (docs/memory.md).
     const std::size_t width = qi.size();
     const MemoryBound memory = memory_bound();
-    CodedClassesRequest request;
-    request.columns = columns;
-    request.width = width;
-    for (std::size_t j = 0; j < width; ++j) request.heights.push_back(hierarchies[j] ? hierarchies[j]->height() : 0);
-    request.memory = memory;
-    request.what = every ? "lattice" : "search";
-    request.hint = "raise it, or search fewer quasi-identifiers";
-    CodedClasses read = read_coded_classes(source, request);
+    CodedClasses read = read_coded_classes(source, {columns, width, heights(hierarchies), memory, every ? "lattice" : "search",
+                                                    "raise it, or search fewer quasi-identifiers"});
     const TextIds& sensitive_values = read.sensitive;
     auto scanned = std::chrono::steady_clock::now();
-    // t_ordered orders the sensitive values as numbers; audit() reports it only when they all
-    // are (measure_registry): the search measures what audit() would, or says why it cannot.
-    if (q.t && q.t_kind == TCloseness::Ordered) {
-        bool any = false;
-        for (const auto& v : sensitive_values.text) {
-            if (!v) continue;
-            any = true;
-            if (!is_number(*v))
-                fail(ErrorKind::InvalidParameter, "t_kind ordered needs numeric sensitive values; " +
-                                                      quote_value(*v) + " is not a number (use t_kind equal)");
-        }
-        if (!any) fail(ErrorKind::InvalidParameter, "t_kind ordered needs numeric sensitive values; there are none");
-    }
+    if (q.t && q.t_kind == TCloseness::Ordered) require_numbers(sensitive_values.text);
 
-    // Each distinct value generalized once per level; ids dense per level, ⊥ (the height) is id 0.
     pins.check("while the source was read; run the search again");
-    std::vector<LatticeDimension> dims(width);
-    for (std::size_t j = 0; j < width; ++j) {
-        const std::vector<std::optional<std::string>>& values = read.values[j];
-        const Hierarchy* h = hierarchies[j];
-        LatticeDimension& dim = dims[j];
-        dim.name = *qi[j];
-        const int height = h ? h->height() : 0;
-        dim.ancestor.assign(height + 1, std::vector<uint32_t>(values.size(), 0));
-        for (uint32_t code = 0; code < values.size(); ++code) dim.ancestor[0][code] = code;
-        if (h)  // every value must be a leaf of its hierarchy; if one is not, the error counts them all
-            for (const auto& v : values)
-                if (v) {
-                    bool leaf = false;
-                    try {
-                        leaf = h->level_of(*v) == 0;
-                    } catch (const Error&) {
-                    }
-                    if (!leaf) {
-                        require_covered(source, columns[j], *hierarchy_names[j]);
-                        // Not seen again (the rows changed since the scan): this value alone.
-                        fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(dim.name) + ": value " +
-                                                              quote_value(*v) + " is not a leaf of hierarchy " +
-                                                              quote_value(h->name()));
-                    }
-                }
-        std::string scratch_text;
-        for (int level = 1; level < height; ++level) {
-            std::unordered_map<std::string, uint32_t> ids;
-            for (uint32_t code = 0; code < values.size(); ++code) {
-                std::string key = "\x01";  // ⊥ (NULL) stays apart below the height
-                if (values[code]) {
-                    Value g = h->generalize(*values[code], level, scratch_text);
-                    key = "\x02" + std::string(g ? *g : std::string_view());
-                }
-                dim.ancestor[level][code] = ids.try_emplace(key, static_cast<uint32_t>(ids.size())).first->second;
-            }
-        }
-    }
+    const std::vector<LatticeDimension> dims = lattice_dimensions(source, columns, qi, hierarchy_names, hierarchies, read);
 
     // The search, cancellable; its progress in pg_stat_activity every 100 ms for other
     // sessions (privrisk.progress), and as a NOTICE to the caller now and then.
@@ -321,10 +346,6 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     activity.finish();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     double scan_ms = std::chrono::duration<double, std::milli>(scanned - started).count();
-    json += ", \"search\": {\"nodes\": " + std::to_string(stats.nodes) + ", \"evaluated\": " + std::to_string(stats.evaluated) +
-            ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) + ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) +
-            ", \"pruning\": " + (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
-            ", \"scan_workers\": " + std::to_string(read.workers) + ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
-            ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}}";
+    json += ", \"search\": " + search_stats_json(stats, read.workers, scan_ms, ms) + "}";
     return jsonb_datum(json);
 }

@@ -1,0 +1,335 @@
+#include "measures/audit_read.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+
+#include "classes/class_aggregator.hpp"
+#include "classes/class_memory.hpp"
+#include "classes/class_set.hpp"
+#include "classes/hist_type.hpp"
+#include "classes/parallel_classes.hpp"
+#include "common/activity_progress.hpp"
+#include "common/args.hpp"
+#include "common/error.hpp"
+#include "common/memory.hpp"
+#include "common/memory_limit.hpp"
+#include "common/progress.hpp"
+#include "common/row_stream.hpp"
+#include "common/spi.hpp"
+#include "measures/audit_levels.hpp"
+
+extern "C" {
+#include "access/relation.h"
+#include "catalog/pg_statistic.h"
+#include "optimizer/cost.h"
+#include "optimizer/paths.h"
+#include "storage/bufmgr.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+}
+
+namespace privrisk::pg {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Whether parallel workers pay for the tallies' byte forms, when workers are
+// allowed: on a table of at least three times min_parallel_table_scan_size
+// (where the planner starts giving two workers) or a partitioned one, whose
+// classes are few against its rows. Each worker's partial tally holds most of
+// the classes and merging costs a pass over each, so past one class per 64 rows
+// (estimated from the columns' statistics, as if independent; none: no) the
+// serial scan is faster (docs/scale-out.md).
+bool parallel_tally_pays(Oid relid, const std::vector<AttrNumber>& class_columns) {
+    return pg_call([&] {
+        if (max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return false;
+        char kind = get_rel_relkind(relid);
+        if (kind != RELKIND_PARTITIONED_TABLE && kind != RELKIND_RELATION && kind != RELKIND_MATVIEW) return false;
+        Relation r = relation_open(relid, AccessShareLock);
+        double rows = r->rd_rel->reltuples;
+        BlockNumber blocks = kind == RELKIND_PARTITIONED_TABLE ? 0 : RelationGetNumberOfBlocks(r);
+        relation_close(r, AccessShareLock);
+        if (kind != RELKIND_PARTITIONED_TABLE && blocks < 3 * static_cast<BlockNumber>(min_parallel_table_scan_size))
+            return false;
+        if (rows <= 0) return false;
+        double classes = 1;
+        for (AttrNumber attnum : class_columns) {
+            HeapTuple t = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(relid), Int16GetDatum(attnum),
+                                          BoolGetDatum(kind == RELKIND_PARTITIONED_TABLE));
+            if (!HeapTupleIsValid(t)) return false;
+            double distinct = reinterpret_cast<Form_pg_statistic>(GETSTRUCT(t))->stadistinct;
+            ReleaseSysCache(t);
+            if (distinct == 0) return false;
+            classes *= distinct < 0 ? -distinct * rows : distinct;
+        }
+        return classes * 64 <= rows;
+    });
+}
+
+// What every read of one audit shares: what a SQL read selects (names quoted,
+// never spliced), the memory the in-memory aggregation may hold, and its result.
+struct AuditScan {
+    const AuditSource& a;
+    Oid relid;
+    std::size_t width;
+    bool sensitive;
+    std::vector<AttrNumber> attnums;      // of the columns read, in the query's order
+    std::vector<ClassKeyReader> readers;  // one per quasi-identifier
+    std::vector<std::string> expressions;  // what the query selects, one per column
+    std::vector<SpiArg> args;
+    std::string select;
+    std::vector<Shard> shards;  // over foreign partitions, each server tallies its own rows
+    MemoryContext memory = nullptr, row_context = nullptr;
+    PgMemoryResource* bounded = nullptr;  // the in-memory aggregation: refused past the limit
+    ContingencyTable table;
+    Size peak = 0;
+    int launched = 0;
+    Clock::time_point streamed = Clock::now();
+
+    explicit AuditScan(const AuditSource& audited)
+        : a(audited), relid(audited.source.relid), width(audited.columns.size()), sensitive(audited.sensitive.has_value()) {
+        for (const ClassColumn& column : a.columns) {
+            attnums.push_back(column.column.attnum);
+            if (column.hierarchy) {
+                args.push_back(text_arg(*column.hierarchy));
+                args.push_back(int4_arg(column.level));
+                expressions.push_back("privrisk.gen(" + column.column.quoted + ", $" + std::to_string(args.size() - 1) +
+                                      ", $" + std::to_string(args.size()) + ")");
+                readers.push_back(ClassKeyReader::for_type(TEXTOID));
+            } else {
+                expressions.push_back(column.column.quoted);  // read in its binary form where that identifies the displayed value
+                readers.push_back(ClassKeyReader::for_type(column.column.type));
+            }
+        }
+        if (sensitive) {
+            attnums.push_back(a.sensitive->attnum);
+            expressions.push_back("(" + a.sensitive->quoted + ")::pg_catalog.text");
+        }
+        select = source_select(a.source, expressions);
+        shards = class_shards(relid, a.columns, a.sensitive);
+    }
+    bool text_sensitive() const { return !sensitive || a.sensitive->type == TEXTOID || a.sensitive->type == VARCHAROID; }
+    std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
+    void note_peak() { peak = std::max(peak, pg_call([&] { return MemoryContextMemAllocated(memory, true); })); }
+};
+
+// A quasi-identifier with a hierarchy: the class reader's level-0 classes, each
+// distinct value generalized once (audit_levels.hpp). False past the memory limit
+// (an error in C++, or an ERROR from a parallel read).
+bool read_by_class_reader(AuditScan& s) {
+    bool read = false;
+    try {
+        in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+            AuditedLevels levels = audited_levels(s.a.source, s.a.columns, s.a.sensitive);
+            s.table = std::move(levels.table);
+            s.launched = levels.workers;
+            read = true;
+        });
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::ProgramLimit) throw;
+    }
+    s.streamed = Clock::now();
+    return read;
+}
+
+enum class ParallelOutcome { Read, Spill, Serial };
+
+// A table read from its heap by parallel workers that also merge in parallel
+// (parallel_classes.hpp). Past privrisk.audit_memory_limit: the spilling GROUP BY,
+// as the serial read would need it too. Out of shared memory or another resource
+// (class 53): the serial read, with a NOTICE.
+ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
+    Caught caught;
+    bool parallel = false;
+    in_subtransaction(parallel_read_may_fall_back, [&] {
+        ParallelClasses read =
+            parallel_class_table(s.relid, s.key_attnums(), s.sensitive ? s.a.sensitive->attnum : 0, workers);
+        s.streamed = Clock::now();
+        s.table = std::move(read.table);
+        s.launched = read.launched;
+        s.peak = read.leader_peak;
+        parallel = true;
+    }, &caught);
+    if (parallel) return ParallelOutcome::Read;
+    if (caught.sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED) return ParallelOutcome::Spill;
+    pg_call([&] { ereport(NOTICE, (errmsg("audit: the parallel read failed (%s); reading serially", caught.message.c_str()))); });
+    return ParallelOutcome::Serial;
+}
+
+// Over shards, or through SQL with workers: class_tally tallies each shard's or
+// worker's rows and they are merged here. False when a tally passed the limit.
+bool read_tallies(AuditScan& s) {
+    const bool sharded = !s.shards.empty();
+    const std::string sensitive_text = s.sensitive ? s.expressions.back() : std::string("NULL::pg_catalog.text");
+    std::string select_tally;
+    for (const Shard& part : sharded ? s.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
+        select_tally += (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
+                        sensitive_text;
+        for (const std::string& k : class_key_expressions(s.a.columns, part.server, sharded)) select_tally += ", " + k;
+        select_tally += ") FROM " + part.qualified;
+    }
+    bool tallied = false;  // on a failure the lambda does not finish
+    in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+        try {
+            ClassAggregator merged(s.bounded, s.width);
+            stream_rows(select_tally, {}, [&](const Datum* values, const bool* nulls) {
+                if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
+            });
+            s.streamed = Clock::now();
+            s.table = merged.finish();
+            tallied = true;
+        } catch (const MemoryLimitExceeded&) {  // merging here, past the limit
+        }
+    });
+    s.note_peak();
+    return tallied;
+}
+
+// One process, from the heap (`direct`) or through SQL, into a class aggregation;
+// other sessions follow it in privrisk.progress (rows read of the planner's
+// estimate). False past the limit.
+bool read_serially(AuditScan& s, bool direct) {
+    ActivityProgress activity("audit");
+    try {
+        ClassAggregator aggregator(s.bounded, s.width);
+        std::vector<Value> key(s.width);
+        std::vector<std::array<char, sizeof(Datum)>> scratch(s.width);
+        uint64_t rows = 0;
+        const double estimate = pg_call([&] {
+            HeapTuple t = SearchSysCache1(RELOID, ObjectIdGetDatum(s.relid));
+            double n = HeapTupleIsValid(t) ? reinterpret_cast<Form_pg_class>(GETSTRUCT(t))->reltuples : -1;
+            if (HeapTupleIsValid(t)) ReleaseSysCache(t);
+            return n;
+        });
+        auto scan_started = Clock::now(), last_shown = scan_started;
+        auto on_row = [&](const Datum* values, const bool* nulls) {
+            Value sensitive_value;
+            read_class_row(s.readers, scratch, s.row_context, values, nulls, s.sensitive, key.data(), &sensitive_value);
+            aggregator.add(key.data(), sensitive_value);
+            if (s.row_context->mem_allocated > kRowMemory) pg_call([&] { MemoryContextReset(s.row_context); });  // wide values
+            if ((++rows & 4095) != 0) return;
+            pg_call([&] { MemoryContextReset(s.row_context); });
+            s.note_peak();
+            auto now = Clock::now();
+            if (now - last_shown < std::chrono::milliseconds(100)) return;
+            last_shown = now;
+            int64_t done = static_cast<int64_t>(rows);
+            // Past the estimate (or without one), the total is what was read so far.
+            int64_t total = std::max<int64_t>(done, static_cast<int64_t>(estimate));
+            activity.show(Progress{done, total, std::chrono::duration<double>(now - scan_started).count()}.text("rows read", ""));
+        };
+        if (direct)
+            scan_table_rows(s.relid, s.attnums, on_row);
+        else
+            stream_rows(s.select, s.args, on_row);
+        s.streamed = Clock::now();
+        activity.finish();
+        s.table = aggregator.finish();
+        return true;
+    } catch (const MemoryLimitExceeded&) {
+        activity.finish();
+        s.note_peak();
+        return false;
+    }
+}
+
+// Past the limit: GROUP BY with hist(), which PostgreSQL spills to disk, keeping
+// only the distinct class histograms; its memory is bounded too.
+void read_spilling(AuditScan& s, bool tally) {
+    const bool sharded = !s.shards.empty();
+    pg_call([&] {
+        MemoryContextReset(s.row_context);
+        ereport(NOTICE, (errmsg("audit: %s more than %s; grouping with a spilling GROUP BY instead",
+                                tally ? "a class tally needs" : "the classes need",
+                                audit_memory_limit_kb <= memory_limit_kb ? "privrisk.audit_memory_limit"
+                                                                         : "privrisk.memory_limit")));
+    });
+    std::string keys;
+    for (std::size_t i = 0; i < s.width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
+    std::string grouped = sharded ? class_query(s.a.source, s.shards, s.a.columns, s.a.sensitive)
+                                  : std::string("SELECT privrisk.hist(") + (s.sensitive ? "s" : "*") + ") FROM (" +
+                                        s.select + ") AS r(" + keys + (s.sensitive ? ", s" : "") + ") GROUP BY " + keys;
+    // The GROUP BY's memory by a share of privrisk.memory_limit (whatever work_mem the
+    // caller set), each hist() state and the distinct histograms by the limit.
+    char work_mem_kb[16];
+    std::snprintf(work_mem_kb, sizeof work_mem_kb, "%d", std::max(64, std::min(work_mem, memory_limit_kb / 8)));
+    pg_call([&] {
+        set_config_option("work_mem", work_mem_kb, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        if (hash_mem_multiplier > 2.0)
+            set_config_option("hash_mem_multiplier", "2", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+    });
+    MemoryContext histograms = pg_call([&] {
+        return AllocSetContextCreate(s.memory, "privrisk audit histograms", ALLOCSET_DEFAULT_SIZES);
+    });
+    PgMemoryResource mr(histograms, memory_bound().bytes);
+    within_memory_limit("audit: the distinct class histograms of its spilling GROUP BY",
+                        "raise privrisk.memory_limit, or audit fewer or coarser quasi-identifiers", [&] {
+        ClassSet classes(&mr);
+        stream_rows(grouped, sharded ? std::vector<SpiArg>() : s.args,
+                    [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[sharded ? s.width : 0])); });
+        s.streamed = Clock::now();
+        s.note_peak();
+        s.table = classes.table();
+    });
+}
+
+}  // namespace
+
+AuditRead read_audit_classes(const AuditSource& audited) {
+    AuditScan s(audited);
+    // Plain columns of a table the reader may read whole, without row-level
+    // security, are read straight from the heap: the query would only project them.
+    const bool direct = s.args.empty() && s.text_sensitive() && readable_from_heap(s.relid);
+    const bool sharded = !s.shards.empty();
+    const int workers = direct ? parallel_class_workers(s.relid, s.key_attnums()) : 0;
+    // A sensitive column of another type than text keeps the read through SQL, whose ::text it counts by.
+    const bool by_reader = !s.args.empty() && !sharded && s.text_sensitive();
+    const bool tally = !by_reader && !workers && (sharded || parallel_tally_pays(s.relid, s.key_attnums()));
+
+    // The read's memory lives in a context of its own, so it can be measured and bounded.
+    s.memory = pg_call([] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES); });
+    s.row_context = pg_call([&] { return AllocSetContextCreate(s.memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES); });
+    PgMemoryResource bounded(s.memory, audit_memory_bytes());
+    s.bounded = &bounded;
+    Spi spi;
+    // The internal query is a plain projection: compiling it with JIT only costs time.
+    // The setting is scoped to this call (an error unwinds it with the transaction).
+    int guc_level = pg_call([] {
+        int level = NewGUCNestLevel();
+        set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        return level;
+    });
+    const auto started = Clock::now();
+    std::string how;
+    bool spilled = false;
+    if (by_reader) {
+        spilled = !read_by_class_reader(s);
+        how = "class reader, " + std::to_string(s.launched) + " workers";
+    } else if (tally) {
+        spilled = !read_tallies(s);
+        how = "class tallies";
+    } else {
+        ParallelOutcome parallel = workers > 0 ? read_in_parallel(s, workers) : ParallelOutcome::Serial;
+        if (parallel == ParallelOutcome::Read) how = "parallel aggregation, " + std::to_string(s.launched) + " workers";
+        spilled = parallel == ParallelOutcome::Spill || (parallel == ParallelOutcome::Serial && !read_serially(s, direct));
+        if (!spilled && how.empty()) how = "in-memory aggregation";
+    }
+    if (spilled) {
+        read_spilling(s, tally);
+        how = "spilling GROUP BY";
+    }
+    pg_call([&] { AtEOXact_GUC(true, guc_level); });
+    spi.finish();
+    const auto scanned = Clock::now();
+    s.note_peak();
+    pg_call([&] { MemoryContextDelete(s.memory); });
+    auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    return AuditRead{std::move(s.table), how, s.peak, ms(started, s.streamed), ms(s.streamed, scanned)};
+}
+
+}  // namespace privrisk::pg
