@@ -16,6 +16,8 @@ import re
 import sys
 import tempfile
 
+from check_runner import run_check, self_test_result
+
 LIMIT = 120
 # A definition's first line: a name followed by its parameters, or PRIVRISK_FUNCTION(name).
 START = re.compile(r'^(?!namespace|struct|class|enum|union|extern|typedef|using|template|#|//|\s)'
@@ -57,22 +59,8 @@ def self_test():
                     "void declared(int a,\n              int b);\n\n}  // namespace privrisk\n")
         got = long_functions(root)
     ok = len(got) == 1 and got[0].startswith("src/pg/search/a.cpp:3: 121 lines")
-    print("ok   the check finds a function of 121 lines, and not one of 120 nor a declaration" if ok
-          else "FAIL the check found: " + "; ".join(got))
-    return 0 if ok else 1
-
-
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    found = long_functions(root)
-    for f in found:
-        print(f)
-    print(f"{'ok  ' if not found else 'FAIL'} no function in src/ over {LIMIT} lines"
-          f"{'' if not found else f': {len(found)} found'}")
-    return 1 if found else 0
+    return self_test_result(ok, "the check finds a function of 121 lines, and not one of 120 nor a declaration", got)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_check(long_functions, self_test, f"no function in src/ over {LIMIT} lines"))

@@ -16,6 +16,8 @@ import re
 import sys
 import tempfile
 
+from check_runner import run_check, self_test_result
+
 WINGS = ["common", "hierarchy", "labels", "classes", "measures", "ck", "profiles", "search",
          "dtrisk", "information", "dp", "release", "watch", "report"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(\w+)/([\w./]+)"')
@@ -71,22 +73,8 @@ def self_test():
         got = violations(root)
     want_upward = "src/pg/classes/reader.cpp:2: classes includes release/scan.hpp, a higher wing"
     ok = len(got) == 2 and want_upward in got and any(v.startswith("src/pg/attic/") for v in got)
-    print("ok   the check finds an include upward and an unknown wing, and nothing else" if ok
-          else "FAIL the check found: " + "; ".join(got))
-    return 0 if ok else 1
-
-
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    found = violations(root)
-    for v in found:
-        print(v)
-    print(f"{'ok  ' if not found else 'FAIL'} no include from a lower wing to a higher one "
-          f"(order: {' < '.join(WINGS)}){'' if not found else f': {len(found)} found'}")
-    return 1 if found else 0
+    return self_test_result(ok, "the check finds an include upward and an unknown wing, and nothing else", got)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_check(violations, self_test, f"no include from a lower wing to a higher one (order: {' < '.join(WINGS)})"))
