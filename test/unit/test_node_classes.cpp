@@ -32,12 +32,16 @@ TEST(NodeClasses, RolledUpCodesGiveTheTableOfTheGeneralizedRows) {
             const uint32_t groups = 1 + rng() % domain[j];
             for (uint32_t v = 0; v < domain[j]; ++v) map[j].push_back(v + 1 == domain[j] ? 0 : rng() % (groups + 1));
         }
-        const int sensitive_domain = 1 + rng() % 9;
-        std::vector<std::optional<std::string>> sensitive_texts;  // by id; the last one ⊥
-        for (int s = 0; s < sensitive_domain; ++s)
-            sensitive_texts.push_back(s + 1 == sensitive_domain ? std::nullopt : std::optional<std::string>("s" + std::to_string(s)));
+        const int sensitive_domain = 1 + rng() % 9;  // values s0, s1, …; the last one ⊥
+        auto sensitive_text = [&](int s) {
+            return s + 1 == sensitive_domain ? std::nullopt : std::optional<std::string>("s" + std::to_string(s));
+        };
+        // As the class reader gives them: the sensitive values met, by id in order of first appearance.
+        std::vector<std::optional<std::string>> sensitive_texts;
+        std::vector<int> id_of(sensitive_domain, -1);
 
-        BaseClassBuilder builder(qis, histograms);
+        // Pairs are compacted every few rows in some rounds, so the counted pairs are merged many times.
+        BaseClassBuilder builder(qis, histograms, round % 2 ? 1 + rng() % 300 : BaseClassBuilder::kCompactRows);
         ClassAggregator want_rows(std::pmr::new_delete_resource(), qis);
         std::vector<uint32_t> codes(qis);
         std::vector<std::string> texts(qis);
@@ -49,13 +53,18 @@ TEST(NodeClasses, RolledUpCodesGiveTheTableOfTheGeneralizedRows) {
                 texts[j] = "g" + std::to_string(g);
                 generalized[j] = g == 0 ? Value() : Value(texts[j]);
             }
-            const uint32_t s = rng() % sensitive_domain;
-            builder.add(codes.data(), histograms ? s : 0);
-            want_rows.add(generalized.data(), histograms && sensitive_texts[s] ? Value(*sensitive_texts[s]) : Value());
+            const int s = rng() % sensitive_domain;
+            if (id_of[s] < 0) {
+                id_of[s] = static_cast<int>(sensitive_texts.size());
+                sensitive_texts.push_back(sensitive_text(s));
+            }
+            const std::optional<std::string> text = sensitive_text(s);
+            builder.add(codes.data(), histograms ? id_of[s] : 0);
+            want_rows.add(generalized.data(), histograms && text ? Value(*text) : Value());
         }
         std::vector<const uint32_t*> maps;
         for (const auto& m : map) maps.push_back(m.data());
-        NodeClasses rolled = roll_up(builder.finish(), maps, histograms ? sensitive_domain : 1, {}, nullptr, nullptr);
+        NodeClasses rolled = roll_up(builder.finish(), maps, histograms ? static_cast<uint32_t>(sensitive_texts.size()) : 1, {}, nullptr, nullptr);
         ContingencyTable got = contingency_table(rolled, histograms ? sensitive_texts : std::vector<std::optional<std::string>>{});
         ContingencyTable want = want_rows.finish();
         ASSERT_EQ(got.classes(), want.classes()) << "round " << round;
@@ -78,4 +87,27 @@ TEST(NodeClasses, RolledUpCodesGiveTheTableOfTheGeneralizedRows) {
             for (int64_t m = 0; m < c.multiplicity; ++m) want_shapes.emplace(want.counts(c).begin(), want.counts(c).end());
         EXPECT_EQ(got_shapes, want_shapes);
     }
+}
+
+// With a sensitive column, what the builder holds grows with the distinct (class,
+// value) pairs, not with the rows: a million rows of 100 pairs, compacted every
+// 4,096 rows, hold a few hundred kB where a pair per row would take 8 MB.
+TEST(NodeClasses, BuilderHoldsItsDistinctPairsNotItsRows) {
+    std::mt19937 rng(7);
+    BaseClassBuilder builder(1, true, 4096);
+    uint32_t code = 0;
+    for (int r = 0; r < 1000000; ++r) {
+        code = rng() % 20;
+        builder.add(&code, rng() % 5);
+    }
+    EXPECT_LT(builder.bytes(), std::size_t(3) << 20);
+    NodeClasses classes = builder.finish();
+    ASSERT_EQ(classes.classes(), 20u);
+    EXPECT_EQ(classes.pairs.size(), 100u);
+    int64_t total = 0;
+    for (std::size_t c = 0; c < classes.classes(); ++c) total += classes.sizes[c];
+    EXPECT_EQ(total, 1000000);
+    int64_t pairs_total = 0;
+    for (const auto& p : classes.pairs) pairs_total += p.second;
+    EXPECT_EQ(pairs_total, 1000000);
 }

@@ -61,14 +61,17 @@ void ClassKeys::rehash(const NodeClasses& c) {
     slots_.swap(bigger);
 }
 
-BaseClassBuilder::BaseClassBuilder(std::size_t width, bool histograms) : histograms_(histograms) {
+BaseClassBuilder::BaseClassBuilder(std::size_t width, bool histograms, std::size_t compact_rows)
+    : histograms_(histograms), compact_rows_(std::max<std::size_t>(compact_rows, 1)) {
     classes_.width = width;
 }
 
 void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive) {
     uint32_t c = keys_.find_or_add(classes_, codes);
     ++classes_.sizes[c];
-    if (histograms_) rows_.push_back(uint64_t(c) << 32 | sensitive);
+    if (!histograms_) return;
+    rows_.push_back(uint64_t(c) << 32 | sensitive);
+    if (rows_.size() >= compact_rows_) compact();
 }
 
 void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive, int64_t count) {
@@ -77,26 +80,51 @@ void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive, int64_t co
     if (histograms_) counted_.emplace_back(uint64_t(c) << 32 | sensitive, count);
 }
 
+namespace {
+
+// Sorts (pair, count) entries and sums those of equal pairs, in place.
+void merge_counted(std::vector<std::pair<uint64_t, int64_t>>& counted) {
+    std::sort(counted.begin(), counted.end());
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < counted.size();) {
+        int64_t count = 0;
+        std::size_t j = i;
+        for (; j < counted.size() && counted[j].first == counted[i].first; ++j) count += counted[j].second;
+        counted[out++] = {counted[i].first, count};
+        i = j;
+    }
+    counted.resize(out);
+}
+
+}  // namespace
+
+void BaseClassBuilder::compact() {
+    // Rows added one by one are runs of equal entries once sorted.
+    std::sort(rows_.begin(), rows_.end());
+    for (std::size_t i = 0; i < rows_.size();) {
+        std::size_t j = i;
+        while (j < rows_.size() && rows_[j] == rows_[i]) ++j;
+        counted_.emplace_back(rows_[i], static_cast<int64_t>(j - i));
+        i = j;
+    }
+    rows_.clear();  // keeps its capacity for the next rows
+    // The pairs merged once they have doubled since the last merge: amortized, and
+    // what is held stays within twice the distinct (class, value) pairs.
+    if (counted_.size() >= std::max<std::size_t>(2 * merged_, std::size_t(1) << 16)) {
+        merge_counted(counted_);
+        merged_ = counted_.size();
+    }
+}
+
 NodeClasses BaseClassBuilder::finish() {
     if (histograms_) {
-        // Rows added one by one are runs of equal entries once sorted; counted ones join them.
-        std::sort(rows_.begin(), rows_.end());
-        for (std::size_t i = 0; i < rows_.size();) {
-            std::size_t j = i;
-            while (j < rows_.size() && rows_[j] == rows_[i]) ++j;
-            counted_.emplace_back(rows_[i], static_cast<int64_t>(j - i));
-            i = j;
-        }
+        compact();
         std::vector<uint64_t>().swap(rows_);
-        std::sort(counted_.begin(), counted_.end());
+        merge_counted(counted_);
         classes_.first.assign(classes_.classes() + 1, 0);
-        for (std::size_t i = 0; i < counted_.size();) {
-            int64_t count = 0;
-            std::size_t j = i;
-            for (; j < counted_.size() && counted_[j].first == counted_[i].first; ++j) count += counted_[j].second;
-            classes_.pairs.emplace_back(static_cast<uint32_t>(counted_[i].first), count);
-            ++classes_.first[(counted_[i].first >> 32) + 1];
-            i = j;
+        for (const auto& [pair, count] : counted_) {
+            classes_.pairs.emplace_back(static_cast<uint32_t>(pair), count);
+            ++classes_.first[(pair >> 32) + 1];
         }
         for (std::size_t c = 0; c < classes_.classes(); ++c) classes_.first[c + 1] += classes_.first[c];
         std::vector<std::pair<uint64_t, int64_t>>().swap(counted_);

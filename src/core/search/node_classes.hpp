@@ -41,10 +41,13 @@ private:
 };
 
 // Level-0 classes from rows of codes (one code per quasi-identifier) and a
-// sensitive value id.
+// sensitive value id. With histograms, each row's (class, value) pair is kept
+// until `compact_rows` are held, then they become counted pairs: what it holds
+// grows with the distinct pairs, not with the rows.
 class BaseClassBuilder {
 public:
-    BaseClassBuilder(std::size_t width, bool histograms);
+    static constexpr std::size_t kCompactRows = std::size_t(1) << 20;  // 8 MB of pairs
+    BaseClassBuilder(std::size_t width, bool histograms, std::size_t compact_rows = kCompactRows);
     void add(const uint32_t* codes, uint32_t sensitive);
     // `count` rows at once: a class's histogram read from a shard.
     void add(const uint32_t* codes, uint32_t sensitive, int64_t count);
@@ -56,11 +59,15 @@ public:
     }
 
 private:
+    void compact();
+
     NodeClasses classes_;
     ClassKeys keys_;
     bool histograms_;
-    std::vector<uint64_t> rows_;   // (class << 32 | sensitive id) per row, sorted at the end
-    std::vector<std::pair<uint64_t, int64_t>> counted_;  // the same with a count, from add(…, count)
+    std::size_t compact_rows_;
+    std::size_t merged_ = 0;       // counted_'s size after its last merge
+    std::vector<uint64_t> rows_;   // (class << 32 | sensitive id) per row since the last compaction
+    std::vector<std::pair<uint64_t, int64_t>> counted_;  // the same with a count: compacted rows, add(…, count)
 };
 
 // The classes of a coarser node: maps[j][code] is the code at the target level

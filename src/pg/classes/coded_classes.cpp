@@ -57,8 +57,12 @@ public:
         if (sensitive_) pg_call([&] { init_value_text(&sensitive_text_, request.columns[width_].type, CurrentMemoryContext); });
     }
 
-    // A row of the source: the quasi-identifiers, then the sensitive value.
+    // A row of the source: the quasi-identifiers, then the sensitive value. What
+    // reading them allocates (detoasted values, output texts) goes to the row
+    // context, reset every 4,096 rows or past kRowMemory (wide values): new values
+    // are copied when coded.
     void on_row(const Datum* values, const bool* nulls) {
+        MemoryContext caller = MemoryContextSwitchTo(row_context_);
         code_key(values, nulls);
         uint32_t s = 0;
         if (sensitive_) {
@@ -69,7 +73,9 @@ public:
             }
             s = sensitive_id(text);
         }
+        MemoryContextSwitchTo(caller);
         builder_.add(codes_.data(), s);
+        if (row_context_->mem_allocated > kRowMemory) pg_call([&] { MemoryContextReset(row_context_); });
         next_row();
     }
 

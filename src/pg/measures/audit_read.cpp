@@ -21,6 +21,7 @@
 #include "measures/audit_levels.hpp"
 
 extern "C" {
+#include "access/parallel.h"
 #include "access/relation.h"
 #include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
@@ -287,8 +288,10 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     const bool direct = s.args.empty() && s.text_sensitive() && readable_from_heap(s.relid);
     const bool sharded = !s.shards.empty();
     const int workers = direct ? parallel_class_workers(s.relid, s.key_attnums()) : 0;
-    // A sensitive column of another type than text keeps the read through SQL, whose ::text it counts by.
-    const bool by_reader = !s.args.empty() && !sharded && s.text_sensitive();
+    // A sensitive column of another type than text keeps the read through SQL, whose ::text it
+    // counts by; so does a call in parallel mode (audit() above a Gather), where the reader's
+    // fallbacks could not start their subtransactions.
+    const bool by_reader = !s.args.empty() && !sharded && s.text_sensitive() && !pg_call([] { return IsInParallelMode(); });
     const bool tally = !by_reader && !workers && (sharded || parallel_tally_pays(s.relid, s.key_attnums()));
 
     // The read's memory lives in a context of its own, so it can be measured and bounded.

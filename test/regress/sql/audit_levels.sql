@@ -51,6 +51,28 @@ FROM (VALUES (ARRAY[1, 1, 0]), (ARRAY[0, 2, 0]), (ARRAY[2, 0, 0]), (ARRAY[3, 3, 
      LATERAL audit_both(l.levels, s.sensitive, w.workers) AS a
 ORDER BY 1, 2, 3;
 
+-- In parallel mode (audit() above a Gather) no subtransaction may start, which the class
+-- reader's fallbacks need: audit() reads through SQL there, with the same result.
+CREATE TABLE alp AS SELECT * FROM al LIMIT 5000;
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF)
+SELECT privrisk.audit('alp', ARRAY['age', 'zip', 'sex'], 'diagnosis', ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0])
+FROM alp LIMIT 1;
+SELECT privrisk.audit('alp', ARRAY['age', 'zip', 'sex'], 'diagnosis', ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0])
+       AS in_parallel_mode
+FROM alp LIMIT 1 \gset
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SELECT :'in_parallel_mode'::jsonb
+       = privrisk.audit('alp', ARRAY['age', 'zip', 'sex'], 'diagnosis', ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0])
+       AS same_in_parallel_mode, (:'in_parallel_mode'::jsonb)->'k_anonymity' AS k;
+DROP TABLE alp;
+
 -- A value the hierarchy lacks fails the read with the one error that counts them all.
 INSERT INTO al VALUES (30, '99999', 'F', 'flu'), (31, '99998', 'M', 'flu');
 SELECT privrisk.audit('al', ARRAY['age', 'zip', 'sex'], 'diagnosis', ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0]);
