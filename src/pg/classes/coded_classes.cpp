@@ -1,14 +1,18 @@
 #include "classes/coded_classes.hpp"
 
 #include <array>
+#include <chrono>
+#include <optional>
 
 #include "classes/class_histogram.hpp"
 #include "classes/class_query.hpp"
 #include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
+#include "common/activity_progress.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "common/guard.hpp"
+#include "common/progress.hpp"
 #include "common/row_stream.hpp"
 #include "common/spi.hpp"
 #include "common/value_text.hpp"
@@ -166,7 +170,29 @@ private:
             CHECK_FOR_INTERRUPTS();
         });
         request_.memory.check(builder_.bytes() + out_.coded_bytes, what_, request_.hint);
+        if (activity_) show_progress();
     }
+    // Rows (or classes) read of the planner's estimate, every 100 ms at most; past
+    // the estimate (or without one), the total is what was read so far.
+    void show_progress() {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_shown_ < std::chrono::milliseconds(100)) return;
+        last_shown_ = now;
+        const int64_t done = static_cast<int64_t>(rows_);
+        const int64_t total = std::max<int64_t>(done, static_cast<int64_t>(estimate_));
+        activity_->show(Progress{done, total, std::chrono::duration<double>(now - started_).count()}.text("rows read", ""));
+    }
+
+public:
+    void follow(ActivityProgress* activity, double estimate) {
+        activity_ = activity;
+        estimate_ = estimate;
+    }
+
+private:
+    ActivityProgress* activity_ = nullptr;
+    double estimate_ = -1;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now(), last_shown_ = started_;
 
     const CodedClassesRequest& request_;
     CodedClasses& out_;
@@ -195,6 +221,11 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk coded classes rows", ALLOCSET_DEFAULT_SIZES);
     });
     ClassCoder coder(request, out, row_context);
+    std::optional<ActivityProgress> activity;
+    if (request.activity) {
+        activity.emplace(request.activity);
+        coder.follow(&*activity, estimated_rows(source.relid));
+    }
     std::vector<Shard> shards = request.shards ? class_shards(source.relid, columns) : std::vector<Shard>{};
     std::vector<AttrNumber> key_attnums;
     for (std::size_t j = 0; j < width; ++j) key_attnums.push_back(columns[j].attnum);
@@ -227,6 +258,7 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
                     [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
     }
     spi.finish();
+    if (activity) activity->finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     out.classes = coder.finish();
     return out;

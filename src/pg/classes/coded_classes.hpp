@@ -28,6 +28,7 @@ struct CodedClassesRequest {
     std::string what;                   // names the read in the memory error ("search: …")
     std::string hint;                   // what to do past the bound
     bool shards = true;                 // a source with foreign partitions is read shard by shard
+    const char* activity = nullptr;     // if set, other sessions follow the read in privrisk.progress under this name
 };
 
 struct CodedClasses {

@@ -147,4 +147,13 @@ ArgumentReaders argument_readers(FunctionCallInfo fcinfo, int first, std::size_t
     return r;
 }
 
+double estimated_rows(Oid relid) {
+    return pg_call([&] {
+        HeapTuple t = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+        double n = HeapTupleIsValid(t) ? reinterpret_cast<Form_pg_class>(GETSTRUCT(t))->reltuples : -1;
+        if (HeapTupleIsValid(t)) ReleaseSysCache(t);
+        return n;
+    });
+}
+
 }  // namespace privrisk::pg

@@ -36,6 +36,9 @@ SourceColumn source_column(const SourceRelation& source, const std::string& colu
 // inheritance children (the query reads theirs; the heap holds only its own).
 bool readable_from_heap(Oid relid);
 
+// The planner's estimate of `relid`'s rows (pg_class.reltuples; -1: none), for progress reports.
+double estimated_rows(Oid relid);
+
 // The one place a query over a user's source is written: SELECT <expressions>
 // FROM <source>, the expressions being SQL over quoted names (never user text).
 std::string source_select(const SourceRelation& source, const std::vector<std::string>& expressions);

@@ -201,12 +201,7 @@ bool read_serially(AuditScan& s, bool direct) {
         std::vector<Value> key(s.width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(s.width);
         uint64_t rows = 0;
-        const double estimate = pg_call([&] {
-            HeapTuple t = SearchSysCache1(RELOID, ObjectIdGetDatum(s.relid));
-            double n = HeapTupleIsValid(t) ? reinterpret_cast<Form_pg_class>(GETSTRUCT(t))->reltuples : -1;
-            if (HeapTupleIsValid(t)) ReleaseSysCache(t);
-            return n;
-        });
+        const double estimate = estimated_rows(s.relid);
         auto scan_started = Clock::now(), last_shown = scan_started;
         auto on_row = [&](const Datum* values, const bool* nulls) {
             Value sensitive_value;
