@@ -106,9 +106,8 @@ void explaining_uncovered(const SourceRelation& source,
         if (saved->sqlerrcode == ERRCODE_INVALID_PARAMETER_VALUE)
             for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
         throw PgError(saved);
-    } catch (const Error& e) {  // refused in C++ (audit's class reader generalizes each value there)
-        if (e.kind() == ErrorKind::InvalidParameter)
-            for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
+    } catch (const UncoveredValueError&) {  // refused in C++ (audit's class reader generalizes each value there)
+        for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
         throw;
     }
 }

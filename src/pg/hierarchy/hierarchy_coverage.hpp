@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/source_columns.hpp"
 
 namespace privrisk::pg {
@@ -26,6 +27,13 @@ std::vector<UncoveredValue> uncovered_values(const SourceRelation& source, const
 // Throws one error that counts the uncovered values and their rows, shows the first
 // few and points to hierarchy_coverage in its HINT; returns when there are none.
 void require_covered(const SourceRelation& source, const SourceColumn& column, const std::string& hierarchy);
+
+// A value that a hierarchy refused in C++ (audit()'s class reader generalizes each
+// distinct value there): the one C++ error explaining_uncovered counts coverage for.
+class UncoveredValueError : public Error {
+public:
+    explicit UncoveredValueError(const Error& refused) : Error(refused) {}
+};
 
 // Runs fn() in a subtransaction. If it fails with invalid_parameter_value (a value
 // that generalize() refused), each (column, hierarchy) is checked first, so the

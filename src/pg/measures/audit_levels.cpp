@@ -8,6 +8,7 @@
 #include "common/guard.hpp"
 #include "common/memory_limit.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/hierarchy_coverage.hpp"
 
 extern "C" {
 #include "miscadmin.h"
@@ -30,7 +31,13 @@ std::vector<uint32_t> level_codes(const std::vector<std::optional<std::string>>&
     std::string scratch;
     for (std::size_t code = 0; code < values.size(); ++code) {
         if (!values[code]) continue;
-        Value g = h.generalize(*values[code], level, scratch);  // refuses what gen() refuses
+        Value g;
+        try {
+            g = h.generalize(*values[code], level, scratch);  // refuses what gen() refuses
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::InvalidParameter) throw;
+            throw UncoveredValueError(e);  // explaining_uncovered counts them all
+        }
         if (g) codes[code] = ids.try_emplace(std::string(*g), static_cast<uint32_t>(ids.size() + 1)).first->second;
     }
     return codes;
