@@ -1,7 +1,6 @@
 #include "classes/coded_classes.hpp"
 
 #include <array>
-#include <chrono>
 #include <optional>
 
 #include "classes/class_histogram.hpp"
@@ -12,7 +11,6 @@
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "common/guard.hpp"
-#include "common/progress.hpp"
 #include "common/row_stream.hpp"
 #include "common/spi.hpp"
 #include "common/value_text.hpp"
@@ -47,9 +45,9 @@ struct CodedColumn {
 // memory they hold every 4,096 rows or classes.
 class ClassCoder {
 public:
-    ClassCoder(const CodedClassesRequest& request, CodedClasses& out, MemoryContext row_context)
+    ClassCoder(const CodedClassesRequest& request, CodedClasses& out, MemoryContext row_context, RowsReadProgress* progress)
         : request_(request), out_(out), width_(request.width), sensitive_(request.columns.size() > request.width),
-          row_context_(row_context), coded_(width_), codes_(width_), scratch_(width_), builder_(width_, sensitive_),
+          row_context_(row_context), progress_(progress), coded_(width_), codes_(width_), scratch_(width_), builder_(width_, sensitive_),
           what_(request.what + ": the level-0 classes and the distinct values read so far") {
         out_.values.resize(width_);
         for (std::size_t j = 0; j < width_; ++j) {
@@ -170,35 +168,15 @@ private:
             CHECK_FOR_INTERRUPTS();
         });
         request_.memory.check(builder_.bytes() + out_.coded_bytes, what_, request_.hint);
-        if (activity_) show_progress();
+        if (progress_) progress_->rows(static_cast<int64_t>(rows_));
     }
-    // Rows (or classes) read of the planner's estimate, every 100 ms at most; past
-    // the estimate (or without one), the total is what was read so far.
-    void show_progress() {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_shown_ < std::chrono::milliseconds(100)) return;
-        last_shown_ = now;
-        const int64_t done = static_cast<int64_t>(rows_);
-        const int64_t total = std::max<int64_t>(done, static_cast<int64_t>(estimate_));
-        activity_->show(Progress{done, total, std::chrono::duration<double>(now - started_).count()}.text("rows read", ""));
-    }
-
-public:
-    void follow(ActivityProgress* activity, double estimate) {
-        activity_ = activity;
-        estimate_ = estimate;
-    }
-
-private:
-    ActivityProgress* activity_ = nullptr;
-    double estimate_ = -1;
-    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now(), last_shown_ = started_;
 
     const CodedClassesRequest& request_;
     CodedClasses& out_;
     const std::size_t width_;
     const bool sensitive_;
     MemoryContext row_context_;
+    RowsReadProgress* progress_;  // null: not followed
     std::vector<CodedColumn> coded_;
     std::vector<uint32_t> codes_;
     std::vector<std::array<char, sizeof(Datum)>> scratch_;
@@ -220,12 +198,9 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
     MemoryContext row_context = pg_call([] {
         return AllocSetContextCreate(CurrentMemoryContext, "privrisk coded classes rows", ALLOCSET_DEFAULT_SIZES);
     });
-    ClassCoder coder(request, out, row_context);
-    std::optional<ActivityProgress> activity;
-    if (request.activity) {
-        activity.emplace(request.activity);
-        coder.follow(&*activity, estimated_rows(source.relid));
-    }
+    std::optional<RowsReadProgress> progress;
+    if (request.activity) progress.emplace(request.activity, source.relid);
+    ClassCoder coder(request, out, row_context, progress ? &*progress : nullptr);
     std::vector<Shard> shards = request.shards ? class_shards(source.relid, columns) : std::vector<Shard>{};
     std::vector<AttrNumber> key_attnums;
     for (std::size_t j = 0; j < width; ++j) key_attnums.push_back(columns[j].attnum);
@@ -258,7 +233,7 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
                     [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
     }
     spi.finish();
-    if (activity) activity->finish();
+    if (progress) progress->finish();
     pg_call([&] { MemoryContextDelete(row_context); });
     out.classes = coder.finish();
     return out;

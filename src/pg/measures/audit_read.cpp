@@ -15,7 +15,6 @@
 #include "common/error.hpp"
 #include "common/memory.hpp"
 #include "common/memory_limit.hpp"
-#include "common/progress.hpp"
 #include "common/row_stream.hpp"
 #include "common/spi.hpp"
 #include "measures/audit_levels.hpp"
@@ -195,14 +194,12 @@ bool read_tallies(AuditScan& s) {
 // other sessions follow it in privrisk.progress (rows read of the planner's
 // estimate). False past the limit.
 bool read_serially(AuditScan& s, bool direct) {
-    ActivityProgress activity("audit");
+    RowsReadProgress progress("audit", s.relid);
     try {
         ClassAggregator aggregator(s.bounded, s.width);
         std::vector<Value> key(s.width);
         std::vector<std::array<char, sizeof(Datum)>> scratch(s.width);
         uint64_t rows = 0;
-        const double estimate = estimated_rows(s.relid);
-        auto scan_started = Clock::now(), last_shown = scan_started;
         auto on_row = [&](const Datum* values, const bool* nulls) {
             Value sensitive_value;
             read_class_row(s.readers, scratch, s.row_context, values, nulls, s.sensitive, key.data(), &sensitive_value);
@@ -211,24 +208,18 @@ bool read_serially(AuditScan& s, bool direct) {
             if ((++rows & 4095) != 0) return;
             pg_call([&] { MemoryContextReset(s.row_context); });
             s.note_peak();
-            auto now = Clock::now();
-            if (now - last_shown < std::chrono::milliseconds(100)) return;
-            last_shown = now;
-            int64_t done = static_cast<int64_t>(rows);
-            // Past the estimate (or without one), the total is what was read so far.
-            int64_t total = std::max<int64_t>(done, static_cast<int64_t>(estimate));
-            activity.show(Progress{done, total, std::chrono::duration<double>(now - scan_started).count()}.text("rows read", ""));
+            progress.rows(static_cast<int64_t>(rows));
         };
         if (direct)
             scan_table_rows(s.relid, s.attnums, on_row);
         else
             stream_rows(s.select, s.args, on_row);
         s.streamed = Clock::now();
-        activity.finish();
+        progress.finish();
         s.table = aggregator.finish();
         return true;
     } catch (const MemoryLimitExceeded&) {
-        activity.finish();
+        progress.finish();
         s.note_peak();
         return false;
     }
@@ -241,9 +232,7 @@ void read_spilling(AuditScan& s, bool tally) {
     pg_call([&] {
         MemoryContextReset(s.row_context);
         ereport(NOTICE, (errmsg("audit: %s more than %s; grouping with a spilling GROUP BY instead",
-                                tally ? "a class tally needs" : "the classes need",
-                                audit_memory_limit_kb <= memory_limit_kb ? "privrisk.audit_memory_limit"
-                                                                         : "privrisk.memory_limit")));
+                                tally ? "a class tally needs" : "the classes need", audit_memory_setting())));
     });
     std::string keys;
     for (std::size_t i = 0; i < s.width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
