@@ -24,4 +24,16 @@ void register_audit_settings() {
 
 Size audit_memory_bytes() { return static_cast<Size>(std::min(audit_memory_limit_kb, memory_limit_kb)) * 1024; }
 
+const char* audit_memory_setting() {
+    return audit_memory_limit_kb <= memory_limit_kb ? "privrisk.audit_memory_limit" : "privrisk.memory_limit";
+}
+
+MemoryBound audit_memory_bound(const char* operation) {
+    MemoryBound bound;
+    bound.bytes = audit_memory_bytes();
+    bound.setting = audit_memory_setting();
+    bound.operation = operation;
+    return bound;
+}
+
 }  // namespace privrisk::pg

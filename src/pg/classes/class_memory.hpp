@@ -3,6 +3,7 @@
 // registered when the module loads.
 #pragma once
 
+#include "common/memory_bound.hpp"
 #include "common/postgres.hpp"
 
 namespace privrisk::pg {
@@ -13,5 +14,9 @@ void register_audit_settings();
 // What audit()'s own class aggregation may hold: privrisk.audit_memory_limit, at most
 // privrisk.memory_limit (a bound the administrator sets for everything that grows).
 Size audit_memory_bytes();
+// The setting that bounds it now (the smaller of the two), as messages name it.
+const char* audit_memory_setting();
+// The same bound for a computation of `operation` (the core's MemoryBound).
+MemoryBound audit_memory_bound(const char* operation);
 
 }  // namespace privrisk::pg

@@ -6,7 +6,6 @@
 #include "classes/class_memory.hpp"
 #include "classes/coded_classes.hpp"
 #include "common/guard.hpp"
-#include "common/memory_limit.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "hierarchy/hierarchy_coverage.hpp"
 
@@ -58,10 +57,7 @@ AuditedLevels audited_levels(const SourceRelation& source, const std::vector<Cla
     }
     if (sensitive) request.columns.push_back(*sensitive);
     request.width = width;
-    request.memory.bytes = audit_memory_bytes();
-    request.memory.setting =
-        audit_memory_limit_kb <= memory_limit_kb ? "privrisk.audit_memory_limit" : "privrisk.memory_limit";
-    request.memory.operation = "audit";
+    request.memory = audit_memory_bound("audit");
     request.what = "audit";
     request.hint = "raise it (audit() falls back to GROUP BY meanwhile)";
     request.shards = false;
