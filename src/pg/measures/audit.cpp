@@ -9,13 +9,13 @@
 #include "classes/class_query.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
-#include "common/json_text.hpp"
 #include "common/source_columns.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "hierarchy/hierarchy_coverage.hpp"
 #include "measures/audit_read.hpp"
 #include "measures/measure_registry.hpp"
 #include "measures/measures.hpp"
+#include "profiles/release_measures.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
@@ -47,24 +47,10 @@ static Datum audit_classes(FunctionCallInfo fcinfo) {
     const ContingencyTable& table = read.table;
     auto scanned = std::chrono::steady_clock::now();
 
-    std::string json = "{\"rows\": " + std::to_string(table.rows()) + ", \"classes\": " + std::to_string(table.classes());
     // Every measure of the registry that applies, under its one key.
     MeasureParameters params{threshold, c, nullptr};
     if (sensitive && sensitive_hierarchy) params.sensitive_hierarchy = &cached_hierarchy(*sensitive_hierarchy);
-    for (const MeasureInfo& m : measure_registry()) {
-        if (!m.of_table || (m.needs_sensitive && !sensitive) || (m.applies && !m.applies(table, params))) continue;
-        std::optional<double> v = m.of_table(table, params);
-        json += std::string(", \"") + m.key + "\": " +
-                (m.integer ? json_integer(v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt) : json_number(v));
-    }
-    if (sensitive) {
-        if (table.rows() > 0) {
-            std::string curve;
-            for (double md : ck_disclosure_curve(table, kmax)) curve += (curve.empty() ? "" : ", ") + json_number(md);
-            json += ", \"ck_disclosure_curve\": [" + curve + "]";
-        }
-    }
-    json += "}";
+    const std::string json = release_measures(table, sensitive.has_value(), params, kmax).json();
     auto measured = std::chrono::steady_clock::now();
     double measure_ms = std::chrono::duration<double, std::milli>(measured - scanned).count();
     long long rows = table.rows(), classes = table.classes();

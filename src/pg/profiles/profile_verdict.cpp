@@ -1,60 +1,32 @@
 // profile_verdict (docs/profiles.md): a risk profile's thresholds against
 // audit()'s report of a release, and the verdict.
+#include "profiles/profile_verdict.hpp"
+
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/spi.hpp"
+#include "profiles/release_measures.hpp"
 #include "profiles/risk_profile.hpp"
 #include "profiles/stored_profile.hpp"
 
 using namespace privrisk;
 using namespace privrisk::pg;
 
-// profile_verdict(profile, audit jsonb, source regclass): each threshold of the
-// profile against audit()'s report of the release, and the verdict.
-PRIVRISK_FUNCTION(privrisk_profile_verdict) {
-    std::string name(text_arg_view(fcinfo, 0, "profile"));
-    if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-        fail(ErrorKind::InvalidParameter, "profile_verdict: audit and source must not be NULL");
-    std::string audit = jsonb_text(PG_GETARG_DATUM(1));
-    Oid source = PG_GETARG_OID(2);
-    Spi spi;
+namespace privrisk::pg {
+
+std::string profile_verdict(Spi& spi, const std::string& name, Oid source, const ReleaseMeasure& measure_of) {
     StoredProfile stored = load_profile(spi, name);
     RiskProfile profile = parse_thresholds(jsonb_datum(stored.thresholds));
-    auto measure_of = [&](const Threshold& t, std::string* why) -> std::optional<double> {
-        if (t.measure == "epsilon") {
-            spi.run(
-                "SELECT pg_catalog.max(epsilon) FROM privrisk.budget_ledger "
-                "WHERE relation OPERATOR(pg_catalog.=) $1",
-                {oid_arg(REGCLASSOID, source)}, true);
-            if (spi.null(0, 1)) *why = "no DP release of this table is recorded";
-            return spi.null(0, 1) ? std::nullopt : std::optional<double>(spi.float8(0, 1));
-        }
-        std::vector<std::string> path{t.measure};
-        if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("kmax")};
-        if (t.measure == "dt_risk") path = {"dt_risk", "risk"};
-        // The measure; else whether audit() reported it at all, and whether the release has a
-        // sensitive column (audit() reports l_distinct then), to say why it is missing.
+    Verdict v = evaluate(profile, [&](const Threshold& t, std::string* why) -> std::optional<double> {
+        if (t.measure != "epsilon") return measure_of(t, profile, why);
         spi.run(
-            "SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) "
-            "$3)::pg_catalog.text, "
-            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.#>>) "
-            "$2::pg_catalog.text[])::pg_catalog.float8, "
-            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'l_distinct')::pg_catalog.text",
-            {text_arg(audit), text_array_arg(path), text_arg(path.front())}, true);
-        if (!spi.null(0, 2)) return spi.float8(0, 2);
-        bool reported = spi.string(0, 1) == "true";
-        bool sensitive = spi.string(0, 3) == "true";
-        *why = reported                     ? "no row is released"
-               : t.measure == "dt_risk"     ? "no dictionary: give the audit option dictionary"
-               : !sensitive                 ? "no sensitive column"
-               : t.measure == "t_ordered"   ? "t_ordered needs numeric sensitive values"
-               : t.measure == "t_hierarchical" ? "no hierarchy of the sensitive values"
-                                               : "audit() does not report it for this release";
-        return std::nullopt;
-    };
-    Verdict v = evaluate(profile, measure_of);
-    spi.finish();
+            "SELECT pg_catalog.max(epsilon) FROM privrisk.budget_ledger "
+            "WHERE relation OPERATOR(pg_catalog.=) $1",
+            {oid_arg(REGCLASSOID, source)}, true);
+        if (spi.null(0, 1)) *why = "no DP release of this table is recorded";
+        return spi.null(0, 1) ? std::nullopt : std::optional<double>(spi.float8(0, 1));
+    });
     std::string json = "{\"profile\": " + json_string(name) + ", \"profile_owner\": " +
                        (stored.owner_now ? json_string(*stored.owner_now) : std::string("null")) +
                        ", \"profile_orphaned\": " + (stored.owner_now ? "false" : "true") +
@@ -70,5 +42,38 @@ PRIVRISK_FUNCTION(privrisk_profile_verdict) {
                 ", \"passed\": " + (c.passed ? "true" : "false") + ", \"margin\": " + json_number(c.margin) +
                 ", \"note\": " + (c.why.empty() ? std::string("null") : json_string(c.why)) + "}";
     }
-    return jsonb_datum(json + "]}");
+    return json + "]}";
+}
+
+}  // namespace privrisk::pg
+
+// profile_verdict(profile, audit jsonb, source regclass): each threshold of the
+// profile against audit()'s report of the release, and the verdict.
+PRIVRISK_FUNCTION(privrisk_profile_verdict) {
+    std::string name(text_arg_view(fcinfo, 0, "profile"));
+    if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+        fail(ErrorKind::InvalidParameter, "profile_verdict: audit and source must not be NULL");
+    std::string audit = jsonb_text(PG_GETARG_DATUM(1));
+    Oid source = PG_GETARG_OID(2);
+    Spi spi;
+    auto measure_of = [&](const Threshold& t, const RiskProfile& profile, std::string* why) -> std::optional<double> {
+        std::vector<std::string> path{t.measure};
+        if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("kmax")};
+        if (t.measure == "dt_risk") path = {"dt_risk", "risk"};
+        // The measure; else whether audit() reported it at all, and whether the release has a
+        // sensitive column (audit() reports l_distinct then), to say why it is missing.
+        spi.run(
+            "SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) "
+            "$3)::pg_catalog.text, "
+            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.#>>) "
+            "$2::pg_catalog.text[])::pg_catalog.float8, "
+            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'l_distinct')::pg_catalog.text",
+            {text_arg(audit), text_array_arg(path), text_arg(path.front())}, true);
+        if (!spi.null(0, 2)) return spi.float8(0, 2);
+        *why = missing_measure_reason(t.measure, spi.string(0, 1) == "true", spi.string(0, 3) == "true");
+        return std::nullopt;
+    };
+    std::string json = profile_verdict(spi, name, source, measure_of);
+    spi.finish();
+    return jsonb_datum(json);
 }
