@@ -54,3 +54,8 @@ ALTER TABLE privrisk.policy_column ENABLE ALWAYS TRIGGER release_catalog_changed
 ALTER TABLE privrisk.release_view ENABLE ALWAYS TRIGGER release_catalog_changed;
 ALTER TABLE privrisk.policy_suppression ENABLE ALWAYS TRIGGER release_catalog_changed;
 ALTER TABLE privrisk.watched_view ENABLE ALWAYS TRIGGER release_catalog_changed;
+
+-- search verdict: search_lattice gives a risk profile's verdict from its own read;
+-- CREATE OR REPLACE cannot add the parameter, so the 0.14 function goes (its new
+-- form is replayed).
+DROP FUNCTION privrisk.search_lattice(regclass, text[], text[], text, jsonb, text, boolean);

@@ -8,22 +8,10 @@
 
 #include "measures/measure_registry.hpp"
 #include "measures/measures.hpp"
+#include "test_support.hpp"
 
 using namespace privrisk;
-
-namespace {
-
-ContingencyTable rare_cancer() {
-    ContingencyTable t;
-    std::vector<ContingencyTable::Pair> a = {{t.intern(std::string_view("cancer")), 3}, {t.intern(std::string_view("no")), 7}};
-    std::vector<ContingencyTable::Pair> b = {{t.intern(std::string_view("cancer")), 7}, {t.intern(std::string_view("no")), 983}};
-    t.add_class(a);
-    t.add_class(b);
-    t.canonicalize();
-    return t;
-}
-
-}  // namespace
+using privrisk_test::rare_cancer;
 
 TEST(MeasureRegistry, OneKeyPerMeasure) {
     std::set<std::string> keys;

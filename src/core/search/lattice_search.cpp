@@ -246,7 +246,7 @@ double GeneralizationLattice::suppression_bound(int64_t node) const {
     return most * (1 - 1e-12);
 }
 
-NodeReport GeneralizationLattice::evaluate(const std::vector<int>& levels) {
+int64_t GeneralizationLattice::node_of(const std::vector<int>& levels) const {
     if (levels.size() != dims_.size())
         fail(ErrorKind::InvalidParameter, "a node has one level per quasi-identifier (" + std::to_string(dims_.size()) +
                                               "), got " + std::to_string(levels.size()));
@@ -257,7 +257,13 @@ NodeReport GeneralizationLattice::evaluate(const std::vector<int>& levels) {
                                                   " is out of range (0.." + std::to_string(dims_[j].height()) + ")");
         node += levels[j] * stride_[j];
     }
-    return report(node);
+    return node;
+}
+
+NodeReport GeneralizationLattice::evaluate(const std::vector<int>& levels) { return report(node_of(levels)); }
+
+ContingencyTable GeneralizationLattice::table_at(const std::vector<int>& levels) {
+    return contingency_table(*classes_of(node_of(levels)), sensitive_);
 }
 
 void GeneralizationLattice::tag(int64_t node, bool safe) {

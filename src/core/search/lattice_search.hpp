@@ -111,6 +111,9 @@ public:
     int64_t nodes() const { return nodes_; }
     int64_t rows() const { return rows_; }
     NodeReport evaluate(const std::vector<int>& levels);
+    // A node's classes, none suppressed, as audit()'s table of them: its measures are
+    // what audit() reports for the release at that node (search(…, profile)'s verdict).
+    ContingencyTable table_at(const std::vector<int>& levels);
     SearchResult search();
     // Other constraints for the next search() or evaluate() (the nearest node when
     // search() found none); what depended on the old ones is dropped, the cached
@@ -130,6 +133,7 @@ public:
 
 private:
     std::vector<int> levels_of(int64_t node) const;
+    int64_t node_of(const std::vector<int>& levels) const;  // an error for levels out of range
     int height_of(int64_t node) const;
     const NodeReport& report(int64_t node);
     std::shared_ptr<const NodeClasses> classes_of(int64_t node);

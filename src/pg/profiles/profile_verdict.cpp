@@ -2,10 +2,13 @@
 // audit()'s report of a release, and the verdict.
 #include "profiles/profile_verdict.hpp"
 
+#include <cstdlib>
+
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/spi.hpp"
+#include "hierarchy/hierarchy_catalog.hpp"
 #include "profiles/release_measures.hpp"
 #include "profiles/risk_profile.hpp"
 #include "profiles/stored_profile.hpp"
@@ -14,6 +17,21 @@ using namespace privrisk;
 using namespace privrisk::pg;
 
 namespace privrisk::pg {
+
+ReleaseMeasures profile_release_measures(const ContingencyTable& table, bool sensitive, const RiskProfile& profile) {
+    // parse_thresholds has checked each value's range.
+    auto option = [&](const char* key) -> const std::string* {
+        auto it = profile.audit_options.find(key);
+        return it == profile.audit_options.end() ? nullptr : &it->second;
+    };
+    MeasureParameters params;
+    if (const std::string* v = option("risk_threshold")) params.risk_threshold = std::strtod(v->c_str(), nullptr);
+    if (const std::string* v = option("l_c")) params.l_c = std::strtod(v->c_str(), nullptr);
+    if (const std::string* v = option("sensitive_hierarchy"); v && sensitive)
+        params.sensitive_hierarchy = &cached_hierarchy(*v);
+    const std::string* kmax = option("kmax");
+    return release_measures(table, sensitive, params, kmax ? int(std::strtol(kmax->c_str(), nullptr, 10)) : 10);
+}
 
 std::string profile_verdict(Spi& spi, const std::string& name, Oid source, const ReleaseMeasure& measure_of) {
     StoredProfile stored = load_profile(spi, name);

@@ -23,9 +23,10 @@
 #include "measures/measure_registry.hpp"
 #include "ck/ck_safety.hpp"
 #include "measures/measures.hpp"
+#include "profiles/profile_verdict.hpp"
 #include "search/lattice_search.hpp"
 #include "search/nothing_found.hpp"
-#include "common/row_stream.hpp"
+#include "common/spi.hpp"
 #include "search/search.hpp"
 #include "search/search_constraints.hpp"
 #include "common/source_columns.hpp"
@@ -216,6 +217,37 @@ std::vector<LatticeDimension> lattice_dimensions(const SourceRelation& source, c
     return dims;
 }
 
+// What was searched, at the head of search()'s and lattice()'s result.
+std::string what_was_searched_json(const SourceRelation& source, const std::vector<std::optional<std::string>>& qi,
+                                   const std::vector<std::optional<std::string>>& hierarchy_names,
+                                   const std::string& utility, int64_t rows) {
+    std::string json = "\"source\": " + json_string(source.qualified) + ", \"quasi_identifiers\": [";
+    for (std::size_t j = 0; j < qi.size(); ++j) json += (j ? ", " : "") + json_string(*qi[j]);
+    json += "], \"hierarchies\": [";
+    for (std::size_t j = 0; j < qi.size(); ++j)
+        json += (j ? ", " : "") + (hierarchy_names[j] ? json_string(*hierarchy_names[j]) : std::string("null"));
+    return json + "], \"utility_metric\": " + json_string(utility) + ", \"rows\": " + std::to_string(rows);
+}
+
+// The verdict of `profile` on the release at the node found, none of its rows
+// suppressed: from that node's classes, as audit(…, profile) would give it
+// reading the source again (docs/profiles.md).
+std::string node_verdict(GeneralizationLattice& lattice, const NodeReport& node, bool sensitive,
+                         const std::string& profile, Oid source) {
+    std::optional<ContingencyTable> table;
+    std::optional<ReleaseMeasures> measures;
+    Spi spi;
+    std::string json = profile_verdict(spi, profile, source, [&](const Threshold& t, const RiskProfile& p, std::string* why) {
+        if (!measures) {
+            table = lattice.table_at(node.levels);
+            measures = profile_release_measures(*table, sensitive, p);
+        }
+        return threshold_value(t, p, *measures, why);
+    });
+    spi.finish();
+    return json;
+}
+
 }  // namespace
 
 // search_lattice(source, quasi_identifiers, hierarchies, sensitive, k, l, l_kind, l_c, t, t_kind,
@@ -231,7 +263,8 @@ PRIVRISK_FUNCTION(privrisk_search_lattice) {
 }
 
 // search_lattice(source, quasi_identifiers, hierarchies, sensitive, constraints jsonb,
-//                utility, every_node) -> jsonb: the search of search() and lattice().
+//                utility, every_node, profile) -> jsonb: the search of search() and lattice(),
+// with the profile's verdict on the node found when it suppresses no row.
 PRIVRISK_FUNCTION(privrisk_search_nodes) {
     auto started = std::chrono::steady_clock::now();
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "source must not be NULL");
@@ -260,6 +293,8 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
          {"discernibility", UtilityMetric::Discernibility}, {"entropy", UtilityMetric::Entropy},
          {"levels_kept", UtilityMetric::LevelsKept}});
     bool every = !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
+    std::optional<std::string> profile;  // 0.14's search_lattice has no profile argument
+    if (PG_NARGS() > 7 && !PG_ARGISNULL(7)) profile = std::string(text_view(PG_GETARG_DATUM(7)));
 
     // The source and its columns; names are quoted, never spliced.
     SourceRelation source = source_relation(relid);
@@ -317,12 +352,7 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
                                           std::to_string(lattice.nodes()) + " (search() takes up to " +
                                           std::to_string(GeneralizationLattice::kMaxNodes) + ")");
     const int64_t total_rows = lattice.rows();
-    std::string json = "{\"source\": " + json_string(source.qualified) + ", \"quasi_identifiers\": [";
-    for (std::size_t j = 0; j < width; ++j) json += (j ? ", " : "") + json_string(*qi[j]);
-    json += "], \"hierarchies\": [";
-    for (std::size_t j = 0; j < width; ++j)
-        json += (j ? ", " : "") + (hierarchy_names[j] ? json_string(*hierarchy_names[j]) : std::string("null"));
-    json += "], \"utility_metric\": " + json_string(utility) + ", \"rows\": " + std::to_string(total_rows);
+    std::string json = "{" + what_was_searched_json(source, qi, hierarchy_names, utility, total_rows);
     SearchStats stats;
     if (every)  // the reports (held twice) and their jsonb
         lattice_memory.check(lattice.held_bytes() + std::size_t(lattice.nodes()) * (2 * GeneralizationLattice::kReportBytes +
@@ -340,7 +370,11 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         SearchResult result = lattice.search();
         stats = result.stats;
         json += ", \"found\": " + std::string(result.best ? "true" : "false");
-        json += ", \"result\": " + (result.best ? report_json(*result.best, dims, q, metric, total_rows) : "null");
+        std::string found = result.best ? report_json(*result.best, dims, q, metric, total_rows) : "null";
+        if (profile && result.best && result.best->suppressed == 0)
+            found.insert(found.size() - 1,
+                         ", \"verdict\": " + node_verdict(lattice, *result.best, sensitive.has_value(), *profile, relid));
+        json += ", \"result\": " + found;
         if (!result.best) json += ", \"nothing_found\": " + nothing_found_json(lattice, dims, q, total_rows);
     }
     activity.finish();

@@ -85,4 +85,4 @@ CREATE OR REPLACE FUNCTION privrisk.search(source regclass, quasi_identifiers te
     SET search_path TO 'pg_catalog', 'pg_temp'
     RETURN privrisk.run_search(source, quasi_identifiers, hierarchies, sensitive, constraints, utility, false, profile);
 
-CREATE OR REPLACE FUNCTION privrisk.search_lattice(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text, constraints jsonb, utility text, every_node boolean) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_search_nodes';
+CREATE OR REPLACE FUNCTION privrisk.search_lattice(source regclass, quasi_identifiers text[], hierarchies text[], sensitive text, constraints jsonb, utility text, every_node boolean, profile text) RETURNS jsonb LANGUAGE c STABLE PARALLEL RESTRICTED AS 'MODULE_PATHNAME', 'privrisk_search_nodes';

@@ -28,7 +28,7 @@ BEGIN
     END IF;
     d := privrisk.checked_options('search', constraints, quasi_identifiers, hierarchies, NULL, every_node);
     result := privrisk.search_lattice(source, quasi_identifiers, hierarchies, sensitive, constraints, utility,
-                                      every_node);
+                                      every_node, profile);  -- with profile's verdict on the node found
     IF d.dictionary IS NOT NULL AND NOT every_node
        AND (result OPERATOR(pg_catalog.->>) 'found')::pg_catalog.bool THEN
         result := pg_catalog.jsonb_set(result, '{result,dt_risk}',
@@ -36,15 +36,6 @@ BEGIN
                 ARRAY(SELECT pg_catalog.jsonb_array_elements_text(result OPERATOR(pg_catalog.->) 'result'
                                                                   OPERATOR(pg_catalog.->) 'node')::pg_catalog.int4),
                 d.family));
-    END IF;
-    IF profile IS NOT NULL AND NOT every_node AND (result OPERATOR(pg_catalog.->>) 'found')::pg_catalog.bool
-       AND (result OPERATOR(pg_catalog.#>>) '{result,rows_suppressed}')::pg_catalog.int8 OPERATOR(pg_catalog.=) 0 THEN
-        -- The verdict of the release at the node found, as audit() gives it.
-        result := pg_catalog.jsonb_set(result, '{result,verdict}',
-            privrisk.audit(source, quasi_identifiers, sensitive, hierarchies,
-                ARRAY(SELECT pg_catalog.jsonb_array_elements_text(result OPERATOR(pg_catalog.->) 'result'
-                                                                  OPERATOR(pg_catalog.->) 'node')::pg_catalog.int4),
-                '{}', profile) OPERATOR(pg_catalog.->) 'verdict');
     END IF;
     IF NOT every_node THEN
         -- What apply_generalization needs to publish the node with its suppression.
