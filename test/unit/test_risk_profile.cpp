@@ -34,7 +34,7 @@ TEST(RiskProfile, ThresholdsCompareAsTheSearchDoes) {
     auto v = privrisk::evaluate(p, [&](const privrisk::Threshold& t, std::string* why) { return measure(ok, t, why); });
     EXPECT_TRUE(v.publishable) << v.summary;
     EXPECT_EQ(v.checks[0].margin, std::optional<double>(0));
-    EXPECT_EQ(p.audit_options.at("kmax"), "3");
+    EXPECT_EQ(p.audit_options.at("ck_k"), "3");
     std::map<std::string, double> bad{{"k_anonymity", 4}, {"l_distinct", 2}, {"delta_disclosure", 1.5},
                                       {"ck_max_disclosure", 0.5}};
     v = privrisk::evaluate(p, [&](const privrisk::Threshold& t, std::string* why) { return measure(bad, t, why); });

@@ -41,7 +41,7 @@ std::optional<double> threshold_value(const Threshold& t, const RiskProfile& pro
                                       std::string* why) {
     bool reported = false;
     if (t.measure == "ck_max_disclosure") {
-        const std::size_t k = std::strtoul(profile.audit_options.at("kmax").c_str(), nullptr, 10);
+        const std::size_t k = std::strtoul(profile.audit_options.at("ck_k").c_str(), nullptr, 10);
         reported = !m.ck_curve.empty();
         if (k < m.ck_curve.size()) return m.ck_curve[k];
     } else {

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "common/no_postgres.hpp"
 #include "measures/measures.hpp"
+#include "profiles/bound_keys.hpp"
 
 namespace privrisk {
 
@@ -59,48 +60,37 @@ const char* comparison_symbol(Comparison c) {
 
 RiskProfile RiskProfile::from_texts(const std::map<std::string, std::string>& texts) {
     auto has = [&](const char* key) { return texts.count(key) > 0; };
-    for (auto [qualifier, threshold] : {std::pair{"risk_threshold", "records_at_risk"},
-                                        {"l_kind", "l"},
-                                        {"l_c", "l"},
-                                        {"t_kind", "t"},
-                                        {"t_hierarchy", "t"},
-                                        {"ck_k", "c"}})
-        if (has(qualifier) && !has(threshold))
-            fail(ErrorKind::InvalidParameter, std::string("profile key ") + qualifier + " qualifies " + threshold +
+    for (const BoundKey& b : bound_keys())
+        if (b.qualifies && (b.uses & kProfileKey) && has(b.name) && !has(b.qualifies))
+            fail(ErrorKind::InvalidParameter, std::string("profile key ") + b.name + " qualifies " + b.qualifies +
                                                   ", which the profile does not set");
     if (has("c") && !has("ck_k"))
         fail(ErrorKind::InvalidParameter, "profile key c needs ck_k (the attacker's number of implications)");
     RiskProfile p;
-    auto add = [&](const char* key, std::string measure, Comparison c) {
-        if (has(key)) p.thresholds.push_back(Threshold{key, std::move(measure), c, number(texts, key)});
-    };
-    add("k", "k_anonymity", Comparison::AtLeast);
-    add("max_risk", "prosecutor_risk", Comparison::AtMost);
-    add("average_risk", "average_risk", Comparison::AtMost);
-    add("records_at_risk", "records_at_risk", Comparison::AtMost);
-    if (has("records_at_risk"))
-        p.audit_options["risk_threshold"] = has("risk_threshold") ? texts.at("risk_threshold") : "0.2";
-    std::string l_kind = has("l_kind") ? texts.at("l_kind") : "distinct";
-    add("l", "l_" + l_kind, Comparison::AtLeast);
     // Every qualifier of a threshold is fixed by the profile (its default when not given), so a
     // caller's option cannot change what the threshold bounds.
-    if (has("l") && l_kind == "recursive") p.audit_options["l_c"] = has("l_c") ? texts.at("l_c") : "3";
-    std::string t_kind = has("t_kind") ? texts.at("t_kind") : "equal";
+    auto value = [&](const char* key) { return has(key) ? texts.at(key) : std::string(bound_key(key).fallback); };
+    const std::string l_kind = value("l_kind"), t_kind = value("t_kind");
     if (t_kind == "hierarchical" && has("t") && !has("t_hierarchy"))
         fail(ErrorKind::InvalidParameter,
              "profile key t_kind hierarchical needs t_hierarchy (the sensitive "
              "column's hierarchy)");
-    add("t", "t_" + t_kind, Comparison::AtMost);
-    if (has("t_hierarchy")) p.audit_options["sensitive_hierarchy"] = texts.at("t_hierarchy");
-    add("delta", "delta_disclosure", Comparison::Below);
-    add("c", "ck_max_disclosure", Comparison::Below);
-    if (has("ck_k")) p.audit_options["kmax"] = texts.at("ck_k");
-    add("dt_risk", "dt_risk", Comparison::AtMost);
-    add("epsilon", "epsilon", Comparison::AtMost);
+    for (const BoundKey& b : bound_keys()) {
+        if (!b.measure || !has(b.name)) continue;
+        const std::string measure = b.measure == std::string("l_*")   ? "l_" + l_kind
+                                    : b.measure == std::string("t_*") ? "t_" + t_kind
+                                                                      : b.measure;
+        p.thresholds.push_back(Threshold{b.name, measure, b.comparison, number(texts, b.name)});
+    }
+    if (has("records_at_risk")) p.audit_options["risk_threshold"] = value("risk_threshold");
+    if (has("l") && l_kind == "recursive") p.audit_options["l_c"] = value("l_c");
+    if (has("t_hierarchy")) p.audit_options["t_hierarchy"] = texts.at("t_hierarchy");
+    if (has("ck_k")) p.audit_options["ck_k"] = texts.at("ck_k");
     if (p.thresholds.empty())
         fail(ErrorKind::InvalidParameter, std::string("a profile sets at least one threshold: ") + kProfileKeys);
     for (const auto& [key, value] : texts) {
-        if (key == "records_at_risk" || key == "risk_threshold" || key == "epsilon" || key == "dt_risk") {
+        const BoundKey* b = find_bound_key(key);
+        if (b && !(b->uses & kSearchConstraint)) {  // records_at_risk, risk_threshold, dt_risk, epsilon
             if (p.not_for_search.empty()) p.not_for_search = key;
         } else {
             p.search_constraints[key] = value;

@@ -28,7 +28,7 @@ struct Threshold {
 struct RiskProfile {
     std::vector<Threshold> thresholds;  // in the order of kThresholdKeys
     // What audit() must be told to compute the measures (its option keys), from
-    // the qualifiers: risk_threshold, l_c, sensitive_hierarchy, kmax.
+    // the qualifiers: risk_threshold, l_c, t_hierarchy, ck_k.
     std::map<std::string, std::string> audit_options;
     // The search's constraints (its keys), every qualifier fixed: the profile's
     // own, or its default. `not_for_search`: a key the search cannot take as a

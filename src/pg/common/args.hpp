@@ -69,6 +69,11 @@ struct OptionSpec {
     std::vector<const char*> choices = {};  // String: one of these, when given
 };
 
+// The specs of the bound keys for one use (profiles/bound_keys.hpp: a BoundUse
+// bit): audit options, search constraints, profile keys or dictionary options;
+// for audit options, the older names of ck_k and t_hierarchy too.
+std::vector<OptionSpec> option_specs(unsigned use);
+
 // Checks each key of `options` (a JSON object, else an error naming `argument`)
 // that `specs` knows against its spec; `what` names a key in errors ("audit
 // option", "constraint"). Unknown keys are left to the caller, which lists them.

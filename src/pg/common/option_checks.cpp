@@ -3,12 +3,10 @@
 // PostgreSQL's casts, whose errors name neither the option nor the range.
 // The ranges here are those the C++ functions behind the wrappers enforce.
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "common/args.hpp"
-#include "ck/ck_safety.hpp"
 #include "common/error.hpp"
+#include "profiles/bound_keys.hpp"
 
 extern "C" {
 #include "utils/jsonb.h"
@@ -18,25 +16,6 @@ using namespace privrisk;
 using namespace privrisk::pg;
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-OptionSpec integer(const char* name, double lo, double hi) { return {OptionSpec::Integer, name, lo, hi}; }
-OptionSpec number(const char* name, double lo, double hi, bool lo_open = false) {
-    return {OptionSpec::Number, name, lo, hi, lo_open};
-}
-OptionSpec string(const char* name, std::vector<const char*> choices = {}) {
-    return {OptionSpec::String, name, 0, 0, false, 0, true, std::move(choices)};
-}
-
-// The dictionary keys audit() and search() share (dictionary_options reads them).
-void add_dictionary_specs(std::vector<OptionSpec>& specs) {
-    specs.push_back(string("dictionary"));
-    // The mapped columns are read as one aggregate call's arguments (dtrisk/dictionary.hpp).
-    specs.push_back({OptionSpec::Array, "mapping", 0, 0, false, kMaxAggregateArguments, true});
-    specs.push_back({OptionSpec::NumberArray, "leaf_weights", 0, kInf, false, kMaxAggregateArguments, true});
-    specs.push_back(string("sensitivity_family", {"multiplicative", "linear"}));
-}
 
 bool has_key(Datum options, const char* key) {
     return pg_call([&] { return DatumGetBool(DirectFunctionCall2(jsonb_exists, options, CStringGetTextDatum(key))); });
@@ -53,6 +32,36 @@ void check_dictionary_keys(Datum options, const char* what) {
 }  // namespace
 
 namespace privrisk::pg {
+
+std::vector<OptionSpec> option_specs(unsigned use) {
+    std::vector<OptionSpec> specs;
+    for (const BoundKey& b : bound_keys()) {
+        if (!(b.uses & use)) continue;
+        OptionSpec s{OptionSpec::Integer, b.name, b.lo, b.hi, b.lo_open};
+        switch (b.kind) {
+            case BoundKey::Integer: break;
+            case BoundKey::Number: s.kind = OptionSpec::Number; break;
+            case BoundKey::Text:
+                s.kind = OptionSpec::String;
+                s.non_empty = true;
+                s.choices = b.choices;
+                break;
+            case BoundKey::TextArray:
+            case BoundKey::NumberArray:
+                // The mapped columns are read as one aggregate call's arguments (dtrisk/dictionary.hpp).
+                s.kind = b.kind == BoundKey::TextArray ? OptionSpec::Array : OptionSpec::NumberArray;
+                s.max_elements = kMaxAggregateArguments;
+                s.non_empty = true;
+                break;
+        }
+        specs.push_back(s);
+        if (b.alias && (use & kAuditOption)) {
+            s.name = b.alias;
+            specs.push_back(s);
+        }
+    }
+    return specs;
+}
 
 // The keys of a JSON object in its own order (jsonb_object_keys'), JSON nulls included.
 std::vector<std::string> json_keys(Datum options) {
@@ -121,39 +130,45 @@ void check_search_keys(Datum options, const std::vector<OptionSpec>& specs) {
 // The one place these are checked; the SQL wrappers only call it.
 PRIVRISK_FUNCTION(privrisk_check_options) {
     std::string_view kind = text_arg_view(fcinfo, 0, "kind");
-    std::vector<OptionSpec> specs;
     const char* argument;
     const char* what;
+    unsigned use;
     if (kind == "audit") {
         if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "options must be a JSON object, got NULL");
         argument = "options";
         what = "audit option";
-        specs = {number("risk_threshold", 0, 1), number("l_c", 0, kInf, true), integer("kmax", 0, kMaxCkK),
-                 string("sensitive_hierarchy"), string("target"), string("classifier", {"naive_bayes", "majority"})};
+        use = kAuditOption;
     } else if (kind == "search") {
         if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "constraints must be a JSON object, got NULL");
         argument = "constraints";
         what = "constraint";
-        specs = {integer("k", 1, 9.3e18), number("l", 1, 1e9), string("l_kind", {"distinct", "entropy", "recursive"}),
-                 number("l_c", 0, kInf, true), number("t", 0, 1),
-                 string("t_kind", {"equal", "ordered", "hierarchical"}), string("t_hierarchy"),
-                 number("delta", 0, 1e9, true), number("c", 0, 1, true), integer("ck_k", 0, kMaxCkK),
-                 number("max_risk", 0, 1, true), number("average_risk", 0, 1, true), number("max_suppression", 0, 1)};
+        use = kSearchConstraint;
     } else if (kind == "dictionary") {
         if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "options must be a JSON object, got NULL");
         argument = "options";
         what = "option";
+        use = kDictionaryOption;
     } else {
         fail(ErrorKind::InvalidParameter, "kind must be audit, search or dictionary, got " + quote_value(kind));
     }
-    add_dictionary_specs(specs);
+    const std::vector<OptionSpec> specs = option_specs(use);
     Datum options = PG_GETARG_DATUM(1);
     check_json_options(options, argument, what, specs);
     check_dictionary_keys(options, what);
     if (kind == "search") check_search_keys(options, specs);
-    if (kind == "audit")
+    if (kind == "audit") {
         refuse_unknown(json_keys(options), specs, "audit option(s)",
-                       "known options: risk_threshold, l_c, sensitive_hierarchy, kmax, target, classifier, dictionary "
-                       "(mapping, leaf_weights, sensitivity_family)");
+                       "known options: risk_threshold, l_c, t_hierarchy (or sensitive_hierarchy), ck_k (or kmax), "
+                       "target, classifier, dictionary (mapping, leaf_weights, sensitivity_family)");
+        // An older name with the new one (a profile's ck_k beside the caller's kmax): one value.
+        const std::map<std::string, std::string> texts = json_option_texts(options);
+        for (const BoundKey& b : bound_keys()) {
+            if (!b.alias || !texts.count(b.name) || !texts.count(b.alias) || texts.at(b.name) == texts.at(b.alias))
+                continue;
+            fail(ErrorKind::InvalidParameter, std::string("audit options ") + b.alias + " (" + texts.at(b.alias) +
+                                                  ") and " + b.name + " (" + texts.at(b.name) +
+                                                  ") differ: " + b.alias + " is the older name of " + b.name + ", give one value");
+        }
+    }
     PG_RETURN_VOID();
 }

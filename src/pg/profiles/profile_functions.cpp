@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/spi.hpp"
+#include "profiles/bound_keys.hpp"
 #include "profiles/profile_name.hpp"
 #include "profiles/risk_profile.hpp"
 #include "profiles/stored_profile.hpp"
@@ -149,7 +150,7 @@ PRIVRISK_FUNCTION(privrisk_profile_options) {
     RiskProfile profile = parse_thresholds(jsonb_datum(stored.thresholds));
     std::string json = "{";
     auto add = [&](const std::string& key, const std::string& value) {  // the kinds and hierarchies are strings
-        const bool text = key == "l_kind" || key == "t_kind" || key == "t_hierarchy" || key == "sensitive_hierarchy";
+        const bool text = bound_key(key).kind == BoundKey::Text;
         json += (json.size() > 1 ? ", " : "") + json_string(key) + ": " + (text ? json_string(value) : value);
     };
     if (kind == "audit") {

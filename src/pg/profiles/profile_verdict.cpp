@@ -27,9 +27,9 @@ ReleaseMeasures profile_release_measures(const ContingencyTable& table, bool sen
     MeasureParameters params;
     if (const std::string* v = option("risk_threshold")) params.risk_threshold = std::strtod(v->c_str(), nullptr);
     if (const std::string* v = option("l_c")) params.l_c = std::strtod(v->c_str(), nullptr);
-    if (const std::string* v = option("sensitive_hierarchy"); v && sensitive)
+    if (const std::string* v = option("t_hierarchy"); v && sensitive)
         params.sensitive_hierarchy = &cached_hierarchy(*v);
-    const std::string* kmax = option("kmax");
+    const std::string* kmax = option("ck_k");
     return release_measures(table, sensitive, params, kmax ? int(std::strtol(kmax->c_str(), nullptr, 10)) : 10);
 }
 
@@ -76,7 +76,7 @@ PRIVRISK_FUNCTION(privrisk_profile_verdict) {
     Spi spi;
     auto measure_of = [&](const Threshold& t, const RiskProfile& profile, std::string* why) -> std::optional<double> {
         std::vector<std::string> path{t.measure};
-        if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("kmax")};
+        if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("ck_k")};
         if (t.measure == "dt_risk") path = {"dt_risk", "risk"};
         // The measure; else whether audit() reported it at all, and whether the release has a
         // sensitive column (audit() reports l_distinct then), to say why it is missing.

@@ -1,45 +1,16 @@
 // Risk profiles as stored (stored_profile.hpp).
 #include "profiles/stored_profile.hpp"
 
-#include <limits>
-
-#include "ck/ck_safety.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
+#include "profiles/bound_keys.hpp"
 
 namespace privrisk::pg {
 
-namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-const std::vector<OptionSpec>& profile_specs() {
-    static const std::vector<OptionSpec> specs = {
-        {OptionSpec::Integer, "k", 1, 9.3e18},
-        {OptionSpec::Number, "max_risk", 0, 1, true},
-        {OptionSpec::Number, "average_risk", 0, 1, true},
-        {OptionSpec::Number, "records_at_risk", 0, 1},
-        {OptionSpec::Number, "risk_threshold", 0, 1},
-        {OptionSpec::Number, "l", 1, 1e9},
-        {OptionSpec::String, "l_kind", 0, 0, false, 0, true, {"distinct", "entropy", "recursive"}},
-        {OptionSpec::Number, "l_c", 0, kInf, true},
-        {OptionSpec::Number, "t", 0, 1},
-        {OptionSpec::String, "t_kind", 0, 0, false, 0, true, {"equal", "ordered", "hierarchical"}},
-        {OptionSpec::String, "t_hierarchy", 0, 0, false, 0, true},
-        {OptionSpec::Number, "delta", 0, 1e9, true},
-        {OptionSpec::Number, "c", 0, 1, true},
-        {OptionSpec::Integer, "ck_k", 0, double(kMaxCkK)},
-        {OptionSpec::Number, "dt_risk", 0, kInf},
-        {OptionSpec::Number, "epsilon", 0, kInf, true},
-    };
-    return specs;
-}
-
-}  // namespace
-
 RiskProfile parse_thresholds(Datum thresholds) {
-    check_json_options(thresholds, "thresholds", "profile key", profile_specs());
-    refuse_unknown(json_keys(thresholds), profile_specs(), "profile key(s)",
+    const std::vector<OptionSpec> specs = option_specs(kProfileKey);
+    check_json_options(thresholds, "thresholds", "profile key", specs);
+    refuse_unknown(json_keys(thresholds), specs, "profile key(s)",
                    (std::string("known keys: ") + kProfileKeys).c_str());
     return RiskProfile::from_texts(json_option_texts(thresholds));
 }

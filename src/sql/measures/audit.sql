@@ -11,7 +11,7 @@ BEGIN
     SELECT a.quasi_identifiers, a.hierarchies, a.sensitive INTO quasi_identifiers, hierarchies, sensitive
       FROM privrisk.labelled_arguments(source, quasi_identifiers, hierarchies, sensitive, 'audit') AS a;
     IF profile IS NOT NULL THEN
-        -- The profile's qualifiers (risk_threshold, l_c, kmax, sensitive_hierarchy) join the options; a
+        -- The profile's qualifiers (risk_threshold, l_c, ck_k, t_hierarchy) join the options; a
         -- different value given for one of them would measure something else than the profile bounds.
         given := options;
         options := COALESCE(options, '{}') OPERATOR(pg_catalog.||) privrisk.profile_options(profile, 'audit');
@@ -26,8 +26,8 @@ BEGIN
     result := privrisk.audit_classes(source, quasi_identifiers, sensitive, hierarchies, levels,
                                      (options OPERATOR(pg_catalog.->>) 'risk_threshold')::pg_catalog.float8,
                                      (options OPERATOR(pg_catalog.->>) 'l_c')::pg_catalog.float8,
-                                     options OPERATOR(pg_catalog.->>) 'sensitive_hierarchy',
-                                     (options OPERATOR(pg_catalog.->>) 'kmax')::pg_catalog.int4);
+                                     COALESCE(options OPERATOR(pg_catalog.->>) 't_hierarchy', options OPERATOR(pg_catalog.->>) 'sensitive_hierarchy'),
+                                     COALESCE(options OPERATOR(pg_catalog.->>) 'ck_k', options OPERATOR(pg_catalog.->>) 'kmax')::pg_catalog.int4);
     IF options OPERATOR(pg_catalog.?) 'target' THEN
         result := result OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('utility',
             privrisk.workload_utility(source, quasi_identifiers, sensitive, options OPERATOR(pg_catalog.->>) 'target',
