@@ -29,8 +29,11 @@ DATA       = extension/privrisk.control
 REPORT_ASSETS = $(addprefix extension/privrisk-report-,template.html charts.js vega.min.js vega-lite.min.js)
 DATA_built = extension/privrisk--$(EXT_VERSION).sql $(UPGRADES) $(addprefix extension/released/,$(RELEASED)) $(REPORT_ASSETS)
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard src/core/*/*.cpp src/pg/*.cpp src/pg/*/*.cpp)))
-PG_CPPFLAGS = -Isrc/core -Isrc/pg
-PG_CXXFLAGS = -std=c++17 -Wall -Wno-missing-field-initializers -Wno-register
+# PostgreSQL's headers as system headers (-isystem makes GCC ignore PGXS's -I for the same
+# directory): -Wextra then warns about privrisk's code, not about unused parameters of
+# PostgreSQL's inline functions. Aggregates are often initialized in part, on purpose.
+PG_CPPFLAGS = -Isrc/core -Isrc/pg -isystem $(includedir_server)
+PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-missing-field-initializers -Wno-register
 SHLIB_LINK  = -lstdc++ -lsodium
 
 # The report client, installed with the extension into PostgreSQL's bindir (CMake builds the
