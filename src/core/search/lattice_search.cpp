@@ -263,7 +263,12 @@ int64_t GeneralizationLattice::node_of(const std::vector<int>& levels) const {
 NodeReport GeneralizationLattice::evaluate(const std::vector<int>& levels) { return report(node_of(levels)); }
 
 ContingencyTable GeneralizationLattice::table_at(const std::vector<int>& levels) {
-    return contingency_table(*classes_of(node_of(levels)), sensitive_);
+    std::shared_ptr<const NodeClasses> classes = classes_of(node_of(levels));
+    // The table copies the classes' histograms and the texts of the sensitive values (with their index).
+    std::size_t texts = 0;
+    for (const auto& v : sensitive_) texts += (v ? v->size() : 0) + 64;
+    check_memory(classes->bytes() + texts);
+    return contingency_table(*classes, sensitive_);
 }
 
 void GeneralizationLattice::tag(int64_t node, bool safe) {

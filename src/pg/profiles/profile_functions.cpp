@@ -154,7 +154,12 @@ PRIVRISK_FUNCTION(privrisk_profile_options) {
         json += (json.size() > 1 ? ", " : "") + json_string(key) + ": " + (text ? json_string(value) : value);
     };
     if (kind == "audit") {
-        for (const auto& [key, value] : profile.audit_options) add(key, value);
+        // Under the older names too (kmax, sensitive_hierarchy), with the same value: a caller's
+        // older name then meets the profile's value, and a 0.14 audit() not yet updated reads them.
+        for (const auto& [key, value] : profile.audit_options) {
+            add(key, value);
+            if (const char* alias = bound_key(key).alias) add(alias, value);
+        }
     } else if (kind == "search") {
         if (!profile.not_for_search.empty())
             fail(ErrorKind::InvalidParameter, "search: risk profile " + quote_value(name) + " sets " +

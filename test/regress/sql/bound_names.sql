@@ -29,6 +29,7 @@ SELECT privrisk.create_profile('bn_ck', '{"c": 0.99, "ck_k": 2}');
 SELECT r->'verdict'->'publishable' AS publishable, jsonb_array_length(r->'ck_disclosure_curve') AS points
 FROM privrisk.audit('bn', ARRAY['zip'], 'disease', options => '{"kmax": 2}', profile => 'bn_ck') AS r;
 SELECT privrisk.audit('bn', ARRAY['zip'], 'disease', options => '{"kmax": 5}', profile => 'bn_ck');
+SELECT privrisk.audit('bn', ARRAY['zip'], 'disease', options => '{"ck_k": 5}', profile => 'bn_ck');
 -- search() and profiles have always said ck_k and t_hierarchy: the older names are audit()'s only.
 SELECT privrisk.search('bn', ARRAY['zip'], ARRAY[NULL], 'disease', '{"c": 0.9, "kmax": 2}');
 SELECT privrisk.create_profile('bn_old', '{"c": 0.9, "kmax": 2}');
