@@ -1,6 +1,7 @@
 // privrisk.classes_sql (docs/scale-out.md): the query privrisk.classes() runs,
 // per shard when the source has foreign partitions.
 #include "classes/class_query.hpp"
+#include "classes/read_choice.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 
@@ -25,5 +26,5 @@ PRIVRISK_FUNCTION(privrisk_classes_sql) {
         texts += (i ? ", k" : "k") + std::to_string(i) + "::pg_catalog.text";
     }
     return text_datum("SELECT ARRAY[" + texts + "] AS class, h AS hist FROM (" +
-                      class_query(source, class_shards(source.relid, columns, sensitive), columns, sensitive) + ") AS q(" + keys + ", h)");
+                      class_query(source, choose_read(source.relid, columns, sensitive, {true, false, false, false}).shards, columns, sensitive) + ") AS q(" + keys + ", h)");
 }

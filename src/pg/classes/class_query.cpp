@@ -104,14 +104,6 @@ std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& colu
     return source_shards(relid);
 }
 
-std::vector<Shard> class_shards(Oid relid, const std::vector<ClassColumn>& keys,
-                                const std::optional<SourceColumn>& sensitive) {
-    std::vector<SourceColumn> used;
-    for (const ClassColumn& c : keys) used.push_back(c.column);
-    if (sensitive) used.push_back(*sensitive);
-    return class_shards(relid, used);
-}
-
 std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,
                                                bool pinned) {
     std::vector<std::string> out;

@@ -47,10 +47,8 @@ struct Shard {
 // varchar, int2, int4, int8 or boolean, under a deterministic collation: other
 // types' equality is coarser than their text (0 = -0, 1.0 = 1.00) or their text
 // depends on the session.
+// Called by choose_read only (read_choice.hpp), which decides how every class read reads.
 std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns);
-// The same for a class query's keys and its sensitive column.
-std::vector<Shard> class_shards(Oid relid, const std::vector<ClassColumn>& keys,
-                                const std::optional<SourceColumn>& sensitive);
 
 // The class key of each column as SQL: the column, or gen() of it. Pinned:
 // through the hierarchies pinned for `server` (a server with another

@@ -1,4 +1,5 @@
 #include "classes/coded_classes.hpp"
+#include "classes/read_choice.hpp"
 
 #include <array>
 #include <optional>
@@ -201,13 +202,13 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
     std::optional<RowsReadProgress> progress;
     if (request.activity) progress.emplace(request.activity, source.relid);
     ClassCoder coder(request, out, row_context, progress ? &*progress : nullptr);
-    std::vector<Shard> shards = request.shards ? class_shards(source.relid, columns) : std::vector<Shard>{};
     std::vector<AttrNumber> key_attnums;
     for (std::size_t j = 0; j < width; ++j) key_attnums.push_back(columns[j].attnum);
+    // Workers key a sensitive column by its text: only a text one is keyed as it is read.
     const bool text_sensitive = !sensitive || columns[width].type == TEXTOID || columns[width].type == VARCHAROID;
-    const int workers = shards.empty() && text_sensitive && readable_from_heap(source.relid)
-                            ? parallel_class_workers(source.relid, key_attnums)
-                            : 0;
+    const ReadChoice choice = choose_read(source.relid, columns, width, {request.shards, true, text_sensitive, false});
+    const std::vector<Shard>& shards = choice.shards;
+    const int workers = choice.workers;
     Spi spi;
     // Before any class is handed over, out of shared memory or past the bound in a
     // process (its row buffers): the serial read instead.
@@ -222,7 +223,7 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
                 });
         });
     if (!parallel && shards.empty()) {
-        read_source_rows(source, source_rows(source), columns,
+        read_source_rows(source, choice.rows(), columns,
                          [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });
     } else if (!parallel) {
         std::vector<ClassColumn> level0;

@@ -1,4 +1,5 @@
 #include "classes/table_tally.hpp"
+#include "classes/read_choice.hpp"
 
 #include <array>
 #include <cstring>
@@ -169,19 +170,17 @@ namespace privrisk::pg {
 
 namespace {
 
-// A table the caller may read whole, read by parallel workers (parallel_classes.hpp):
+// A table the caller may read whole, read by `workers` parallel workers (choose_read's; parallel_classes.hpp):
 // its tuples arrive by their binary keys and are coded here, each new value's text
 // made once. nullopt when the parallel read cannot run here (no workers, or no
 // shared memory: then nothing has been handed to the callbacks yet).
-std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std::vector<SourceColumn>& columns, int workers,
                                          const TupleTally::ValueCallback& on_value,
                                          const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                                          const std::function<void(uint64_t)>& on_tuples) {
-    if (!readable_from_heap(source.relid)) return std::nullopt;
     const std::size_t width = columns.size();
     std::vector<AttrNumber> attnums;
     for (const SourceColumn& c : columns) attnums.push_back(c.attnum);
-    const int workers = parallel_class_workers(source.relid, attnums);
     if (workers == 0) return std::nullopt;
     std::vector<ValueText> texts(width);
     std::vector<bool> by_value(width);
@@ -254,9 +253,11 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
     // Over shards (foreign partitions), each shard tallies its own rows (postgres_fdw ships the
     // aggregate), concurrently; their tallies are added up here (docs/scale-out.md). Only for
     // columns whose text does not depend on postgres_fdw's session (class_shards).
-    std::vector<Shard> shards = class_shards(source.relid, columns);
+    const ReadChoice choice = choose_read(source.relid, columns, columns.size(), {true, true, true, false});
+    const std::vector<Shard>& shards = choice.shards;
     if (shards.empty())
-        if (std::optional<int64_t> rows = tally_in_parallel(source, columns, on_value, on_tuple, on_tuples)) return *rows;
+        if (std::optional<int64_t> rows = tally_in_parallel(source, columns, choice.workers, on_value, on_tuple, on_tuples))
+            return *rows;
     std::string select;
     for (const Shard& shard : shards)
         select += (select.empty() ? "SELECT " : " UNION ALL SELECT ") + tally + " FROM " + shard.qualified;

@@ -54,10 +54,6 @@ std::string source_select(const SourceRelation& source, const std::vector<std::s
     return select + " FROM " + source.qualified;
 }
 
-SourceRows source_rows(const SourceRelation& source) {
-    return {readable_from_heap(source.relid)};
-}
-
 void read_source_rows(const SourceRelation& source, const SourceRows& how, const std::vector<SourceColumn>& columns,
                       const std::function<void(const Datum*, const bool*)>& on_row) {
     if (how.from_heap) {

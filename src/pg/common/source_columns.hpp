@@ -34,6 +34,7 @@ SourceColumn source_column(const SourceRelation& source, const std::string& colu
 // Whether the caller may read `relid`'s columns straight from its heap: a table
 // or materialized view it may SELECT whole, without row-level security or
 // inheritance children (the query reads theirs; the heap holds only its own).
+// Asked by choose_read (classes/read_choice.hpp), which decides how every class read reads.
 bool readable_from_heap(Oid relid);
 
 // The planner's estimate of `relid`'s rows (pg_class.reltuples; -1: none), for progress reports.
@@ -43,14 +44,13 @@ double estimated_rows(Oid relid);
 // FROM <source>, the expressions being SQL over quoted names (never user text).
 std::string source_select(const SourceRelation& source, const std::vector<std::string>& expressions);
 
-// How the rows of a source are read, decided once per scan: straight from the
-// heap when the caller may read the table whole (readable_from_heap), else
+// How the rows of a source are read, decided once per scan (choose_read): straight
+// from the heap when the caller may read the table whole (readable_from_heap), else
 // through SQL, where privileges, row-level security and inheritance children
 // apply.
 struct SourceRows {
     bool from_heap;
 };
-SourceRows source_rows(const SourceRelation& source);
 
 // Calls on_row(values, nulls) for every row of `source`, `columns` in that
 // order, read as `how` says. Runs inside an Spi scope.

@@ -79,13 +79,13 @@ private:
 
 }  // namespace
 
-int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan) {
+int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan, const SourceRows& how) {
     std::vector<Oid> types;
     for (const SourceColumn& c : scan.columns) types.push_back(c.type);
     RowCoder coder(types, scan);
     int64_t rows = 0;
     Spi spi;
-    read_source_rows(source, source_rows(source), scan.columns, [&](const Datum* values, const bool* nulls) {
+    read_source_rows(source, how, scan.columns, [&](const Datum* values, const bool* nulls) {
         scan.on_rows(coder.code(values, nulls), 1);
         ++rows;
         coder.next();

@@ -27,8 +27,9 @@ struct CodedScan {
     std::function<void(const uint32_t* codes, int64_t rows)> on_rows;
 };
 
-// Returns the number of rows read. CHECK_FOR_INTERRUPTS every 4,096 rows.
-int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan);
+// Returns the number of rows read, from the heap or through SQL as `how` says
+// (choose_read's). CHECK_FOR_INTERRUPTS every 4,096 rows.
+int64_t run_coded_scan(const SourceRelation& source, CodedScan& scan, const SourceRows& how);
 
 // The same over the rows of `class_sql` (a class_query: keys of `key_types`,
 // then a privrisk.hist whose size is the class's rows). Returns the rows the

@@ -79,7 +79,8 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     std::vector<uint32_t> tuple_codes;
     std::vector<int64_t> tuple_rows;
     int64_t rows = count_source(
-        req, source, columns, class_shards(req.relid, columns), std::vector<int>(width, 0),
+        req, source, columns, choose_read(req.relid, columns, columns.size(), {true, true, false, false}),
+        std::vector<int>(width, 0),
         [&](const uint32_t* codes, int64_t n) {
             uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
             if (t == tuple_rows.size()) {

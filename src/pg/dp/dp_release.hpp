@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "classes/read_choice.hpp"
 #include "labels/column_labels.hpp"
 #include "common/args.hpp"
 #include "classes/class_query.hpp"
@@ -101,7 +102,7 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
 // value coded per column by its text; on_new(column, code) once per distinct
 // value. `shard_levels`: the levels the shards generalize to. Returns the rows.
 int64_t count_source(Request& req, const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                     const std::vector<Shard>& shards, const std::vector<int>& shard_levels,
+                     const ReadChoice& read, const std::vector<int>& shard_levels,
                      const std::function<void(const uint32_t*, int64_t)>& on_rows,
                      const std::function<void(std::size_t, uint32_t)>& on_new);
 // Classes compared by their values' texts (NULL first).

@@ -58,7 +58,7 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
 // its classes at `shard_levels` and their counts instead of rows: the values
 // on_new then sees are generalized there, by the pinned hierarchies.
 int64_t count_source(Request& req, const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                     const std::vector<Shard>& shards, const std::vector<int>& shard_levels,
+                     const ReadChoice& read, const std::vector<int>& shard_levels,
                      const std::function<void(const uint32_t*, int64_t)>& on_rows,
                      const std::function<void(std::size_t, uint32_t)>& on_new) {
     long long groups = 0;  // on_rows calls: rows read here, or classes sent by the shards
@@ -76,9 +76,10 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
         if (values.text.size() > known) on_new(j, code);
         return code;
     };
+    const std::vector<Shard>& shards = read.shards;
     int64_t rows;
     if (shards.empty()) {
-        rows = run_coded_scan(source, scan);
+        rows = run_coded_scan(source, scan, read.rows());
     } else {
         std::vector<ClassColumn> keys;
         std::vector<Oid> key_types;

@@ -27,10 +27,10 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
     std::vector<int> levels_of;
     for (const DpColumn& c : req.columns) levels_of.push_back(c.level);
     std::string scratch;
-    const std::vector<Shard> shards = class_shards(req.relid, columns);
-    const bool generalized = !shards.empty();  // the shards sent classes: values come generalized
+    const ReadChoice read = choose_read(req.relid, columns, columns.size(), {true, true, false, false});
+    const bool generalized = !read.shards.empty();  // the shards sent classes: values come generalized
     int64_t rows = count_source(
-        req, source, columns, shards, levels_of,
+        req, source, columns, read, levels_of,
         [&](const uint32_t* codes, int64_t n) {
             for (std::size_t j = 0; j < width; ++j) ids[j] = released_of[j][codes[j]];
             counted.add(ids.data(), n);

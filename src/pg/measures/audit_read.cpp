@@ -10,6 +10,7 @@
 #include "classes/class_set.hpp"
 #include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
+#include "classes/read_choice.hpp"
 #include "common/activity_progress.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
@@ -38,39 +39,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Whether parallel workers pay for the tallies' byte forms, when workers are
-// allowed: on a table of at least three times min_parallel_table_scan_size
-// (where the planner starts giving two workers) or a partitioned one, whose
-// classes are few against its rows. Each worker's partial tally holds most of
-// the classes and merging costs a pass over each, so past one class per 64 rows
-// (estimated from the columns' statistics, as if independent; none: no) the
-// serial scan is faster (docs/scale-out.md).
-bool parallel_tally_pays(Oid relid, const std::vector<AttrNumber>& class_columns) {
-    return pg_call([&] {
-        if (max_parallel_workers_per_gather <= 0 || max_parallel_workers <= 0) return false;
-        char kind = get_rel_relkind(relid);
-        if (kind != RELKIND_PARTITIONED_TABLE && kind != RELKIND_RELATION && kind != RELKIND_MATVIEW) return false;
-        Relation r = relation_open(relid, AccessShareLock);
-        double rows = r->rd_rel->reltuples;
-        BlockNumber blocks = kind == RELKIND_PARTITIONED_TABLE ? 0 : RelationGetNumberOfBlocks(r);
-        relation_close(r, AccessShareLock);
-        if (kind != RELKIND_PARTITIONED_TABLE && blocks < 3 * static_cast<BlockNumber>(min_parallel_table_scan_size))
-            return false;
-        if (rows <= 0) return false;
-        double classes = 1;
-        for (AttrNumber attnum : class_columns) {
-            HeapTuple t = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(relid), Int16GetDatum(attnum),
-                                          BoolGetDatum(kind == RELKIND_PARTITIONED_TABLE));
-            if (!HeapTupleIsValid(t)) return false;
-            double distinct = reinterpret_cast<Form_pg_statistic>(GETSTRUCT(t))->stadistinct;
-            ReleaseSysCache(t);
-            if (distinct == 0) return false;
-            classes *= distinct < 0 ? -distinct * rows : distinct;
-        }
-        return classes * 64 <= rows;
-    });
-}
-
 // What every read of one audit shares: what a SQL read selects (names quoted,
 // never spliced), the memory the in-memory aggregation may hold, and its result.
 struct AuditScan {
@@ -83,7 +51,7 @@ struct AuditScan {
     std::vector<std::string> expressions;  // what the query selects, one per column
     std::vector<SpiArg> args;
     std::string select;
-    std::vector<Shard> shards;  // over foreign partitions, each server tallies its own rows
+    ReadChoice choice;  // shards (each server tallies its own rows), heap, workers (read_choice.hpp)
     MemoryContext memory = nullptr, row_context = nullptr;
     PgMemoryResource* bounded = nullptr;  // the in-memory aggregation: refused past the limit
     ContingencyTable table;
@@ -111,7 +79,9 @@ struct AuditScan {
             expressions.push_back("(" + a.sensitive->quoted + ")::pg_catalog.text");
         }
         select = source_select(a.source, expressions);
-        shards = class_shards(relid, a.columns, a.sensitive);
+        // Plain columns of a table the reader may read whole, without row-level
+        // security, are read straight from the heap: the query would only project them.
+        choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty() && text_sensitive(), true, true});
     }
     bool text_sensitive() const { return !sensitive || a.sensitive->type == TEXTOID || a.sensitive->type == VARCHAROID; }
     std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
@@ -164,10 +134,10 @@ ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
 // Over shards, or through SQL with workers: class_tally tallies each shard's or
 // worker's rows and they are merged here. False when a tally passed the limit.
 bool read_tallies(AuditScan& s) {
-    const bool sharded = !s.shards.empty();
+    const bool sharded = !s.choice.shards.empty();
     const std::string sensitive_text = s.sensitive ? s.expressions.back() : std::string("NULL::pg_catalog.text");
     std::string select_tally;
-    for (const Shard& part : sharded ? s.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
+    for (const Shard& part : sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
         select_tally += (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
                         sensitive_text;
         for (const std::string& k : class_key_expressions(s.a.columns, part.server, sharded)) select_tally += ", " + k;
@@ -228,7 +198,7 @@ bool read_serially(AuditScan& s, bool direct) {
 // Past the limit: GROUP BY with hist(), which PostgreSQL spills to disk, keeping
 // only the distinct class histograms; its memory is bounded too.
 void read_spilling(AuditScan& s, bool tally) {
-    const bool sharded = !s.shards.empty();
+    const bool sharded = !s.choice.shards.empty();
     pg_call([&] {
         MemoryContextReset(s.row_context);
         ereport(NOTICE, (errmsg("audit: %s more than %s; grouping with a spilling GROUP BY instead",
@@ -236,7 +206,7 @@ void read_spilling(AuditScan& s, bool tally) {
     });
     std::string keys;
     for (std::size_t i = 0; i < s.width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
-    std::string grouped = sharded ? class_query(s.a.source, s.shards, s.a.columns, s.a.sensitive)
+    std::string grouped = sharded ? class_query(s.a.source, s.choice.shards, s.a.columns, s.a.sensitive)
                                   : std::string("SELECT privrisk.hist(") + (s.sensitive ? "s" : "*") + ") FROM (" +
                                         s.select + ") AS r(" + keys + (s.sensitive ? ", s" : "") + ") GROUP BY " + keys;
     // The GROUP BY's memory by a share of privrisk.memory_limit (whatever work_mem the
@@ -267,16 +237,14 @@ void read_spilling(AuditScan& s, bool tally) {
 
 AuditRead read_audit_classes(const AuditSource& audited) {
     AuditScan s(audited);
-    // Plain columns of a table the reader may read whole, without row-level
-    // security, are read straight from the heap: the query would only project them.
-    const bool direct = s.args.empty() && s.text_sensitive() && readable_from_heap(s.relid);
-    const bool sharded = !s.shards.empty();
-    const int workers = direct ? parallel_class_workers(s.relid, s.key_attnums()) : 0;
+    const bool direct = s.choice.heap;
+    const bool sharded = !s.choice.shards.empty();
+    const int workers = s.choice.workers;
     // A sensitive column of another type than text keeps the read through SQL, whose ::text it
     // counts by; so does a call in parallel mode (audit() above a Gather), where the reader's
     // fallbacks could not start their subtransactions.
     const bool by_reader = !s.args.empty() && !sharded && s.text_sensitive() && !pg_call([] { return IsInParallelMode(); });
-    const bool tally = !by_reader && !workers && (sharded || parallel_tally_pays(s.relid, s.key_attnums()));
+    const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays);
 
     // The read's memory lives in a context of its own, so it can be measured and bounded.
     s.memory = pg_call([] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES); });
