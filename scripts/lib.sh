@@ -4,7 +4,7 @@
 
 PRIVRISK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_BIN=/usr/lib/postgresql/15/bin
-PACKAGES=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
+PACKAGES=(clang-format-14 postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron libpqxx-dev libpq-dev libboost-dev libxxhash-dev libsodium-dev googletest libgtest-dev
           cmake g++ make pkg-config python3 chromium)
 
 # say TITLE: a section of a script's output; each closes the previous one with

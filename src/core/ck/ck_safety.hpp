@@ -47,7 +47,8 @@ public:
     static Log to_log(double v);
 
     explicit CkKnapsack(int kmax);
-    void add_bucket(const std::vector<double>& f, double top_ratio, int64_t times = 1);  // f = minimize1_curve(b, kmax+1)
+    void add_bucket(const std::vector<double>& f, double top_ratio,
+                    int64_t times = 1);  // f = minimize1_curve(b, kmax+1)
     void add_bucket(const BucketCounts& b);
     void merge(const CkKnapsack& other);  // buckets of two disjoint parts of a release
     int kmax() const { return kmax_; }
@@ -83,7 +84,7 @@ private:
     };
     int hmax_;
     std::unordered_map<std::vector<int64_t>, Entry, KeyHash> cache_;  // key: size, then the top hmax counts
-    std::vector<int64_t> key_;                                         // scratch
+    std::vector<int64_t> key_;                                        // scratch
 };
 
 // One knapsack step on a raw state (t0, t1 of kmax+1 entries each), in place:
@@ -107,8 +108,8 @@ struct CkWitness {
     std::size_t target_bucket;  // index into the buckets given
     struct Atom {
         std::size_t bucket;
-        int member;   // ordinal of the person inside the bucket, 0-based
-        int value;    // rank of the value in the bucket, 0 = most frequent
+        int member;  // ordinal of the person inside the bucket, 0-based
+        int value;   // rank of the value in the bucket, 0 = most frequent
     };
     Atom target;
     std::vector<Atom> antecedents;  // k atoms; each gives "antecedent → target"

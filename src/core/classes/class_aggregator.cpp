@@ -10,8 +10,7 @@
 
 namespace privrisk {
 
-ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers,
-                                 std::size_t buffer_rows)
+ClassAggregator::ClassAggregator(std::pmr::memory_resource* mr, std::size_t quasi_identifiers, std::size_t buffer_rows)
     : mr_(mr),
       qi_count_(quasi_identifiers),
       record_words_(quasi_identifiers + 1),
@@ -84,7 +83,8 @@ void ClassAggregator::add(const Value* qi, Value sensitive, Texts* texts) {
     if (p.blocks.empty() || p.used + record_words_ > kBlockWords) {
         if (!p.blocks.empty()) ++p.full_blocks, p.used = 0;
         if (p.full_blocks == p.blocks.size())
-            p.blocks.push_back(static_cast<uint32_t*>(mr_->allocate(kBlockWords * sizeof(uint32_t), alignof(uint32_t))));
+            p.blocks.push_back(
+                static_cast<uint32_t*>(mr_->allocate(kBlockWords * sizeof(uint32_t), alignof(uint32_t))));
     }
     uint32_t* to = p.blocks[p.full_blocks] + p.used;  // a few words: a loop, not a library call
     for (std::size_t w = 0; w < record_words_; ++w) to[w] = record_[w];
@@ -229,7 +229,8 @@ std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) 
     return out;
 }
 
-void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const std::function<char*(std::size_t)>& place) {
+void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
+                                    const std::function<char*(std::size_t)>& place) {
     if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class run's task out of range");
     fold_all();
     const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
@@ -242,7 +243,8 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     entries.clear();
     entries.reserve(classes);
     auto& records = run_.records;  // used as a buffer: its size is its room
-    if (records.size() < std::max<std::size_t>(4096, classes * 32)) records.resize(std::max<std::size_t>(4096, classes * 32));
+    if (records.size() < std::max<std::size_t>(4096, classes * 32))
+        records.resize(std::max<std::size_t>(4096, classes * 32));
     char* to = records.data();
     auto room = [&](std::size_t n) {  // n more bytes at `to`
         const std::size_t at = static_cast<std::size_t>(to - records.data());
@@ -262,7 +264,9 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
     auto& order = run_.order;
     order.clear();
     order.reserve(classes);
-    auto key_of = [&](const Entry& e) { return std::string_view(records.data() + e.at + sizeof(uint32_t), e.key_length); };
+    auto key_of = [&](const Entry& e) {
+        return std::string_view(records.data() + e.at + sizeof(uint32_t), e.key_length);
+    };
     for (std::size_t q = first; q < end; ++q) {
         const Partition& p = partitions_[q];
         warm(p);
@@ -276,7 +280,8 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks, const s
             }
             if (key_length > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class's key takes more than 4 GB");
             room(2 * sizeof(uint32_t) + key_length);
-            Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length), 0};
+            Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length),
+                    0};
             put32(static_cast<uint32_t>(key_length));
             for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
                 put32(codes[i] ? static_cast<uint32_t>(texts[i].size()) : UINT32_MAX);
@@ -388,7 +393,8 @@ void ClassAggregator::merge_classes(Recoding& recoding, ByteReader& r) {
     for (uint64_t k = 0; k < classes; ++k) {
         for (std::size_t i = 0; i < qi_count_; ++i) {
             uint32_t c = r.get<uint32_t>();
-            if (c >= recoding.codes[i].size()) fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
+            if (c >= recoding.codes[i].size())
+                fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
             row[i] = recoding.codes[i][c];
         }
         uint32_t cells = r.get<uint32_t>();

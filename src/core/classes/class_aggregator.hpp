@@ -4,12 +4,11 @@
 //
 // A row is coded (one small table per quasi-identifier column,
 // which stays in cache) and buffered, as fixed-width codes, in one of 256
-// partitions chosen by the hash of its class. When the buffer is full, each partition's rows are folded into that partition's
-// class table, one partition at a time: a partition's table is small enough to
-// stay in cache, so most rows cost no DRAM miss for their class (a release's
-// classes often have a dozen rows or fewer, too few for one big table to be
-// reused). Memory grows with the classes, not the rows; all of it comes from
-// one resource, so the caller can bound it and fall back to a spilling GROUP BY.
+// partitions chosen by the hash of its class. When the buffer is full, each partition's rows are folded into that
+// partition's class table, one partition at a time: a partition's table is small enough to stay in cache, so most rows
+// cost no DRAM miss for their class (a release's classes often have a dozen rows or fewer, too few for one big table to
+// be reused). Memory grows with the classes, not the rows; all of it comes from one resource, so the caller can bound
+// it and fall back to a spilling GROUP BY.
 #pragma once
 
 #include <functional>
@@ -97,7 +96,7 @@ private:
         explicit Partition(std::pmr::memory_resource* mr) : blocks(mr), slots(mr), keys(mr), first(mr), cells(mr) {}
     };
 
-    void fold(Partition& p);  // the buffered rows into the partition's classes
+    void fold(Partition& p);               // the buffered rows into the partition's classes
     static void warm(const Partition& p);  // its cells into cache before their chains are walked
     void fold_all();
     void add_class_row(Partition& p, const uint32_t* row, int64_t count = 1);
@@ -107,18 +106,20 @@ private:
     static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
     // A class's hash and partition, from its values' bytes (not this aggregator's codes).
     uint64_t class_hash(const uint32_t* codes) const;
-    std::size_t partition_of(const uint32_t* codes) const { return static_cast<std::size_t>(class_hash(codes) >> (64 - kPartitionBits)); }
+    std::size_t partition_of(const uint32_t* codes) const {
+        return static_cast<std::size_t>(class_hash(codes) >> (64 - kPartitionBits));
+    }
     std::string_view key_text(std::size_t column, uint32_t code) const;  // code > 0
     void put_sensitive(std::string& out) const;
     std::string serialize_values();  // the byte form's head: width, each column's values, the sensitive values
-    struct Recoding;  // another aggregator's values as ours
+    struct Recoding;                 // another aggregator's values as ours
     Recoding read_values(ByteReader& r);
     void merge_classes(Recoding& recoding, ByteReader& r);
     void put_classes(std::string& out) const;
 
     std::pmr::memory_resource* mr_;
     std::size_t qi_count_;
-    std::size_t record_words_;  // k codes + the value id
+    std::size_t record_words_;           // k codes + the value id
     std::pmr::vector<FlatIndex> codes_;  // one per quasi-identifier
     // Per quasi-identifier: the texts of its values (code − 1), end offsets.
     std::pmr::vector<std::pmr::vector<char>> texts_;

@@ -143,8 +143,14 @@ public:
     void skip_space() {
         while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
     }
-    bool at_end() { skip_space(); return i_ == s_.size(); }
-    bool peek(char c) { skip_space(); return i_ < s_.size() && s_[i_] == c; }
+    bool at_end() {
+        skip_space();
+        return i_ == s_.size();
+    }
+    bool peek(char c) {
+        skip_space();
+        return i_ < s_.size() && s_[i_] == c;
+    }
     void expect(char c) {
         if (!peek(c)) error(std::string("expected '") + c + "'");
         ++i_;
@@ -163,7 +169,10 @@ public:
             char c = s_[i_++];
             if (c == '"') return out;
             if (static_cast<unsigned char>(c) < 0x20) error("control character in a string");
-            if (c != '\\') { out += c; continue; }
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
             if (i_ >= s_.size()) error("unterminated escape");
             char e = s_[i_++];
             if (char plain = json_unescape(e)) {
@@ -186,7 +195,8 @@ public:
                     append_utf8(out, cp);
                     break;
                 }
-                default: error(std::string("unknown escape \\") + e);
+                default:
+                    error(std::string("unknown escape \\") + e);
             }
         }
     }
@@ -202,9 +212,7 @@ public:
         if (v < 1) error("counts must be positive");
         return v;
     }
-    [[noreturn]] void error(const std::string& what) {
-        bad_hist(what + " at character " + std::to_string(i_ + 1));
-    }
+    [[noreturn]] void error(const std::string& what) { bad_hist(what + " at character " + std::to_string(i_ + 1)); }
 
 private:
     uint32_t hex4() {

@@ -22,9 +22,9 @@ namespace privrisk {
 class HistogramView {
 public:
     explicit HistogramView(std::string_view bytes);
-    uint32_t distinct() const { return nvalues_; }       // values other than ⊥
-    int64_t bottom() const { return bottom_; }            // count of ⊥
-    int64_t size() const;                                 // all rows of the class
+    uint32_t distinct() const { return nvalues_; }  // values other than ⊥
+    int64_t bottom() const { return bottom_; }      // count of ⊥
+    int64_t size() const;                           // all rows of the class
     // Calls f(value, count) for each value in byte order (⊥ not included).
     template <typename F>
     void for_each(F&& f) const {
@@ -60,8 +60,8 @@ std::string histogram_from_text(std::string_view text, bool utf8 = true);  // ut
 // PostgreSQL adapter can place it in an aggregate's memory context, where it
 // is freed with the context; release() frees it explicitly otherwise.
 struct HistogramBuilder {
-    char* block = nullptr;     // entries: i64 count, u32 length, bytes
-    uint32_t* slots = nullptr; // index of entry offsets + 1 (0 = empty), when nvalues > kLinearLimit
+    char* block = nullptr;      // entries: i64 count, u32 length, bytes
+    uint32_t* slots = nullptr;  // index of entry offsets + 1 (0 = empty), when nvalues > kLinearLimit
     uint32_t used = 0, capacity = 0, nvalues = 0, nslots = 0;
     int64_t bottom = 0, size = 0;
 

@@ -19,7 +19,7 @@ struct Cursor {
     ByteReader in{{}, "a class run"};
     uint64_t left = 0;
     uint64_t hash = 0;
-    std::string_view key, cells;  // cells: (varint value id, varint count) each
+    std::string_view key, cells;                 // cells: (varint value id, varint count) each
     const std::vector<uint32_t>* ids = nullptr;  // its value ids -> canonical ids
 
     bool next() {
@@ -64,9 +64,10 @@ RunValues run_values(const std::vector<std::string_view>& sensitive) {
     out.ids.resize(sensitive.size());
     for (std::size_t r = 0; r < sensitive.size(); ++r) {
         ByteReader s{sensitive[r], "a class run's sensitive values"};
-        const uint32_t m = ClassAggregator::read_sensitive(s, "a class run", [&](uint32_t v, bool present, std::string_view text) {
-            all.push_back(Read{present, text, r, v});
-        });
+        const uint32_t m =
+            ClassAggregator::read_sensitive(s, "a class run", [&](uint32_t v, bool present, std::string_view text) {
+                all.push_back(Read{present, text, r, v});
+            });
         if (!s.in.empty()) fail(ErrorKind::InvalidParameter, "a class run's sensitive values have trailing bytes");
         out.ids[r].assign(m, 0);
     }
@@ -204,10 +205,8 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
                 if (id >= c->ids->size() || count == 0 || count > uint64_t(INT64_MAX))
                     fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
                 uint32_t to = (*c->ids)[id];
-                if (few)
-                    mask |= uint64_t(1) << to;
-                else if (counts[to] == 0)
-                    touched.push_back(to);
+                if (few) mask |= uint64_t(1) << to;
+                else if (counts[to] == 0) touched.push_back(to);
                 if (__builtin_add_overflow(counts[to], static_cast<int64_t>(count), &counts[to]) ||
                     __builtin_add_overflow(rows, static_cast<int64_t>(count), &rows))
                     fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
@@ -239,16 +238,15 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
             const std::size_t start = body.size();
             char buf[2 * kMaxVarint];
             each_id([&](uint32_t to) {
-                body.append(buf, static_cast<std::size_t>(put_varint(put_varint(buf, to), static_cast<uint64_t>(counts[to])) - buf));
+                body.append(buf, static_cast<std::size_t>(
+                                     put_varint(put_varint(buf, to), static_cast<uint64_t>(counts[to])) - buf));
                 counts[to] = 0;
             });
             const uint32_t length = static_cast<uint32_t>(body.size() - start);  // at most 20 bytes a value: < 4 GB
             std::memcpy(body.data() + start - sizeof length, &length, sizeof length);
         }
-        if (!with_keys && rows <= Shapes::kMaxRows && shapes.seen(body, entry))
-            body.resize(entry);
-        else
-            ++entries;
+        if (!with_keys && rows <= Shapes::kMaxRows && shapes.seen(body, entry)) body.resize(entry);
+        else ++entries;
     });
     return finish_part(body, entries);
 }
@@ -273,7 +271,8 @@ std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
             for (ByteReader cells{c->cells, "a class run"}; !cells.in.empty();) {
                 cells.varint();  // the sensitive value: none is read for tuples
                 const uint64_t count = cells.varint();
-                if (count == 0 || count > uint64_t(INT64_MAX)) fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+                if (count == 0 || count > uint64_t(INT64_MAX))
+                    fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
                 if (__builtin_add_overflow(total, static_cast<int64_t>(count), &total))
                     fail(ErrorKind::ProgramLimit, "a tuple counts more than 2^63 - 1 rows");
             }

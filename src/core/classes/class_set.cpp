@@ -51,7 +51,8 @@ void ClassSet::add_serialized(std::string_view bytes) {
         uint32_t len = HistogramView::read_u32(bytes.data() + pos + 8);
         pos += 12;
         if (bytes.size() - pos < len) fail(ErrorKind::InvalidParameter, "class set: truncated");
-        if (times < 1) fail(ErrorKind::InvalidParameter, "class set: a class counted " + std::to_string(times) + " times");
+        if (times < 1)
+            fail(ErrorKind::InvalidParameter, "class set: a class counted " + std::to_string(times) + " times");
         std::string_view encoded = bytes.substr(pos, len);
         validate_histogram(encoded, false);
         add(encoded, times);

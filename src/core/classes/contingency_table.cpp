@@ -118,7 +118,8 @@ ContingencyTable ContingencyTable::from_canonical_parts(std::vector<std::optiona
         for (uint64_t k = 0; k < entries; ++k) {
             int64_t multiplicity = r.get<int64_t>();
             ByteReader pairs{r.bytes(r.get<uint32_t>()), "a contingency table part"};
-            if (multiplicity <= 0) fail(ErrorKind::InvalidParameter, "a contingency table part's multiplicity is not positive");
+            if (multiplicity <= 0)
+                fail(ErrorKind::InvalidParameter, "a contingency table part's multiplicity is not positive");
             if (pairs.in.empty()) fail(ErrorKind::InvalidParameter, "a contingency table part's class is empty");
             const uint64_t offset = t.pairs_.size();
             int64_t size = 0;

@@ -22,8 +22,8 @@ class ContingencyTable {
 public:
     using Pair = std::pair<uint32_t, int64_t>;  // (value id, count), count > 0
     struct Class {
-        uint64_t offset;       // of the class's pairs in the table's pair array
-        uint32_t distinct;     // number of pairs
+        uint64_t offset;    // of the class's pairs in the table's pair array
+        uint32_t distinct;  // number of pairs
         int64_t size;
         int64_t multiplicity;  // identical classes are stored once
     };
@@ -62,8 +62,10 @@ public:
     int64_t rows() const { return rows_; }
     int64_t classes() const { return classes_; }
     const std::vector<Class>& all() const { return all_; }
-    Counts counts(const Class& c) const { return Counts{pairs_.data() + c.offset, pairs_.data() + c.offset + c.distinct}; }
-    const std::vector<int64_t>& base() const { return base_; }       // table count per value id
+    Counts counts(const Class& c) const {
+        return Counts{pairs_.data() + c.offset, pairs_.data() + c.offset + c.distinct};
+    }
+    const std::vector<int64_t>& base() const { return base_; }  // table count per value id
     const std::vector<std::optional<std::string>>& values() const { return values_; }
     uint32_t distinct() const { return static_cast<uint32_t>(values_.size()); }
 

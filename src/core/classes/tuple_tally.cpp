@@ -22,7 +22,8 @@ void TupleTally::unpack(uint64_t word, uint32_t* codes) const {
         return;
     }
     const unsigned bits = static_cast<unsigned>(64 / w);
-    for (std::size_t j = w; j-- > 0; word >>= bits) codes[j] = static_cast<uint32_t>(word & ((uint64_t(1) << bits) - 1));
+    for (std::size_t j = w; j-- > 0; word >>= bits)
+        codes[j] = static_cast<uint32_t>(word & ((uint64_t(1) << bits) - 1));
 }
 
 namespace {
@@ -80,10 +81,8 @@ void TupleTally::merge_sorted(const std::pmr::vector<Weighted>& sorted) const {
     std::size_t d = 0;
     for (const Weighted& x : sorted) {
         while (d < distinct_.size() && distinct_[d].word <= x.word) merged.push_back(distinct_[d++]);
-        if (!merged.empty() && merged.back().word == x.word)
-            merged.back().times += x.times;
-        else
-            merged.push_back(x);
+        if (!merged.empty() && merged.back().word == x.word) merged.back().times += x.times;
+        else merged.push_back(x);
     }
     merged.insert(merged.end(), distinct_.begin() + static_cast<std::ptrdiff_t>(d), distinct_.end());
     distinct_.swap(merged);
@@ -150,7 +149,8 @@ void TupleTally::read(std::string_view bytes, const ValueCallback& on_value,
     for (uint64_t i = 0; i < n; ++i) {
         for (uint32_t j = 0; j < width; ++j) {
             codes[j] = r.get<uint32_t>();
-            if (codes[j] > values[j]) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form names an unknown value");
+            if (codes[j] > values[j])
+                fail(ErrorKind::InvalidParameter, "a tuple tally's byte form names an unknown value");
         }
         const int64_t times = r.get<int64_t>();
         if (times < 1) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has a count below 1");
@@ -160,7 +160,8 @@ void TupleTally::read(std::string_view bytes, const ValueCallback& on_value,
 }
 
 void TupleTally::merge_serialized(std::string_view bytes) {
-    if (ByteReader{bytes, "a tuple tally"}.get<uint32_t>() != width()) fail(ErrorKind::InvalidParameter, "a tuple tally of another width");
+    if (ByteReader{bytes, "a tuple tally"}.get<uint32_t>() != width())
+        fail(ErrorKind::InvalidParameter, "a tuple tally of another width");
     std::vector<std::vector<uint32_t>> ours(width(), std::vector<uint32_t>{0});  // their code -> our code
     std::vector<uint32_t> mapped(width());
     read(

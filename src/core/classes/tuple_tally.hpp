@@ -180,8 +180,8 @@ private:
 
     std::pmr::vector<Column> columns_;
     mutable std::pmr::vector<uint64_t> rows_buffer_, scratch_;  // packed rows waiting; radix sort's other half
-    mutable std::pmr::vector<Weighted> weighted_;              // packed tuples with counts (merges) waiting
-    mutable std::pmr::vector<Weighted> distinct_;              // counted packed tuples, ascending by word
+    mutable std::pmr::vector<Weighted> weighted_;               // packed tuples with counts (merges) waiting
+    mutable std::pmr::vector<Weighted> distinct_;               // counted packed tuples, ascending by word
     CodeTuples unpacked_;
     int64_t rows_ = 0;
     std::size_t buffered_rows_ = kBufferedRows;

@@ -8,14 +8,14 @@
 namespace privrisk {
 
 enum class ErrorKind {
-    InvalidParameter,  // an argument out of its domain (22023)
-    BadFormat,         // malformed input text such as a hierarchy CSV (22P04)
-    UndefinedObject,   // a named object that does not exist (42704)
-    DuplicateObject,   // a named object that already exists (42710)
-    ProgramLimit,      // a documented size limit exceeded (54000)
-    PermissionDenied,  // the caller lacks a privilege (42501)
+    InvalidParameter,            // an argument out of its domain (22023)
+    BadFormat,                   // malformed input text such as a hierarchy CSV (22P04)
+    UndefinedObject,             // a named object that does not exist (42704)
+    DuplicateObject,             // a named object that already exists (42710)
+    ProgramLimit,                // a documented size limit exceeded (54000)
+    PermissionDenied,            // the caller lacks a privilege (42501)
     DependentObjectsStillExist,  // other objects depend on the one to drop (2BP01)
-    Internal           // a broken invariant (XX000)
+    Internal                     // a broken invariant (XX000)
 };
 
 class Error : public std::runtime_error {

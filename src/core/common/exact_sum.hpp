@@ -25,7 +25,8 @@ public:
             fail(ErrorKind::ProgramLimit, "a measure's sum overflows 128 bits");
     }
     void merge(const ExactSum& other) {
-        if (__builtin_add_overflow(total_, other.total_, &total_)) fail(ErrorKind::ProgramLimit, "a measure's sum overflows 128 bits");
+        if (__builtin_add_overflow(total_, other.total_, &total_))
+            fail(ErrorKind::ProgramLimit, "a measure's sum overflows 128 bits");
     }
     long double value() const { return std::ldexp(static_cast<long double>(total_), -FracBits); }
 

@@ -48,7 +48,9 @@ public:
     // The id of `key` (added when absent), also adding n to a 32-bit counter kept
     // in the key's slot: counting a key costs no second memory access. A counter
     // that would pass 2^32 − 1 is emptied into *spilled (else 0 there).
-    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) { return add_count(key, hash(key), n, nullptr, spilled); }
+    uint32_t count(std::string_view key, uint32_t n, uint64_t* spilled) {
+        return add_count(key, hash(key), n, nullptr, spilled);
+    }
     // Calls f(id, counter) for every key whose counter is not 0, and empties it.
     template <typename F>
     void drain_counters(F f) {
@@ -153,7 +155,9 @@ private:
         }
     }
 
-    static uint64_t prefix(std::string_view key) noexcept { return small_word(key.data(), key.size() < 8 ? key.size() : 8); }
+    static uint64_t prefix(std::string_view key) noexcept {
+        return small_word(key.data(), key.size() < 8 ? key.size() : 8);
+    }
     // Keys are short labels: a byte loop beats a call to memcmp.
     static bool same(const char* a, const char* b, std::size_t n) noexcept {
         if (n > 32) return std::memcmp(a, b, n) == 0;
@@ -166,8 +170,8 @@ private:
         uint32_t id;
         uint32_t length;
         uint32_t counter;  // count()'s
-        uint64_t head;    // the key's first 8 bytes
-        uint64_t offset;  // of the key's bytes in bytes_
+        uint64_t head;     // the key's first 8 bytes
+        uint64_t offset;   // of the key's bytes in bytes_
     };
     void grow() { rehash(slots_.size() * 2); }
     // A key of up to 8 bytes is whole in its slot's head (hash() of such a key

@@ -10,8 +10,8 @@ namespace privrisk {
 namespace {
 // JSON's two-character escapes: the letter after the backslash, and the
 // character it stands for. '/' is read but never written escaped.
-constexpr char kEscapes[][2] = {{'"', '"'}, {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
-                                {'f', '\f'}, {'n', '\n'},   {'r', '\r'}, {'t', '\t'}};
+constexpr char kEscapes[][2] = {{'"', '"'},  {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
+                                {'f', '\f'}, {'n', '\n'},  {'r', '\r'}, {'t', '\t'}};
 }  // namespace
 
 char json_unescape(char letter) {

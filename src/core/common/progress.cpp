@@ -14,7 +14,8 @@ std::optional<double> Progress::remaining_s() const {
 
 std::string Progress::text(const char* unit, const std::string& detail) const {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%lld of %lld %s", static_cast<long long>(done), static_cast<long long>(total), unit);
+    std::snprintf(buf, sizeof buf, "%lld of %lld %s", static_cast<long long>(done), static_cast<long long>(total),
+                  unit);
     std::string out = buf;
     if (!detail.empty()) out += " (" + detail + ")";
     std::snprintf(buf, sizeof buf, ", %.1f s", elapsed_s);

@@ -40,8 +40,9 @@ double safepub_delta(double beta, double gamma, int64_t k) {
     double best = 0;
     for (int64_t examined = 0;; ++n, ++examined) {
         if (examined > kMaxDpScan)
-            fail(ErrorKind::ProgramLimit, "δ(k) needs more than " + std::to_string(kMaxDpScan) +
-                                              " sample sizes: SafePub's bound converges too slowly for ε near 0 or above about 5");
+            fail(ErrorKind::ProgramLimit,
+                 "δ(k) needs more than " + std::to_string(kMaxDpScan) +
+                     " sample sizes: SafePub's bound converges too slowly for ε near 0 or above about 5");
         // ⌊nγ⌋ taken low when nγ is within rounding of an integer: a larger tail, the safe side
         auto floor = static_cast<int64_t>(std::floor(double(n) * gamma * (1 - 1e-15)));
         double a = std::exp(log_upper_tail(n, floor, log_beta, log_rest)) * (1 + 1e-9);
@@ -57,18 +58,20 @@ DpParameters dp_parameters(double epsilon, double delta) {
     if (!(delta > 0 && delta < 1))
         fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(delta));
     if (epsilon > kMaxDpEpsilon)
-        fail(ErrorKind::InvalidParameter, "epsilon must be at most " + number_text(kMaxDpEpsilon) +
-                                              " (beyond it 1 - e^-epsilon rounds to 1: SafePub would sample every row), got " +
-                                              number_text(epsilon));
+        fail(ErrorKind::InvalidParameter,
+             "epsilon must be at most " + number_text(kMaxDpEpsilon) +
+                 " (beyond it 1 - e^-epsilon rounds to 1: SafePub would sample every row), got " +
+                 number_text(epsilon));
     DpParameters p{};
-    p.beta = round_down(-std::expm1(-epsilon));                                  // 1 − e^(−ε)
-    p.gamma = round_down((std::expm1(epsilon) + p.beta) / std::exp(epsilon));    // (e^ε − 1 + β)/e^ε
-    if (p.beta <= 0)  // a subnormal epsilon
-        fail(ErrorKind::InvalidParameter, "epsilon " + number_text(epsilon) +
-                                              " is too small: the sampling probability 1 - e^-epsilon rounds to 0");
+    p.beta = round_down(-std::expm1(-epsilon));                                // 1 − e^(−ε)
+    p.gamma = round_down((std::expm1(epsilon) + p.beta) / std::exp(epsilon));  // (e^ε − 1 + β)/e^ε
+    if (p.beta <= 0)                                                           // a subnormal epsilon
+        fail(ErrorKind::InvalidParameter,
+             "epsilon " + number_text(epsilon) + " is too small: the sampling probability 1 - e^-epsilon rounds to 0");
     if (!(p.gamma > p.beta))
         fail(ErrorKind::InvalidParameter, "epsilon " + number_text(epsilon) +
-                                              " is too large: SafePub's relation needs 1 - e^-epsilon below (e^epsilon - 1 + beta)/e^epsilon in double precision");
+                                              " is too large: SafePub's relation needs 1 - e^-epsilon below (e^epsilon "
+                                              "- 1 + beta)/e^epsilon in double precision");
     // δ(k) does not grow with k: double k until δ(k) ≤ δ, then bisect.
     int64_t hi = 1;
     double at_hi = safepub_delta(p.beta, p.gamma, hi);

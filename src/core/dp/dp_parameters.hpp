@@ -17,7 +17,7 @@
 namespace privrisk {
 
 struct DpParameters {
-    double beta;     // sampling probability
+    double beta;  // sampling probability
     double gamma;
     int64_t k;       // classes with fewer sampled rows are suppressed
     double delta_k;  // δ(k) ≤ δ, as computed (an upper bound of the exact value)

@@ -15,8 +15,8 @@ namespace {
 template <std::size_t N>
 std::array<unsigned char, N> derive(const DpRandom::Secret& secret, const char* label) {
     std::array<unsigned char, N> out{};
-    crypto_generichash(out.data(), N, reinterpret_cast<const unsigned char*>(label), std::strlen(label),
-                       secret.data(), secret.size());
+    crypto_generichash(out.data(), N, reinterpret_cast<const unsigned char*>(label), std::strlen(label), secret.data(),
+                       secret.size());
     return out;
 }
 
@@ -40,8 +40,8 @@ DpRandom DpRandom::from_seed(int64_t seed) {
     for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(uint64_t(seed) >> (8 * i));
     Secret secret{};
     const char label[] = "privrisk seed";
-    crypto_generichash(secret.data(), secret.size(), bytes, sizeof bytes,
-                       reinterpret_cast<const unsigned char*>(label), sizeof label - 1);
+    crypto_generichash(secret.data(), secret.size(), bytes, sizeof bytes, reinterpret_cast<const unsigned char*>(label),
+                       sizeof label - 1);
     return DpRandom(secret);
 }
 
@@ -90,7 +90,8 @@ std::string sample_identity(const std::vector<std::optional<std::string_view>>& 
 }
 
 uint64_t DpRandom::inclusion_threshold(double p) {
-    if (!(p >= 0) || !(p < 1)) fail(ErrorKind::InvalidParameter, "a sampling probability must be in [0, 1), got " + number_text(p));
+    if (!(p >= 0) || !(p < 1))
+        fail(ErrorKind::InvalidParameter, "a sampling probability must be in [0, 1), got " + number_text(p));
     // p·2^64 is exact in binary; truncating it rounds down.
     return static_cast<uint64_t>(std::ldexp(p, 64));
 }

@@ -13,14 +13,15 @@ void check_fouad_parameters(const FouadParameters& p) {
         fail(ErrorKind::InvalidParameter, "epsilon must be positive and finite, got " + number_text(p.epsilon));
     const double floor = std::exp(-p.epsilon);
     if (!(p.drop > floor && p.drop < 1))
-        fail(ErrorKind::InvalidParameter, "fouad needs a drop probability in (e^-epsilon, 1) = (" + number_text(floor) +
-                                              ", 1), got " + number_text(p.drop) +
-                                              " (at e^-epsilon the mechanism's scale is 0; records are kept with 1 - drop)");
+        fail(ErrorKind::InvalidParameter,
+             "fouad needs a drop probability in (e^-epsilon, 1) = (" + number_text(floor) + ", 1), got " +
+                 number_text(p.drop) + " (at e^-epsilon the mechanism's scale is 0; records are kept with 1 - drop)");
     if (!(p.theta0 > 0 && p.theta0 < 1))
         fail(ErrorKind::InvalidParameter, "theta0 must be in (0, 1), got " + number_text(p.theta0));
     if (!(p.lambda >= 0) || !std::isfinite(p.lambda))
         fail(ErrorKind::InvalidParameter, "lambda must be non-negative and finite, got " + number_text(p.lambda));
-    if (p.kappa < 0 || p.kappa > 16) fail(ErrorKind::InvalidParameter, "kappa must be in 0..16, got " + std::to_string(p.kappa));
+    if (p.kappa < 0 || p.kappa > 16)
+        fail(ErrorKind::InvalidParameter, "kappa must be in 0..16, got " + std::to_string(p.kappa));
 }
 
 double fouad_scale(const FouadParameters& p, double phi_l, double phi_u) {
@@ -36,12 +37,15 @@ double fouad_tilt(const FouadParameters& p, double scale, double phi_u) {
     return p.score == FouadScore::Aggregate ? (p.epsilon + std::log(p.drop)) / (6 * (1 - p.drop)) : scale * phi_u;
 }
 
-void check_fouad_delta(const FouadParameters& p, double delta, int64_t rows, int max_chain, int dimensions, double tilt) {
-    if (!(delta > 0 && delta < 1)) fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(delta));
+void check_fouad_delta(const FouadParameters& p, double delta, int64_t rows, int max_chain, int dimensions,
+                       double tilt) {
+    if (!(delta > 0 && delta < 1))
+        fail(ErrorKind::InvalidParameter, "delta must be in (0, 1), got " + number_text(delta));
     const double m = double(rows), beta = p.drop;
     const double min_rows = std::log(2 / delta) / (0.1081977 * (1 - beta));
     if (m < min_rows)
-        fail(ErrorKind::InvalidParameter, "fouad's delta bound needs at least " + std::to_string(int64_t(std::ceil(min_rows))) +
+        fail(ErrorKind::InvalidParameter, "fouad's delta bound needs at least " +
+                                              std::to_string(int64_t(std::ceil(min_rows))) +
                                               " rows at drop probability " + number_text(beta) + " and delta " +
                                               number_text(delta) + "; the source has " + std::to_string(rows));
     const double log_lattice = dimensions * std::log(double(max_chain));  // ln h^k
@@ -61,8 +65,8 @@ FouadMechanism::FouadMechanism(std::vector<FouadDimension> dims, const FouadPara
     for (const auto& d : dims_) {
         nodes_ *= std::size_t(d.height + 1);
         if (nodes_ > std::size_t(kMaxCells))
-            fail(ErrorKind::ProgramLimit, "fouad enumerates every generalization: more than " + std::to_string(kMaxCells) +
-                                              " nodes");
+            fail(ErrorKind::ProgramLimit,
+                 "fouad enumerates every generalization: more than " + std::to_string(kMaxCells) + " nodes");
     }
 }
 
@@ -78,9 +82,10 @@ std::vector<int> FouadMechanism::node_levels(std::size_t node) const {
 void FouadMechanism::prepare() {
     const std::size_t width = dims_.size(), tuples = counts_.size();
     if (double(tuples) * double(nodes_) > double(kMaxCells))
-        fail(ErrorKind::ProgramLimit, "fouad counts |rho| for every generalization of every distinct row: " +
-                                          std::to_string(tuples) + " distinct rows x " + std::to_string(nodes_) +
-                                          " nodes exceeds " + std::to_string(kMaxCells) + " (coarsen or drop a column)");
+        fail(ErrorKind::ProgramLimit,
+             "fouad counts |rho| for every generalization of every distinct row: " + std::to_string(tuples) +
+                 " distinct rows x " + std::to_string(nodes_) + " nodes exceeds " + std::to_string(kMaxCells) +
+                 " (coarsen or drop a column)");
     if (total_ > int64_t(UINT32_MAX)) fail(ErrorKind::ProgramLimit, "fouad reads at most 4294967295 rows");
     rho_.assign(tuples * nodes_, 0);
     std::vector<uint32_t> key(width);
@@ -92,7 +97,8 @@ void FouadMechanism::prepare() {
         for (std::size_t i = 0; i < tuples; ++i) {
             const uint32_t* codes = tuple(i);
             for (std::size_t j = 0; j < width; ++j) key[j] = dims_[j].ancestor[levels[j]][codes[j]];
-            id[i] = classes.find_or_add(std::string_view(reinterpret_cast<const char*>(key.data()), width * sizeof(uint32_t)));
+            id[i] = classes.find_or_add(
+                std::string_view(reinterpret_cast<const char*>(key.data()), width * sizeof(uint32_t)));
             if (id[i] == sizes.size()) sizes.push_back(0);
             sizes[id[i]] += counts_[i];
         }

@@ -29,7 +29,7 @@ enum class FouadScore { Aggregate, Risk };
 
 struct FouadParameters {
     double epsilon = 1;
-    double drop = 0.5;    // β: the probability that a record is not kept, e^(−ε) < β < 1
+    double drop = 0.5;  // β: the probability that a record is not kept, e^(−ε) < β < 1
     double theta0 = 0.01;
     double lambda = 1;
     int kappa = 1;
@@ -52,7 +52,8 @@ void check_fouad_parameters(const FouadParameters& p);
 // m ≥ ln(2/δ)/(0.1081977(1 − β)), and the smallest threshold t = θ0·m must
 // satisfy (1 − τ1)βt ≥ t′ with τ1 = √(2 ln(2h^k/δ)/(βt)) and
 // t′ = β² h^k e^(ε′·t_f)/(1 − β). An error explains which fails.
-void check_fouad_delta(const FouadParameters& p, double delta, int64_t rows, int max_chain, int dimensions, double tilt);
+void check_fouad_delta(const FouadParameters& p, double delta, int64_t rows, int max_chain, int dimensions,
+                       double tilt);
 // ε′·t_f of those conditions: (ε + ln β)/(6(1 − β)) for the aggregate score,
 // scale·φ_u for the risk score.
 double fouad_tilt(const FouadParameters& p, double scale, double phi_u);
@@ -124,7 +125,7 @@ private:
     std::vector<uint32_t> codes_;  // distinct rows, width per row
     std::vector<int64_t> counts_, kept_;
     int64_t total_ = 0;
-    std::vector<uint32_t> rho_;    // [tuple × nodes + node]
+    std::vector<uint32_t> rho_;  // [tuple × nodes + node]
     FlatIndex index_{std::pmr::new_delete_resource()};
 };
 

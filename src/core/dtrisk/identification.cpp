@@ -42,8 +42,8 @@ struct MatchCounter::Attribute {
     const Hierarchy* hierarchy;
     int height;  // an attribute without hierarchy has two levels: the value and ⊥
     FlatIndex values{std::pmr::new_delete_resource()};
-    std::vector<uint32_t> code_of;  // values index -> code
-    std::vector<int> level;          // code -> level
+    std::vector<uint32_t> code_of;                 // values index -> code
+    std::vector<int> level;                        // code -> level
     std::vector<std::vector<uint32_t>> ancestors;  // code -> node at level[code] + i
     // code -> value (⊥: empty, code 0). A deque: released_values() hands out
     // views into these strings, and codes are added while they are in use (a
@@ -126,7 +126,9 @@ void MatchCounter::add_entry(const std::vector<Value>& values, int64_t times) {
     add_entry_codes(codes(values).data(), times);
 }
 
-uint32_t MatchCounter::add_released(const std::vector<Value>& values) { return released_->add(codes(values).data(), 1); }
+uint32_t MatchCounter::add_released(const std::vector<Value>& values) {
+    return released_->add(codes(values).data(), 1);
+}
 
 uint32_t MatchCounter::code(std::size_t j, Value v) { return attributes_.at(j)->code(v); }
 
@@ -199,7 +201,8 @@ int64_t MatchCounter::count_codes(const uint32_t* y) {
     auto key_view = [&] { return tuple_key(key.data(), width, &word); };
     std::vector<int> r_sig(width);
     for (std::size_t j = 0; j < width; ++j) r_sig[j] = attributes_[j]->level[y[j]];
-    uint32_t si = ix.signatures.find_or_add(std::string_view(reinterpret_cast<const char*>(r_sig.data()), width * sizeof(int)));
+    uint32_t si =
+        ix.signatures.find_or_add(std::string_view(reinterpret_cast<const char*>(r_sig.data()), width * sizeof(int)));
     if (si == ix.lookups.size()) {
         std::vector<Index::Lookup> list;
         for (const auto& [sig, members] : ix.groups) {
@@ -236,9 +239,11 @@ int64_t MatchCounter::count_one(const std::vector<Value>& values) {
 
 std::vector<int64_t> MatchCounter::count() {
     if (mode_ == Mode::Jaro && double(released_->size()) * double(dictionary_->times.size()) > kMaxJaroPairs)
-        fail(ErrorKind::ProgramLimit, "Jaro matching compares every distinct released tuple with every distinct "
-                                      "dictionary tuple: " + std::to_string(released_->size()) + " x " +
-                                      std::to_string(dictionary_->times.size()) + " is over the limit");
+        fail(ErrorKind::ProgramLimit,
+             "Jaro matching compares every distinct released tuple with every distinct "
+             "dictionary tuple: " +
+                 std::to_string(released_->size()) + " x " + std::to_string(dictionary_->times.size()) +
+                 " is over the limit");
     std::vector<int64_t> counts(released_->size(), 0);
     for (std::size_t r = 0; r < released_->size(); ++r) counts[r] = count_codes(released_->tuple(r));
     return counts;

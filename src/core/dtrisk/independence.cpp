@@ -15,10 +15,11 @@ IndependentChoice independent_top_k(const std::vector<double>& weights, const st
                                     double dictionary_size, int k) {
     const std::size_t m = weights.size();
     if (frequencies.size() != m)
-        fail(ErrorKind::InvalidParameter, "weights and frequencies must have the same length, got " + std::to_string(m) +
-                                              " and " + std::to_string(frequencies.size()));
+        fail(ErrorKind::InvalidParameter, "weights and frequencies must have the same length, got " +
+                                              std::to_string(m) + " and " + std::to_string(frequencies.size()));
     if (!(dictionary_size >= 1) || !std::isfinite(dictionary_size))
-        fail(ErrorKind::InvalidParameter, "the dictionary size must be at least 1, got " + number_text(dictionary_size));
+        fail(ErrorKind::InvalidParameter,
+             "the dictionary size must be at least 1, got " + number_text(dictionary_size));
     if (k < 0 || static_cast<std::size_t>(k) > m)
         fail(ErrorKind::InvalidParameter, "k must be in 0.." + std::to_string(m) + ", got " + std::to_string(k));
     IndependentChoice c;
@@ -26,8 +27,8 @@ IndependentChoice independent_top_k(const std::vector<double>& weights, const st
     for (std::size_t j = 0; j < m; ++j) {
         check_weight(weights[j], "weight " + std::to_string(j + 1));
         if (!(frequencies[j] >= 0 && frequencies[j] <= 1))
-            fail(ErrorKind::InvalidParameter, "frequency " + std::to_string(j + 1) + " must be in [0, 1], got " +
-                                                  number_text(frequencies[j]));
+            fail(ErrorKind::InvalidParameter,
+                 "frequency " + std::to_string(j + 1) + " must be in [0, 1], got " + number_text(frequencies[j]));
         c.factors.push_back(frequencies[j] == 0 ? INFINITY : std::exp(weights[j]) / frequencies[j]);
     }
     std::vector<int> order(m);

@@ -11,7 +11,7 @@
 namespace privrisk {
 
 struct IndependentChoice {
-    std::vector<int> disclosed;  // attribute indices, in the order chosen (smallest factor first)
+    std::vector<int> disclosed;   // attribute indices, in the order chosen (smallest factor first)
     std::vector<double> factors;  // g_j of every attribute
     double loss = 0;
 };

@@ -60,7 +60,8 @@ int64_t lattice_size(const std::vector<int>& h) {
 DisclosureResult exhaustive(const DisclosureSearch& s) {
     const int64_t n = lattice_size(s.heights);
     if (n > kMaxDisclosureNodes)
-        fail(ErrorKind::ProgramLimit, "exhaustive search visits every node: more than " + std::to_string(kMaxDisclosureNodes));
+        fail(ErrorKind::ProgramLimit,
+             "exhaustive search visits every node: more than " + std::to_string(kMaxDisclosureNodes));
     Evaluator e{s, {}};
     DisclosureResult best;
     double best_objective = 0;
@@ -75,9 +76,16 @@ DisclosureResult exhaustive(const DisclosureSearch& s) {
         bool ok = true;
         double objective = r;  // smaller is better
         switch (s.problem) {
-            case DisclosureProblem::MinRisk: ok = u >= s.bound; break;
-            case DisclosureProblem::MaxUtility: ok = r <= s.bound; objective = -u; break;
-            case DisclosureProblem::Lagrangian: objective = r - s.lambda * u; break;
+            case DisclosureProblem::MinRisk:
+                ok = u >= s.bound;
+                break;
+            case DisclosureProblem::MaxUtility:
+                ok = r <= s.bound;
+                objective = -u;
+                break;
+            case DisclosureProblem::Lagrangian:
+                objective = r - s.lambda * u;
+                break;
         }
         if (!ok) continue;
         bool take = !best.found || objective < best_objective ||
@@ -270,14 +278,20 @@ DisclosureResult genetic(const DisclosureSearch& s) {
 DisclosureResult optimal_disclosure(const DisclosureSearch& s, DisclosureMethod method) {
     if (s.heights.empty()) fail(ErrorKind::InvalidParameter, "a record needs at least one attribute");
     if (method != DisclosureMethod::Exhaustive && s.problem != DisclosureProblem::MinRisk)
-        fail(ErrorKind::InvalidParameter, "btda, aruba and genetic solve min_risk (minimize risk subject to utility >= c); "
-                                          "use exhaustive for max_utility and lagrangian");
-    if (s.population < 4 || s.generations < 1) fail(ErrorKind::InvalidParameter, "genetic needs a population of at least 4");
+        fail(ErrorKind::InvalidParameter,
+             "btda, aruba and genetic solve min_risk (minimize risk subject to utility >= c); "
+             "use exhaustive for max_utility and lagrangian");
+    if (s.population < 4 || s.generations < 1)
+        fail(ErrorKind::InvalidParameter, "genetic needs a population of at least 4");
     switch (method) {
-        case DisclosureMethod::Exhaustive: return exhaustive(s);
-        case DisclosureMethod::Btda: return btda(s);
-        case DisclosureMethod::Aruba: return aruba(s);
-        case DisclosureMethod::Genetic: return genetic(s);
+        case DisclosureMethod::Exhaustive:
+            return exhaustive(s);
+        case DisclosureMethod::Btda:
+            return btda(s);
+        case DisclosureMethod::Aruba:
+            return aruba(s);
+        case DisclosureMethod::Genetic:
+            return genetic(s);
     }
     fail(ErrorKind::Internal, "unknown method");
 }

@@ -18,7 +18,8 @@ bool tuple_generalizes(const std::vector<const Hierarchy*>& hierarchies, const T
     return true;
 }
 
-RiskBoundCheck check_risk_bound(const std::vector<const Hierarchy*>& hierarchies, const std::vector<DictionaryEntry>& estimated,
+RiskBoundCheck check_risk_bound(const std::vector<const Hierarchy*>& hierarchies,
+                                const std::vector<DictionaryEntry>& estimated,
                                 const std::vector<DictionaryEntry>& truth, const std::vector<Tuple>& records) {
     RiskBoundCheck c;
     std::unordered_map<std::string, const DictionaryEntry*> by_id;
@@ -32,11 +33,13 @@ RiskBoundCheck check_risk_bound(const std::vector<const Hierarchy*>& hierarchies
     for (const auto& e : estimated) {
         auto [lo, hi] = true_by_id.equal_range(e.id);
         bool found = false;
-        for (auto it = lo; it != hi && !found; ++it) found = tuple_generalizes(hierarchies, it->second->values, e.values);
+        for (auto it = lo; it != hi && !found; ++it)
+            found = tuple_generalizes(hierarchies, it->second->values, e.values);
         if (!found) {
             c.dominated = false;
             if (c.reason.empty())
-                c.reason = "entity " + quote_value(e.id) + " of the estimated dictionary has no entry in the true "
+                c.reason = "entity " + quote_value(e.id) +
+                           " of the estimated dictionary has no entry in the true "
                            "dictionary with equal or more general values";
             break;
         }

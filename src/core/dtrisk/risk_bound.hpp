@@ -29,7 +29,8 @@ struct RiskBoundCheck {
     std::string reason;  // the first condition that fails, naming an id or a record
 };
 
-RiskBoundCheck check_risk_bound(const std::vector<const Hierarchy*>& hierarchies, const std::vector<DictionaryEntry>& estimated,
+RiskBoundCheck check_risk_bound(const std::vector<const Hierarchy*>& hierarchies,
+                                const std::vector<DictionaryEntry>& estimated,
                                 const std::vector<DictionaryEntry>& truth, const std::vector<Tuple>& records);
 
 }  // namespace privrisk

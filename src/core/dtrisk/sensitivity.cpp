@@ -17,7 +17,8 @@ namespace {
 void check_shape(const std::vector<double>& weights, const std::vector<bool>& disclosed) {
     if (weights.size() != disclosed.size())
         fail(ErrorKind::InvalidParameter, "weights and disclosed must have the same length, got " +
-                                              std::to_string(weights.size()) + " and " + std::to_string(disclosed.size()));
+                                              std::to_string(weights.size()) + " and " +
+                                              std::to_string(disclosed.size()));
     for (std::size_t j = 0; j < weights.size(); ++j) check_weight(weights[j], "weight " + std::to_string(j + 1));
 }
 
@@ -40,7 +41,8 @@ double sensitivity_pairwise(const std::vector<double>& weights, const std::vecto
                                               " matrix, got " + std::to_string(pairs.size()) + " entries");
     for (std::size_t j = 0; j < m; ++j)
         for (std::size_t h = j + 1; h < m; ++h) {
-            check_weight(pairs[j * m + h], "pair weight (" + std::to_string(j + 1) + ", " + std::to_string(h + 1) + ")");
+            check_weight(pairs[j * m + h],
+                         "pair weight (" + std::to_string(j + 1) + ", " + std::to_string(h + 1) + ")");
             if (disclosed[j] && disclosed[h]) sum += pairs[j * m + h];
         }
     return sum;
@@ -63,7 +65,7 @@ double disclosure_loss(double phi, int64_t matches, double psi) {
     if (matches < 0) fail(ErrorKind::InvalidParameter, "matches must be >= 0, got " + std::to_string(matches));
     if (matches == 0) return psi;
     const double p = 1.0 / double(matches);
-    const double identified = p * phi;                     // p > 0: ∞ stays ∞
+    const double identified = p * phi;                               // p > 0: ∞ stays ∞
     const double not_identified = matches == 1 ? 0 : (1 - p) * psi;  // 0·∞ = 0
     return identified + not_identified;
 }

@@ -9,13 +9,22 @@ bool valid_utf8(std::string_view s) {
     std::size_t i = 0, n = s.size();
     while (i < n) {
         unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) { ++i; continue; }
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
         int len;
         unsigned int cp;
-        if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-        else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-        else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-        else return false;
+        if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07;
+        } else return false;
         if (i + len > n) return false;
         for (int k = 1; k < len; ++k) {
             unsigned char d = static_cast<unsigned char>(s[i + k]);
@@ -67,11 +76,18 @@ std::vector<CsvRecord> parse_csv(std::string_view text, std::string_view delimit
             char c = text[i];
             if (in_quotes) {
                 if (c == '"') {
-                    if (i + 1 < n && text[i + 1] == '"') { field += '"'; i += 2; continue; }
-                    in_quotes = false; ++i; continue;
+                    if (i + 1 < n && text[i + 1] == '"') {
+                        field += '"';
+                        i += 2;
+                        continue;
+                    }
+                    in_quotes = false;
+                    ++i;
+                    continue;
                 }
                 if (c == '\n') ++line;
-                field += c; ++i;
+                field += c;
+                ++i;
                 if (field.size() > kMaxFieldBytes) check_field(start_line, rec.fields.size() + 1, field);
                 continue;
             }
@@ -83,11 +99,23 @@ std::vector<CsvRecord> parse_csv(std::string_view text, std::string_view delimit
             if (c == delim) {
                 check_field(start_line, rec.fields.size() + 1, field);
                 rec.fields.push_back(std::move(field));
-                field.clear(); quoted_fld = false; any = true; ++i; continue;
+                field.clear();
+                quoted_fld = false;
+                any = true;
+                ++i;
+                continue;
             }
-            if (c == '"' && field.empty() && !quoted_fld) { in_quotes = quoted_fld = true; any = true; ++i; continue; }
-            if (c == '"') bad(start_line, "a quote inside an unquoted field (quote the whole field and double the quote)");
-            field += c; any = true; ++i;
+            if (c == '"' && field.empty() && !quoted_fld) {
+                in_quotes = quoted_fld = true;
+                any = true;
+                ++i;
+                continue;
+            }
+            if (c == '"')
+                bad(start_line, "a quote inside an unquoted field (quote the whole field and double the quote)");
+            field += c;
+            any = true;
+            ++i;
             if (field.size() > kMaxFieldBytes) check_field(start_line, rec.fields.size() + 1, field);
         }
         std::string_view raw = text.substr(record_start, i - record_start);

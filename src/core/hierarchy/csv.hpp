@@ -9,7 +9,7 @@
 namespace privrisk {
 
 struct CsvRecord {
-    long line;                        // 1-based line number in the input
+    long line;  // 1-based line number in the input
     std::vector<std::string> fields;
 };
 

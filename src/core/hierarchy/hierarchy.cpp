@@ -6,8 +6,8 @@
 namespace privrisk {
 
 void Hierarchy::not_in_hierarchy(std::string_view value, const std::string& why) const {
-    fail(ErrorKind::InvalidParameter,
-         "value " + quote_value(value) + " is not in hierarchy " + quote_value(name_) + (why.empty() ? "" : ": " + why));
+    fail(ErrorKind::InvalidParameter, "value " + quote_value(value) + " is not in hierarchy " + quote_value(name_) +
+                                          (why.empty() ? "" : ": " + why));
 }
 
 Value Hierarchy::generalize(std::string_view value, int level, std::string& scratch) const {
@@ -16,9 +16,9 @@ Value Hierarchy::generalize(std::string_view value, int level, std::string& scra
                                               quote_value(name_) + " (levels 0.." + std::to_string(height_) + ")");
     Node where = locate(value);
     if (where.level > level)
-        fail(ErrorKind::InvalidParameter, "value " + quote_value(value) + " is at level " + std::to_string(where.level) +
-                                              " of hierarchy " + quote_value(name_) + ", above the requested level " +
-                                              std::to_string(level));
+        fail(ErrorKind::InvalidParameter, "value " + quote_value(value) + " is at level " +
+                                              std::to_string(where.level) + " of hierarchy " + quote_value(name_) +
+                                              ", above the requested level " + std::to_string(level));
     if (level == height_) return std::nullopt;
     if (level == where.level) return value;
     return ancestor(value, where, level, scratch);

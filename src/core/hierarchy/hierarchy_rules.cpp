@@ -22,8 +22,10 @@ bool parse_number(std::string_view s, double& out) {
 class IntervalHierarchy final : public Hierarchy {
 public:
     IntervalHierarchy(std::string name, double lo, double hi, std::vector<long> widths)
-        : Hierarchy(std::move(name), static_cast<int>(widths.size()) + 1), lo_(lo), hi_(hi), widths_(std::move(widths)) {}
-
+        : Hierarchy(std::move(name), static_cast<int>(widths.size()) + 1),
+          lo_(lo),
+          hi_(hi),
+          widths_(std::move(widths)) {}
 
 protected:
     Node locate(std::string_view node) const override {
@@ -73,9 +75,9 @@ protected:
 private:
     void check_range(std::string_view node, double v) const {
         if (v < lo_ || v > hi_)
-            fail(ErrorKind::InvalidParameter, "value " + quote_value(node) + " is outside the range [" + number_text(lo_) +
-                                                  ", " + number_text(hi_) + "] of interval hierarchy " +
-                                                  quote_value(name()));
+            fail(ErrorKind::InvalidParameter, "value " + quote_value(node) + " is outside the range [" +
+                                                  number_text(lo_) + ", " + number_text(hi_) +
+                                                  "] of interval hierarchy " + quote_value(name()));
     }
 
     std::string_view label(double v, int level, std::string& scratch) const {
@@ -104,7 +106,6 @@ std::size_t code_points(std::string_view s) {
 class PrefixHierarchy final : public Hierarchy {
 public:
     PrefixHierarchy(std::string name, int max_len) : Hierarchy(std::move(name), max_len) {}
-
 
 protected:
     Node locate(std::string_view node) const override {
@@ -139,7 +140,6 @@ protected:
 class DateHierarchy final : public Hierarchy {
 public:
     explicit DateHierarchy(std::string name) : Hierarchy(std::move(name), 3) {}
-
 
 protected:
     Node locate(std::string_view node) const override {
@@ -187,37 +187,41 @@ protected:
 std::unique_ptr<Hierarchy> make_interval_hierarchy(const std::string& name, double lo, double hi,
                                                    const std::vector<long>& widths) {
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
-        fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) + " needs finite bounds with lo < hi, got [" +
-                                              number_text(lo) + ", " + number_text(hi) + "]");
-    if (widths.empty()) fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) + " needs at least one width");
+        fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) +
+                                              " needs finite bounds with lo < hi, got [" + number_text(lo) + ", " +
+                                              number_text(hi) + "]");
+    if (widths.empty())
+        fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) + " needs at least one width");
     if (widths.size() + 1 > static_cast<std::size_t>(kMaxHeight))
         fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) + " may have at most " +
                                               std::to_string(kMaxHeight - 1) + " widths");
     for (std::size_t i = 0; i < widths.size(); ++i) {
         if (widths[i] <= 0)
-            fail(ErrorKind::InvalidParameter, "width " + std::to_string(i + 1) + " of interval hierarchy " + quote_value(name) +
-                                                  " is " + std::to_string(widths[i]) + "; widths must be positive");
+            fail(ErrorKind::InvalidParameter, "width " + std::to_string(i + 1) + " of interval hierarchy " +
+                                                  quote_value(name) + " is " + std::to_string(widths[i]) +
+                                                  "; widths must be positive");
         if (i > 0 && (widths[i] <= widths[i - 1] || widths[i] % widths[i - 1] != 0))
-            fail(ErrorKind::InvalidParameter,
-                 "widths of interval hierarchy " + quote_value(name) + " must nest: " + std::to_string(widths[i]) +
-                     " is not a larger multiple of " + std::to_string(widths[i - 1]));
+            fail(ErrorKind::InvalidParameter, "widths of interval hierarchy " + quote_value(name) +
+                                                  " must nest: " + std::to_string(widths[i]) +
+                                                  " is not a larger multiple of " + std::to_string(widths[i - 1]));
     }
     // Labels are computed in doubles: every bound they show must be an integer
     // or fraction a double holds exactly apart from its neighbours, i.e. within
     // ±2^53; past it "[a, a + w)" can print as "[a, a)" or repeat a label.
     constexpr double kMaxExact = 9007199254740992.0;  // 2^53
     if (std::fabs(lo) > kMaxExact || std::fabs(hi) > kMaxExact)
-        fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) + " needs bounds between -2^53 and 2^53 (" +
-                                              number_text(-kMaxExact) + " .. " + number_text(kMaxExact) + "), got [" +
-                                              number_text(lo) + ", " + number_text(hi) + "]");
+        fail(ErrorKind::InvalidParameter, "interval hierarchy " + quote_value(name) +
+                                              " needs bounds between -2^53 and 2^53 (" + number_text(-kMaxExact) +
+                                              " .. " + number_text(kMaxExact) + "), got [" + number_text(lo) + ", " +
+                                              number_text(hi) + "]");
     for (std::size_t i = 0; i < widths.size(); ++i) {
         double w = static_cast<double>(widths[i]);
         double last = lo + std::floor((hi - lo) / w) * w;  // start of the interval holding hi
         if (!(last + w > last) || last + w > kMaxExact)
             fail(ErrorKind::InvalidParameter,
                  "interval hierarchy " + quote_value(name) + ": the width-" + std::to_string(widths[i]) +
-                     " interval holding hi = " + number_text(hi) + " would end beyond 2^53 (" +
-                     number_text(kMaxExact) + "), where its label would not be exact; lower hi or the width");
+                     " interval holding hi = " + number_text(hi) + " would end beyond 2^53 (" + number_text(kMaxExact) +
+                     "), where its label would not be exact; lower hi or the width");
     }
     return std::make_unique<IntervalHierarchy>(name, lo, hi, widths);
 }

@@ -70,7 +70,8 @@ private:
 }  // namespace
 
 std::unique_ptr<Hierarchy> make_tree_hierarchy(const std::string& name, const std::vector<CsvRecord>& records) {
-    if (records.empty()) fail(ErrorKind::BadFormat, "hierarchy " + quote_value(name) + " is empty: no line holds a value");
+    if (records.empty())
+        fail(ErrorKind::BadFormat, "hierarchy " + quote_value(name) + " is empty: no line holds a value");
     const CsvRecord& first = records.front();
     const std::size_t width = first.fields.size();
     if (width < 2)
@@ -116,14 +117,15 @@ std::unique_ptr<Hierarchy> make_tree_hierarchy(const std::string& name, const st
                 if (it->second.parent == parent)
                     bad_line(rec.line, "duplicate leaf " + quote_value(f[0]) + " (first on line " +
                                            std::to_string(it->second.line) + ")");
-                bad_line(rec.line, "value " + quote_value(f[0]) + " has two parents: " + quote_value(it->second.parent) +
-                                       " on line " + std::to_string(it->second.line) + " and " + quote_value(parent) +
-                                       " here");
+                bad_line(rec.line, "value " + quote_value(f[0]) +
+                                       " has two parents: " + quote_value(it->second.parent) + " on line " +
+                                       std::to_string(it->second.line) + " and " + quote_value(parent) + " here");
             }
             if (it->second.parent != parent)
                 bad_line(rec.line, "levels are not nested: the level-" + std::to_string(i) + " group " +
-                                       quote_value(f[i]) + " lies under " + quote_value(it->second.parent) + " on line " +
-                                       std::to_string(it->second.line) + " but under " + quote_value(parent) + " here");
+                                       quote_value(f[i]) + " lies under " + quote_value(it->second.parent) +
+                                       " on line " + std::to_string(it->second.line) + " but under " +
+                                       quote_value(parent) + " here");
         }
     }
 
@@ -156,10 +158,10 @@ std::unique_ptr<Hierarchy> make_tree_hierarchy(const std::string& name, const st
                 std::swap(here, there);
                 std::swap(here_level, there_level);
             }
-            bad_line(here->line, "value " + quote_value(nodes[id].label) + " has two parents: " +
-                                     quote_value(here->parent) + " at level " + std::to_string(here_level + 1) +
-                                     " here and " + quote_value(there->parent) + " at level " +
-                                     std::to_string(there_level + 1) + " on line " + std::to_string(there->line));
+            bad_line(here->line,
+                     "value " + quote_value(nodes[id].label) + " has two parents: " + quote_value(here->parent) +
+                         " at level " + std::to_string(here_level + 1) + " here and " + quote_value(there->parent) +
+                         " at level " + std::to_string(there_level + 1) + " on line " + std::to_string(there->line));
         }
     }
     return std::make_unique<TreeHierarchy>(name, height, std::move(nodes));

@@ -33,8 +33,7 @@ PinnedHierarchy PinnedHierarchy::parse(std::string_view text, std::string_view w
         char c = text[i];
         if (c == '\\') {
             if (i + 1 == text.size() || (text[i + 1] != '@' && text[i + 1] != '\\'))
-                fail(ErrorKind::BadFormat, pinned + " " + quote_value(text) +
-                                               ": '\\' must be followed by '@' or '\\'");
+                fail(ErrorKind::BadFormat, pinned + " " + quote_value(text) + ": '\\' must be followed by '@' or '\\'");
             parts.back() += text[++i];
         } else if (c == '@') {
             parts.emplace_back();
@@ -43,8 +42,8 @@ PinnedHierarchy PinnedHierarchy::parse(std::string_view text, std::string_view w
         }
     }
     if (parts.size() < 2 || parts.size() > 3)
-        fail(ErrorKind::BadFormat, pinned + " " + quote_value(text) +
-                                       " must have the form name@digest or name@digest@server");
+        fail(ErrorKind::BadFormat,
+             pinned + " " + quote_value(text) + " must have the form name@digest or name@digest@server");
     PinnedHierarchy ref{parts[0], parts[1], parts.size() == 3 ? parts[2] : std::string()};
     if (ref.name.empty() || ref.name.size() > kMaxHierarchyNameBytes)
         fail(ErrorKind::BadFormat, pinned + " " + quote_value(text) + ": the name must have 1.." +

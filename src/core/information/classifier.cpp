@@ -94,7 +94,8 @@ int64_t majority_fold(const LabeledRows& d, uint32_t test_fold) {
 
 CrossValidation cross_validate(const LabeledRows& d, ClassifierKind kind, uint32_t folds) {
     const std::size_t n = d.target.size();
-    if (folds < 2) fail(ErrorKind::InvalidParameter, "cross-validation needs at least 2 folds, got " + std::to_string(folds));
+    if (folds < 2)
+        fail(ErrorKind::InvalidParameter, "cross-validation needs at least 2 folds, got " + std::to_string(folds));
     if (d.fold.size() != n || d.features.size() != n * d.width || d.cardinality.size() != d.width)
         fail(ErrorKind::Internal, "labeled rows of inconsistent sizes");
     if (n == 0) fail(ErrorKind::InvalidParameter, "no rows to classify");

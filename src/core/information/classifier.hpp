@@ -19,12 +19,12 @@ struct LabeledRows {
 };
 
 enum class ClassifierKind {
-    NaiveBayes,     // categorical naive Bayes, Laplace smoothing α = 1 over each feature's full domain
-    MajorityClass   // the training rows' most frequent target among those with the same feature tuple
+    NaiveBayes,    // categorical naive Bayes, Laplace smoothing α = 1 over each feature's full domain
+    MajorityClass  // the training rows' most frequent target among those with the same feature tuple
 };
 
 struct CrossValidation {
-    double accuracy;          // correct predictions / rows, over every fold's test rows
+    double accuracy;  // correct predictions / rows, over every fold's test rows
     int64_t correct, rows;
 };
 

@@ -48,7 +48,8 @@ void check_distribution(const std::vector<double>& v, const std::string& what) {
 // ---- channels ---------------------------------------------------------------
 
 Channel Channel::from_rows(const std::vector<std::vector<double>>& rows) {
-    if (rows.empty() || rows[0].empty()) fail(ErrorKind::InvalidParameter, "a channel needs at least one input and one output");
+    if (rows.empty() || rows[0].empty())
+        fail(ErrorKind::InvalidParameter, "a channel needs at least one input and one output");
     Channel c;
     c.inputs_ = rows.size();
     c.outputs_ = rows[0].size();
@@ -169,7 +170,8 @@ WorstPrior worst_case_prior(const Channel& channel) {
     std::iota(pick.begin(), pick.end(), 0);
     std::vector<double> a(n * n), b(n, 0), x;
     for (;;) {
-        for (std::size_t r = 0; r < choose; ++r) std::copy(planes[pick[r]].begin(), planes[pick[r]].end(), a.begin() + r * n);
+        for (std::size_t r = 0; r < choose; ++r)
+            std::copy(planes[pick[r]].begin(), planes[pick[r]].end(), a.begin() + r * n);
         std::fill(a.begin() + choose * n, a.end(), 1.0);  // Σ π = 1
         std::fill(b.begin(), b.end(), 0.0);
         b[n - 1] = 1;
@@ -221,8 +223,8 @@ TableUtility table_utility(const std::vector<std::vector<uint32_t>>& rows, const
                                                   number_text(domain[a]) + "; it must be at least 1");
     std::vector<double> w = weights.empty() ? std::vector<double>(p, 1.0 / double(p)) : weights;
     if (w.size() != p)
-        fail(ErrorKind::InvalidParameter, "weights has " + std::to_string(w.size()) + " entries, for " +
-                                              std::to_string(p) + " attributes");
+        fail(ErrorKind::InvalidParameter,
+             "weights has " + std::to_string(w.size()) + " entries, for " + std::to_string(p) + " attributes");
     check_distribution(w, "the attribute weights");
     for (const auto& row : rows)
         if (row.size() != p) fail(ErrorKind::InvalidParameter, "a row has the wrong number of attributes");
@@ -271,7 +273,8 @@ std::vector<std::size_t> minimal_order(const std::vector<std::vector<int>>& node
     std::vector<std::size_t> order(nodes.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-        int sx = std::accumulate(nodes[x].begin(), nodes[x].end(), 0), sy = std::accumulate(nodes[y].begin(), nodes[y].end(), 0);
+        int sx = std::accumulate(nodes[x].begin(), nodes[x].end(), 0),
+            sy = std::accumulate(nodes[y].begin(), nodes[y].end(), 0);
         return sx != sy ? sx < sy : nodes[x] < nodes[y];
     });
     return order;
@@ -365,7 +368,8 @@ UniverseChannel k_anonymity_channel(const std::vector<UniverseAttribute>& attrib
             std::vector<std::vector<uint32_t>> sorted = generalized;
             std::sort(sorted.begin(), sorted.end());
             key.assign(reinterpret_cast<const char*>(&idx), sizeof idx);
-            for (const auto& r : sorted) key.append(reinterpret_cast<const char*>(r.data()), r.size() * sizeof(uint32_t));
+            for (const auto& r : sorted)
+                key.append(reinterpret_cast<const char*>(r.data()), r.size() * sizeof(uint32_t));
             Column& c = columns[key];
             c.max = std::max(c.max, prob);
             c.sum += prob;

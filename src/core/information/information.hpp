@@ -40,12 +40,12 @@ private:
 constexpr double kStochasticTolerance = 1e-9;
 
 struct ChannelMetrics {
-    double bayes_error;            // eq 5: 1 − Σ_T' max_T P(T'|T) P(T)
-    double input_entropy;          // H(T)
-    double output_entropy;         // H(T')
-    double conditional_entropy;    // H(T|T') (eq 7, sign fixed)
-    double mutual_information;     // I(T;T') = H(T) − H(T|T')
-    double error_bound;            // Santhi-Vardy: 1 − 2^(−H(T|T')) ≥ bayes_error
+    double bayes_error;                             // eq 5: 1 − Σ_T' max_T P(T'|T) P(T)
+    double input_entropy;                           // H(T)
+    double output_entropy;                          // H(T')
+    double conditional_entropy;                     // H(T|T') (eq 7, sign fixed)
+    double mutual_information;                      // I(T;T') = H(T) − H(T|T')
+    double error_bound;                             // Santhi-Vardy: 1 − 2^(−H(T|T')) ≥ bayes_error
     std::vector<std::optional<std::size_t>> guess;  // MAP input per output (none: unreachable)
 };
 ChannelMetrics channel_metrics(const Channel& channel, const std::vector<double>& prior);
@@ -86,10 +86,10 @@ enum class KAnonymityMechanism {
 };
 
 struct UniverseChannel {
-    uint64_t inputs = 0;           // tables of `rows` rows (multisets), eq 21
-    uint64_t outputs = 0;          // reachable released tables (the level vector is part of one)
+    uint64_t inputs = 0;   // tables of `rows` rows (multisets), eq 21
+    uint64_t outputs = 0;  // reachable released tables (the level vector is part of one)
     double sum_of_column_maxima = 0;
-    double bayes_error = 0;        // uniform prior over the inputs
+    double bayes_error = 0;          // uniform prior over the inputs
     double conditional_entropy = 0;  // bits
     double error_bound = 0;
     double utility_degradation = 0;  // eq 16: E[Utility_T − Utility_T'], H_max at the published level, P(A) = 1/p, bits
@@ -102,11 +102,11 @@ constexpr uint64_t kMaxUniverseInputs = 2'000'000;
 // ---- utility of a table (eq 8-14) ---------------------------------------------
 
 struct AttributeUtility {
-    double h_max;          // log2 of the attribute's domain size at its published level
-    double entropy;        // H(A)
-    double conditional;    // H(A | the other attributes)
-    double u1;             // eq 8: H_max − H(A)
-    double u_max;          // eq 13: H_max − H(A | rest)
+    double h_max;        // log2 of the attribute's domain size at its published level
+    double entropy;      // H(A)
+    double conditional;  // H(A | the other attributes)
+    double u1;           // eq 8: H_max − H(A)
+    double u_max;        // eq 13: H_max − H(A | rest)
 };
 struct TableUtility {
     double utility;  // eq 14: Σ_i P(A_i) U_max(A_i), bits

@@ -109,7 +109,8 @@ uint32_t ValueCounts::side_id(std::pmr::vector<Slot>& table, std::size_t& used, 
 
 void ValueCounts::add_joint(uint64_t key, int64_t count) {
     if (joint_.empty() || 4 * (joint_used_ + 1) > 3 * joint_.size()) {
-        std::pmr::vector<JointSlot> bigger(joint_.empty() ? 256 : joint_.size() * 2, JointSlot{}, joint_.get_allocator());
+        std::pmr::vector<JointSlot> bigger(joint_.empty() ? 256 : joint_.size() * 2, JointSlot{},
+                                           joint_.get_allocator());
         for (const JointSlot& s : joint_) {
             if (!s.count) continue;
             std::size_t i = slot_of(s.key, bigger.size());
@@ -184,13 +185,15 @@ uint64_t get_count(std::string_view& in, std::size_t item) {
 }
 
 void check_rows(int64_t count, int64_t rows) {
-    if (count < 1 || count > kMaxRows - rows) fail(ErrorKind::InvalidParameter, "value counts: a row count out of range");
+    if (count < 1 || count > kMaxRows - rows)
+        fail(ErrorKind::InvalidParameter, "value counts: a row count out of range");
 }
 
 }  // namespace
 
 void ValueCounts::add_serialized(std::string_view in) {
-    if (get<uint8_t>(in) != static_cast<uint8_t>(pairs_)) fail(ErrorKind::InvalidParameter, "value counts of another kind");
+    if (get<uint8_t>(in) != static_cast<uint8_t>(pairs_))
+        fail(ErrorKind::InvalidParameter, "value counts of another kind");
     if (!pairs_) {
         for (uint64_t n = get_count(in, sizeof(Slot)); n > 0; --n) {
             Slot s = get<Slot>(in);

@@ -49,9 +49,9 @@ public:
     void add_serialized(std::string_view bytes);
 
     // Entropies in nats, summed exactly (so any plan and order give the same bits).
-    double entropy() const;        // H(X); for pairs H(X, Y)
-    double entropy_x() const;      // pairs: H(X)
-    double entropy_y() const;      // pairs: H(Y)
+    double entropy() const;    // H(X); for pairs H(X, Y)
+    double entropy_x() const;  // pairs: H(X)
+    double entropy_y() const;  // pairs: H(Y)
     int64_t rows() const { return rows_; }
     // The bytes the tables hold (their capacities), for a memory bound.
     std::size_t memory_bytes() const {
@@ -70,7 +70,8 @@ private:
         int64_t count;  // 0: empty
     };
     static int64_t& find(std::pmr::vector<Slot>& table, std::size_t& used, Fingerprint key, bool* added);
-    uint32_t side_id(std::pmr::vector<Slot>& table, std::size_t& used, std::pmr::vector<Fingerprint>& ids, Fingerprint f);
+    uint32_t side_id(std::pmr::vector<Slot>& table, std::size_t& used, std::pmr::vector<Fingerprint>& ids,
+                     Fingerprint f);
     void add_joint(uint64_t key, int64_t count);
     std::vector<int64_t> marginal(bool x_side) const;
 
@@ -79,7 +80,7 @@ private:
     int64_t rows_ = 0;
     std::pmr::vector<Slot> values_;  // single: value -> count; pairs: x -> id + 1
     std::size_t values_used_ = 0;
-    std::pmr::vector<Slot> ys_;      // pairs: y -> id + 1
+    std::pmr::vector<Slot> ys_;  // pairs: y -> id + 1
     std::size_t ys_used_ = 0;
     std::pmr::vector<Fingerprint> x_ids_, y_ids_;
     std::pmr::vector<JointSlot> joint_;

@@ -23,10 +23,14 @@ std::string_view trim_spaces(std::string_view s) {
 
 const char* role_name(ColumnRole role) {
     switch (role) {
-        case ColumnRole::Identifier: return "identifier";
-        case ColumnRole::QuasiIdentifier: return "quasi_identifier";
-        case ColumnRole::Sensitive: return "sensitive";
-        case ColumnRole::Insensitive: return "insensitive";
+        case ColumnRole::Identifier:
+            return "identifier";
+        case ColumnRole::QuasiIdentifier:
+            return "quasi_identifier";
+        case ColumnRole::Sensitive:
+            return "sensitive";
+        case ColumnRole::Insensitive:
+            return "insensitive";
     }
     return "?";
 }
@@ -43,8 +47,8 @@ ColumnLabel ColumnLabel::parse(std::string_view text) {
     // Strict: the name is exactly what stands between the parentheses. A space next to
     // them would become part of the name and fail only when the label is used.
     if (name.front() == ' ' || name.back() == ' ')
-        refuse(text, "has a space next to a parenthesis (write 'quasi_identifier(" +
-                         std::string(trim_spaces(name)) + ")', without spaces)");
+        refuse(text, "has a space next to a parenthesis (write 'quasi_identifier(" + std::string(trim_spaces(name)) +
+                         ")', without spaces)");
     if (name.size() > kMaxHierarchyNameBytes) refuse(text, "names a hierarchy longer than 200 bytes");
     for (char c : name)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)

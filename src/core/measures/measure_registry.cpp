@@ -42,11 +42,14 @@ std::vector<MeasureInfo> build() {
          [](Table, Params p) { return p.sensitive_hierarchy != nullptr; }},
         {MeasureId::DeltaDisclosure, "delta_disclosure", true, "nats", false, "delta",
          [](Table t, Params) { return delta_disclosure(t); }, nullptr},
-        {MeasureId::AKnow, "a_know", true, "probability", false, nullptr, [](Table t, Params) { return a_know(t); }, nullptr},
-        {MeasureId::AAcc, "a_acc", true, "probability", false, nullptr, [](Table t, Params) { return a_acc(t); }, nullptr},
+        {MeasureId::AKnow, "a_know", true, "probability", false, nullptr, [](Table t, Params) { return a_know(t); },
+         nullptr},
+        {MeasureId::AAcc, "a_acc", true, "probability", false, nullptr, [](Table t, Params) { return a_acc(t); },
+         nullptr},
         {MeasureId::InformationGain, "information_gain", true, "nats", false, nullptr,
          [](Table t, Params) { return information_gain(t); }, nullptr},
-        {MeasureId::CkMaxDisclosure, "ck_max_disclosure", true, "probability", false, "c (with ck_k)", nullptr, nullptr},
+        {MeasureId::CkMaxDisclosure, "ck_max_disclosure", true, "probability", false, "c (with ck_k)", nullptr,
+         nullptr},
     };
 }
 

@@ -16,23 +16,33 @@
 namespace privrisk {
 
 enum class MeasureId {
-    KAnonymity, ProsecutorRisk, AverageRisk, RecordsAtRisk,
-    LDistinct, LEntropy, LRecursive,
-    TEqual, TOrdered, THierarchical,
-    DeltaDisclosure, AKnow, AAcc, InformationGain,
+    KAnonymity,
+    ProsecutorRisk,
+    AverageRisk,
+    RecordsAtRisk,
+    LDistinct,
+    LEntropy,
+    LRecursive,
+    TEqual,
+    TOrdered,
+    THierarchical,
+    DeltaDisclosure,
+    AKnow,
+    AAcc,
+    InformationGain,
     CkMaxDisclosure,
 };
 
 // What a measure's computation may need besides the classes.
 struct MeasureParameters {
-    double risk_threshold = 0.2;               // records_at_risk
-    double l_c = 3;                            // recursive (c, ℓ)-diversity
+    double risk_threshold = 0.2;                     // records_at_risk
+    double l_c = 3;                                  // recursive (c, ℓ)-diversity
     const Hierarchy* sensitive_hierarchy = nullptr;  // hierarchical t-closeness
 };
 
 struct MeasureInfo {
     MeasureId id;
-    const char* key;         // in every report
+    const char* key;  // in every report
     bool needs_sensitive;
     const char* unit;
     bool integer;            // a count (reported without a fraction)

@@ -19,8 +19,8 @@ void check_threshold(double threshold) {
 
 void check_c(double c) {
     if (!(c > 0) || !std::isfinite(c))
-        fail(ErrorKind::InvalidParameter, "c of recursive (c,l)-diversity must be positive and finite, got " +
-                                              number_text(c));
+        fail(ErrorKind::InvalidParameter,
+             "c of recursive (c,l)-diversity must be positive and finite, got " + number_text(c));
 }
 
 bool strictly_below(double a, double b) {
@@ -142,11 +142,13 @@ double class_l_recursive(HistogramView h, double c) {
 }
 
 std::optional<double> l_distinct(const ContingencyTable& t, std::vector<double>* per_class) {
-    return min_over_classes(t, per_class, [&](const ContingencyTable::Class& c) { return static_cast<double>(c.distinct); });
+    return min_over_classes(t, per_class,
+                            [&](const ContingencyTable::Class& c) { return static_cast<double>(c.distinct); });
 }
 
 std::optional<double> l_entropy(const ContingencyTable& t, std::vector<double>* per_class) {
-    return min_over_classes(t, per_class, [&](const ContingencyTable::Class& c) { return std::exp(class_entropy(t, c)); });
+    return min_over_classes(t, per_class,
+                            [&](const ContingencyTable::Class& c) { return std::exp(class_entropy(t, c)); });
 }
 
 std::optional<double> l_recursive(const ContingencyTable& t, double c, std::vector<double>* per_class) {
@@ -253,8 +255,8 @@ std::optional<double> t_hierarchical(const ContingencyTable& t, const Hierarchy&
             if (t.values()[id]) {
                 const std::string& v = *t.values()[id];
                 if (level == 1 && h.level_of(v) != 0)
-                    fail(ErrorKind::InvalidParameter, "sensitive value " + quote_value(v) + " is not a leaf of hierarchy " +
-                                                          quote_value(h.name()));
+                    fail(ErrorKind::InvalidParameter,
+                         "sensitive value " + quote_value(v) + " is not a leaf of hierarchy " + quote_value(h.name()));
                 std::string scratch;
                 Value a = h.generalize(v, level, scratch);
                 key = "\x02" + std::string(*a);
@@ -338,7 +340,8 @@ std::optional<double> information_gain(const ContingencyTable& t) {
     double n = static_cast<double>(t.rows());
     ExactSum<56> conditional;  // Σ |q| · H(q) ≤ n ln n < 2^69
     for (const auto& c : t.all()) conditional.add(static_cast<double>(c.size) * class_entropy(t, c), c.multiplicity);
-    double gain = static_cast<double>(entropy_of(t.base(), t.rows()) - conditional.value() / static_cast<long double>(n));
+    double gain =
+        static_cast<double>(entropy_of(t.base(), t.rows()) - conditional.value() / static_cast<long double>(n));
     return gain < 0 ? 0 : gain;
 }
 

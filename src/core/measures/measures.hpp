@@ -17,11 +17,10 @@
 
 namespace privrisk {
 
-
 // Identity measures (no sensitive attribute needed).
 std::optional<int64_t> k_anonymity(const ContingencyTable& t);
-std::optional<double> prosecutor_risk(const ContingencyTable& t);   // max 1/|class|
-std::optional<double> average_risk(const ContingencyTable& t);      // classes / rows
+std::optional<double> prosecutor_risk(const ContingencyTable& t);                    // max 1/|class|
+std::optional<double> average_risk(const ContingencyTable& t);                       // classes / rows
 std::optional<double> records_at_risk(const ContingencyTable& t, double threshold);  // share with 1/|class| > threshold
 
 // ℓ-diversity levels: the largest ℓ every class satisfies. The class-level
@@ -35,7 +34,9 @@ std::optional<double> l_entropy(const ContingencyTable& t, std::vector<double>* 
 std::optional<double> l_recursive(const ContingencyTable& t, double c, std::vector<double>* per_class = nullptr);
 
 // t-closeness level: the largest distance of a class's distribution from the table's.
-std::optional<double> t_equal(const ContingencyTable& t, std::vector<double>* per_class = nullptr);  // variational distance (EMD, equal ground distance)
+std::optional<double> t_equal(
+    const ContingencyTable& t,
+    std::vector<double>* per_class = nullptr);  // variational distance (EMD, equal ground distance)
 // Ordered EMD over the values' order: numeric when every value is a number, else bytewise; ⊥ last.
 std::optional<double> t_ordered(const ContingencyTable& t, std::vector<double>* per_class = nullptr);
 // Hierarchical EMD with ground distance level(LCA)/height in `h` (the sensitive values are its leaves).

@@ -21,12 +21,12 @@ enum BoundUse : unsigned { kAuditOption = 1, kSearchConstraint = 2, kProfileKey 
 struct BoundKey {
     enum Kind { Integer, Number, Text, TextArray, NumberArray } kind;
     const char* name;
-    double lo = 0, hi = 0;            // Integer, Number, NumberArray elements
-    bool lo_open = false;             // Number: lo itself excluded
-    std::vector<const char*> choices; // Text: one of these, when not empty
-    const char* fallback = nullptr;   // the default, as text
-    unsigned uses = 0;                // BoundUse bits
-    const char* alias = nullptr;      // its older name, accepted in audit() options
+    double lo = 0, hi = 0;             // Integer, Number, NumberArray elements
+    bool lo_open = false;              // Number: lo itself excluded
+    std::vector<const char*> choices;  // Text: one of these, when not empty
+    const char* fallback = nullptr;    // the default, as text
+    unsigned uses = 0;                 // BoundUse bits
+    const char* alias = nullptr;       // its older name, accepted in audit() options
     // A threshold: what it bounds (audit()'s key; "l_*" and "t_*" take the
     // kind from l_kind and t_kind), and how.
     const char* measure = nullptr;

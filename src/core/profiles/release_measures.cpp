@@ -56,12 +56,12 @@ std::optional<double> threshold_value(const Threshold& t, const RiskProfile& pro
 }
 
 std::string missing_measure_reason(const std::string& measure, bool reported, bool sensitive) {
-    return reported                          ? "no row is released"
-           : measure == "dt_risk"            ? "no dictionary: give the audit option dictionary"
-           : !sensitive                      ? "no sensitive column"
-           : measure == "t_ordered"          ? "t_ordered needs numeric sensitive values"
-           : measure == "t_hierarchical"     ? "no hierarchy of the sensitive values"
-                                             : "audit() does not report it for this release";
+    return reported                      ? "no row is released"
+           : measure == "dt_risk"        ? "no dictionary: give the audit option dictionary"
+           : !sensitive                  ? "no sensitive column"
+           : measure == "t_ordered"      ? "t_ordered needs numeric sensitive values"
+           : measure == "t_hierarchical" ? "no hierarchy of the sensitive values"
+                                         : "audit() does not report it for this release";
 }
 
 }  // namespace privrisk

@@ -22,15 +22,21 @@ bool met(Comparison c, double value, double bound) {
     if (std::isnan(value)) return false;
     if (std::isinf(value)) {  // strictly_below treats infinite gaps as ties: compare plainly
         switch (c) {
-            case Comparison::AtLeast: return value >= bound;
-            case Comparison::AtMost: return value <= bound;
-            case Comparison::Below: return value < bound;
+            case Comparison::AtLeast:
+                return value >= bound;
+            case Comparison::AtMost:
+                return value <= bound;
+            case Comparison::Below:
+                return value < bound;
         }
     }
     switch (c) {
-        case Comparison::AtLeast: return !strictly_below(value, bound);
-        case Comparison::AtMost: return !strictly_below(bound, value);
-        case Comparison::Below: return strictly_below(value, bound);
+        case Comparison::AtLeast:
+            return !strictly_below(value, bound);
+        case Comparison::AtMost:
+            return !strictly_below(bound, value);
+        case Comparison::Below:
+            return strictly_below(value, bound);
     }
     return false;
 }
@@ -43,7 +49,8 @@ double number(const std::map<std::string, std::string>& texts, const char* key) 
     errno = 0;
     double v = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0' || (errno == ERANGE && std::isinf(v)))
-        fail(ErrorKind::InvalidParameter, std::string("profile key ") + key + " must be a finite number, got " + quote_value(text));
+        fail(ErrorKind::InvalidParameter,
+             std::string("profile key ") + key + " must be a finite number, got " + quote_value(text));
     return v;
 }
 
@@ -51,9 +58,12 @@ double number(const std::map<std::string, std::string>& texts, const char* key) 
 
 const char* comparison_symbol(Comparison c) {
     switch (c) {
-        case Comparison::AtLeast: return ">=";
-        case Comparison::AtMost: return "<=";
-        case Comparison::Below: return "<";
+        case Comparison::AtLeast:
+            return ">=";
+        case Comparison::AtMost:
+            return "<=";
+        case Comparison::Below:
+            return "<";
     }
     return "?";
 }

@@ -66,12 +66,11 @@ struct PseudonymCache {
     Slot slots[kSlots];  // 384 kB
     uint32_t lookups;    // in the current sample
     uint32_t hits;
-    uint32_t bypass;     // values left to compute without a probe
+    uint32_t bypass;  // values left to compute without a probe
 };
 
 // The pseudonym of `value` into `out`: from the cache, or computed and remembered.
-void cached_pseudonym(PseudonymCache* cache, const Pseudonymizer* p, std::string_view value,
-                      char out[kPseudonymChars]);
+void cached_pseudonym(PseudonymCache* cache, const Pseudonymizer* p, std::string_view value, char out[kPseudonymChars]);
 
 // A fresh random key (libsodium's randombytes).
 void random_pseudonym_key(unsigned char key[kPseudonymKeyBytes]);

@@ -50,7 +50,8 @@ void merge_record_shares(const std::vector<RecordShare>& shares, std::pmr::vecto
     std::sort(runs.begin(), runs.end());
     for (std::size_t r = 1; r < runs.size(); ++r)
         if (runs[r].first >> 32 == runs[r - 1].first >> 32)
-            fail(ErrorKind::Internal, "a parallel count recorded block " + std::to_string(runs[r].first >> 32) + " twice");
+            fail(ErrorKind::Internal,
+                 "a parallel count recorded block " + std::to_string(runs[r].first >> 32) + " twice");
     blocks->clear();
     starts->clear();
     blocks->reserve(runs.size());

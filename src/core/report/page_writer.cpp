@@ -13,13 +13,26 @@ Html Html::text(std::string_view s) {
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            case '/': out += "&#47;"; break;  // so no text spells a placeholder or ends an element
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            case '/':
+                out += "&#47;";
+                break;  // so no text spells a placeholder or ends an element
+            default:
+                out += c;
         }
     }
     return Html(std::move(out));
@@ -34,7 +47,8 @@ std::string script_json(std::string_view json) {
         if (c == '<') out += "\\u003c";
         else if (c == '>') out += "\\u003e";
         else if (c == '&') out += "\\u0026";
-        else if (c == '\xE2' && i + 2 < json.size() && json[i + 1] == '\x80' && (json[i + 2] == '\xA8' || json[i + 2] == '\xA9')) {
+        else if (c == '\xE2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+                 (json[i + 2] == '\xA8' || json[i + 2] == '\xA9')) {
             out += json[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";  // line and paragraph separators
             i += 2;
         } else out += c;
@@ -46,7 +60,8 @@ std::string script_code(std::string_view name, std::string_view code) {
     std::string lower(code);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (lower.find("</script") != std::string::npos || lower.find("<!--") != std::string::npos)
-        fail(ErrorKind::Internal, "report asset " + std::string(name) + " holds \"</script\" or \"<!--\": reinstall privrisk");
+        fail(ErrorKind::Internal,
+             "report asset " + std::string(name) + " holds \"</script\" or \"<!--\": reinstall privrisk");
     return std::string(code);
 }
 
@@ -56,8 +71,8 @@ const JsonValue& member(const JsonValue& object, const char* key, JsonValue::Kin
     static const char* const kKinds[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
     const JsonValue* v = object.kind == JsonValue::Kind::Object ? object.find(key) : nullptr;
     if (!v || v->kind != kind)
-        fail(ErrorKind::InvalidParameter, std::string("report page: ") + where + " needs \"" + key + "\" as " +
-                                              kKinds[static_cast<int>(kind)]);
+        fail(ErrorKind::InvalidParameter,
+             std::string("report page: ") + where + " needs \"" + key + "\" as " + kKinds[static_cast<int>(kind)]);
     return *v;
 }
 
@@ -95,14 +110,16 @@ Html verdict_table(const VerdictTable& t) {
 }  // namespace
 
 void read_page_model(const JsonValue& model, ReportPage& page) {
-    if (model.kind != JsonValue::Kind::Object) fail(ErrorKind::InvalidParameter, "report page: the model must be an object");
+    if (model.kind != JsonValue::Kind::Object)
+        fail(ErrorKind::InvalidParameter, "report page: the model must be an object");
     page.title = string_of(model, "title", "the page");
     page.version = string_of(model, "version", "the page");
     page.meta = string_of(model, "meta", "the page");
     page.profile_line = string_of(model, "profile_line", "the page");
     if (model.find("notes"))
         for (const JsonValue& n : member(model, "notes", JsonValue::Kind::Array, "the page").items) {
-            if (n.kind != JsonValue::Kind::String) fail(ErrorKind::InvalidParameter, "report page: every note must be a string");
+            if (n.kind != JsonValue::Kind::String)
+                fail(ErrorKind::InvalidParameter, "report page: every note must be a string");
             page.notes.push_back(n.text);
         }
     for (const JsonValue& v : member(model, "verdicts", JsonValue::Kind::Array, "the page").items) {
@@ -129,7 +146,8 @@ void read_page_model(const JsonValue& model, ReportPage& page) {
 std::string render_page(std::string_view tmpl, const ReportPage& page) {
     Html verdicts, notes;
     for (const VerdictTable& t : page.verdicts) verdicts += verdict_table(t);
-    for (const std::string& n : page.notes) notes += Html::markup("<p class=\"notice\">") + Html::text(n) + Html::markup("</p>");
+    for (const std::string& n : page.notes)
+        notes += Html::markup("<p class=\"notice\">") + Html::text(n) + Html::markup("</p>");
     const std::string data = script_json(page.data_json);
     const std::string charts = script_code("charts.js", page.charts_js);
     const std::string vega = script_code("vega.min.js", page.vega_js);
@@ -150,7 +168,8 @@ std::string render_page(std::string_view tmpl, const ReportPage& page) {
         fail(ErrorKind::Internal, "report template: unknown placeholder " + quote_value(name));
     };
     std::string out;
-    out.reserve(tmpl.size() + data.size() + charts.size() + vega.size() + vega_lite.size() + verdicts.str().size() + notes.str().size());
+    out.reserve(tmpl.size() + data.size() + charts.size() + vega.size() + vega_lite.size() + verdicts.str().size() +
+                notes.str().size());
     std::size_t at = 0;
     while (true) {
         std::size_t open = tmpl.find("/*@", at);

@@ -65,12 +65,13 @@ struct ReportPage {
     std::string title, version, meta, profile_line;
     std::vector<std::string> notes;  // paragraphs under the profile line (levels, suppression)
     std::vector<VerdictTable> verdicts;
-    std::string data_json;                        // the charts' data, JSON
+    std::string data_json;                         // the charts' data, JSON
     std::string charts_js, vega_js, vega_lite_js;  // installed scripts
 };
 
 // The page model as privrisk.report() passes it (JSON; see report.sql):
-// {"title", "version", "meta", "profile_line", "notes": [text, …] (optional), "verdicts": [{"heading", "publishable", "summary",
+// {"title", "version", "meta", "profile_line", "notes": [text, …] (optional), "verdicts": [{"heading", "publishable",
+// "summary",
 //  "checks": [{"passed", "measure", "value", "shown_value", "comparison", "threshold", "margin", "note"}]}]}.
 // Every member is required, with its type; InvalidParameter names what is wrong.
 void read_page_model(const JsonValue& model, ReportPage& page);

@@ -14,9 +14,9 @@
 namespace privrisk {
 
 struct ClassVerdicts {
-    std::vector<char> keep;              // per class: 1 when it meets every per-class constraint
-    std::vector<double> l, t, delta;     // per class, for the constraints given (else empty)
-    int64_t violating = 0;               // rows of the classes not kept
+    std::vector<char> keep;           // per class: 1 when it meets every per-class constraint
+    std::vector<double> l, t, delta;  // per class, for the constraints given (else empty)
+    int64_t violating = 0;            // rows of the classes not kept
 };
 
 // `sensitive` names the sensitive value ids of the classes' histograms (⊥ as nullopt).

@@ -29,7 +29,7 @@ const NodeReport& GeneralizationLattice::report(int64_t node) {
     // Per-class constraints decide which classes must be suppressed (the release decides alike).
     ClassVerdicts verdicts = violating_classes(cl, sensitive_, q);
     std::vector<char>& keep = verdicts.keep;
-    const std::vector<double> &l_of = verdicts.l, &t_of = verdicts.t, &delta_of = verdicts.delta;
+    const std::vector<double>&l_of = verdicts.l, &t_of = verdicts.t, &delta_of = verdicts.delta;
 
     // Suppress the violating classes when the budget allows; else the node keeps them (and fails).
     const double rows = double(rows_);

@@ -26,9 +26,9 @@ constexpr std::size_t kCacheEntries = 256;
 }  // namespace
 
 GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimensions, NodeClasses base,
-                                             std::vector<std::optional<std::string>> sensitive,
-                                             Constraints constraints, UtilityMetric metric,
-                                             std::function<void(const SearchStats&)> interrupt, MemoryBound memory)
+                                             std::vector<std::optional<std::string>> sensitive, Constraints constraints,
+                                             UtilityMetric metric, std::function<void(const SearchStats&)> interrupt,
+                                             MemoryBound memory)
     : dims_(std::move(dimensions)),
       sensitive_(std::move(sensitive)),
       constraints_(constraints),
@@ -36,7 +36,8 @@ GeneralizationLattice::GeneralizationLattice(std::vector<LatticeDimension> dimen
       interrupt_(std::move(interrupt)),
       memory_(std::move(memory)) {
     const std::size_t m = dims_.size();
-    if (m == 0 || base.width != m) fail(ErrorKind::InvalidParameter, "the lattice needs one dimension per quasi-identifier");
+    if (m == 0 || base.width != m)
+        fail(ErrorKind::InvalidParameter, "the lattice needs one dimension per quasi-identifier");
     if (constraints_.needs_histograms() && !base.has_histograms())
         fail(ErrorKind::InvalidParameter, "l, t, delta and c constraints need a sensitive column");
     stride_.assign(m, 1);
@@ -158,7 +159,8 @@ void GeneralizationLattice::compute_bounds() {
 
 std::vector<int> GeneralizationLattice::levels_of(int64_t node) const {
     std::vector<int> levels(dims_.size());
-    for (std::size_t j = 0; j < dims_.size(); ++j) levels[j] = static_cast<int>(node / stride_[j] % (dims_[j].height() + 1));
+    for (std::size_t j = 0; j < dims_.size(); ++j)
+        levels[j] = static_cast<int>(node / stride_[j] % (dims_[j].height() + 1));
     return levels;
 }
 
@@ -221,14 +223,14 @@ std::shared_ptr<const NodeClasses> GeneralizationLattice::classes_of(int64_t nod
 }
 
 std::size_t GeneralizationLattice::held_bytes() const {
-    return base_->bytes() + bound_.capacity() * sizeof(double) + status_.capacity() +
-           reports_.size() * kReportBytes;
+    return base_->bytes() + bound_.capacity() * sizeof(double) + status_.capacity() + reports_.size() * kReportBytes;
 }
 
 void GeneralizationLattice::check_memory(std::size_t more) const {
     const std::string operation = memory_.operation.empty() ? "search" : memory_.operation;
-    memory_.check(held_bytes() + more, operation + ": the level-0 classes (" + std::to_string(base_->classes()) +
-                                           "), the lattice's " + std::to_string(nodes_) + " nodes and one node's classes",
+    memory_.check(held_bytes() + more,
+                  operation + ": the level-0 classes (" + std::to_string(base_->classes()) + "), the lattice's " +
+                      std::to_string(nodes_) + " nodes and one node's classes",
                   "raise it, or use fewer quasi-identifiers (fewer classes and nodes)");
 }
 
@@ -253,8 +255,9 @@ int64_t GeneralizationLattice::node_of(const std::vector<int>& levels) const {
     int64_t node = 0;
     for (std::size_t j = 0; j < dims_.size(); ++j) {
         if (levels[j] < 0 || levels[j] > dims_[j].height())
-            fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of " + quote_value(dims_[j].name) +
-                                                  " is out of range (0.." + std::to_string(dims_[j].height()) + ")");
+            fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of " +
+                                                  quote_value(dims_[j].name) + " is out of range (0.." +
+                                                  std::to_string(dims_[j].height()) + ")");
         node += levels[j] * stride_[j];
     }
     return node;

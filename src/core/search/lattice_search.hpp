@@ -42,19 +42,19 @@ enum class TCloseness { Equal, Ordered, Hierarchical };
 // Thresholds (docs/glossary.md): k, ℓ, max_risk and average_risk are met at the bound
 // (a value within 1e-12 relative of it counts as met); δ and (c,k) are strict.
 struct Constraints {
-    std::optional<int64_t> k;           // every class has ≥ k rows
-    std::optional<double> l;            // ℓ-diversity level ≥ l
+    std::optional<int64_t> k;  // every class has ≥ k rows
+    std::optional<double> l;   // ℓ-diversity level ≥ l
     LDiversity l_kind = LDiversity::Distinct;
-    double l_c = 3;                     // recursive (c,ℓ)
-    std::optional<double> t;            // every class within distance t of the table
+    double l_c = 3;           // recursive (c,ℓ)
+    std::optional<double> t;  // every class within distance t of the table
     TCloseness t_kind = TCloseness::Equal;
     const Hierarchy* t_hierarchy = nullptr;
-    std::optional<double> delta;        // δ-disclosure < delta
-    std::optional<double> c;            // (c,k)-safety: MD_ck_k < c
+    std::optional<double> delta;  // δ-disclosure < delta
+    std::optional<double> c;      // (c,k)-safety: MD_ck_k < c
     int ck_k = 1;
-    std::optional<double> max_risk;     // max 1/|class| ≤ max_risk
-    std::optional<double> average_risk; // classes / rows ≤ average_risk
-    double max_suppression = 0;         // share of rows that may be suppressed
+    std::optional<double> max_risk;      // max 1/|class| ≤ max_risk
+    std::optional<double> average_risk;  // classes / rows ≤ average_risk
+    double max_suppression = 0;          // share of rows that may be suppressed
 
     bool needs_histograms() const { return l || t || delta || c; }
     // Whether "the node qualifies" is upward-closed in the lattice.
@@ -83,12 +83,12 @@ struct NodeReport {
 };
 
 struct SearchStats {
-    int64_t nodes = 0;          // in the lattice
-    int64_t considered = 0;     // nodes the search has reached in its order (progress: all before are settled)
-    int64_t evaluated = 0;      // nodes whose classes were built
-    int64_t tagged = 0;         // classified by monotonicity without evaluation
-    int64_t bounded = 0;        // never looked at: the utility bound ruled them out
-    int64_t rolled_up = 0;      // classes read by roll-ups (the work of the evaluations)
+    int64_t nodes = 0;       // in the lattice
+    int64_t considered = 0;  // nodes the search has reached in its order (progress: all before are settled)
+    int64_t evaluated = 0;   // nodes whose classes were built
+    int64_t tagged = 0;      // classified by monotonicity without evaluation
+    int64_t bounded = 0;     // never looked at: the utility bound ruled them out
+    int64_t rolled_up = 0;   // classes read by roll-ups (the work of the evaluations)
     bool monotone = true;
 };
 

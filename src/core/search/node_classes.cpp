@@ -230,7 +230,8 @@ NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>&
     return to;
 }
 
-ContingencyTable contingency_table(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive_values) {
+ContingencyTable contingency_table(const NodeClasses& classes,
+                                   const std::vector<std::optional<std::string>>& sensitive_values) {
     ContingencyTable table;
     std::vector<uint32_t> id_of(sensitive_values.size());  // sensitive id -> the table's value id
     for (std::size_t i = 0; i < sensitive_values.size(); ++i)

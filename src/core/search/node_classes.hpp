@@ -14,11 +14,11 @@
 namespace privrisk {
 
 struct NodeClasses {
-    std::size_t width = 0;                         // quasi-identifiers
-    std::vector<uint32_t> keys;                    // width codes per class
-    std::vector<int64_t> sizes;                    // rows per class
-    std::vector<uint64_t> first;                   // per class + 1: its pairs (empty without a sensitive column)
-    std::vector<ContingencyTable::Pair> pairs;     // (sensitive id, count), ids ascending within a class
+    std::size_t width = 0;                      // quasi-identifiers
+    std::vector<uint32_t> keys;                 // width codes per class
+    std::vector<int64_t> sizes;                 // rows per class
+    std::vector<uint64_t> first;                // per class + 1: its pairs (empty without a sensitive column)
+    std::vector<ContingencyTable::Pair> pairs;  // (sensitive id, count), ids ascending within a class
 
     std::size_t classes() const { return sizes.size(); }
     bool has_histograms() const { return !first.empty(); }
@@ -65,8 +65,8 @@ private:
     ClassKeys keys_;
     bool histograms_;
     std::size_t compact_rows_;
-    std::size_t merged_ = 0;       // counted_'s size after its last merge
-    std::vector<uint64_t> rows_;   // (class << 32 | sensitive id) per row since the last compaction
+    std::size_t merged_ = 0;      // counted_'s size after its last merge
+    std::vector<uint64_t> rows_;  // (class << 32 | sensitive id) per row since the last compaction
     std::vector<std::pair<uint64_t, int64_t>> counted_;  // the same with a count: compacted rows, add(…, count)
 };
 
@@ -82,6 +82,7 @@ NodeClasses roll_up(const NodeClasses& from, const std::vector<const uint32_t*>&
 // each class's histogram over `sensitive_values` (the texts of the sensitive ids,
 // nullopt for ⊥), or without histograms one pair (⊥, size), as a class aggregation
 // keyed by its rows gives it.
-ContingencyTable contingency_table(const NodeClasses& classes, const std::vector<std::optional<std::string>>& sensitive_values);
+ContingencyTable contingency_table(const NodeClasses& classes,
+                                   const std::vector<std::optional<std::string>>& sensitive_values);
 
 }  // namespace privrisk

@@ -14,7 +14,7 @@ std::vector<ConstraintCheck> check_constraints(const NodeReport& r, const Constr
     };
     std::optional<double> k;
     if (r.k) k = double(*r.k);
-    if (q.k) add("k", k, double(*q.k), k && *k >= double(*q.k));
+    if (q.k) add("k", k, double(*q.k), k&&* k >= double(*q.k));
     if (q.l) add("l", r.l, *q.l, r.l && !strictly_below(*r.l, *q.l));
     if (q.t) add("t", r.t, *q.t, r.t && !strictly_below(*q.t, *r.t));
     if (q.delta) add("delta", r.delta, *q.delta, r.delta && strictly_below(*r.delta, *q.delta));
@@ -66,7 +66,8 @@ std::string describe(const ConstraintCheck& c, const Constraints& q) {
     if (c.constraint == "max_risk") return "max_risk: " + v + ", needs at most " + t;
     if (c.constraint == "average_risk") return "average_risk: " + v + ", needs at most " + t;
     if (c.constraint == "max_suppression")
-        return "suppression: a share of " + v + " of the rows lies in violating classes, at most " + t + " may be suppressed";
+        return "suppression: a share of " + v + " of the rows lies in violating classes, at most " + t +
+               " may be suppressed";
     return c.constraint;
 }
 
@@ -86,8 +87,9 @@ std::string nothing_found_summary(const std::string& top_levels, const std::vect
                       ": every quasi-identifier at ⊥, or as it is when it has no hierarchy) fails " +
                       failed_list(at_top, q) + ".";
     if (q.monotone())
-        out += " These constraints are monotone, so every node fails them too: relax them, or choose other "
-               "quasi-identifiers or another sensitive column.";
+        out +=
+            " These constraints are monotone, so every node fails them too: relax them, or choose other "
+            "quasi-identifiers or another sensitive column.";
     out += " The nearest node (" + nearest_levels + ") fails " + failed_list(nearest, q) + ".";
     return out;
 }

@@ -59,8 +59,8 @@ Minimize1Cache& curve_cache(FunctionCallInfo fcinfo, int hmax) {
     if (c && c->hmax == hmax) return c->cache;
     MemoryContext context = fcinfo->flinfo->fn_mcxt;
     c = construct_in<CurveCache>(context, hmax);
-    auto* callback =
-        static_cast<MemoryContextCallback*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(MemoryContextCallback)); }));
+    auto* callback = static_cast<MemoryContextCallback*>(
+        pg_call([&] { return MemoryContextAllocZero(context, sizeof(MemoryContextCallback)); }));
     callback->func = destroy_cache;
     callback->arg = c;
     pg_call([&] { MemoryContextRegisterResetCallback(context, callback); });
@@ -113,7 +113,8 @@ void check_knapsack_values(ArrayType* a, int kmax, const char* function) {
 CkKnapsack knapsack_of(ArrayType* a, int kmax, const char* function) {
     check_knapsack_values(a, kmax, function);
     int64* d = state_data(a);
-    std::vector<int64_t> t0(d + kHeader, d + kHeader + kmax + 1), t1(d + kHeader + kmax + 1, d + kHeader + 2 * (kmax + 1));
+    std::vector<int64_t> t0(d + kHeader, d + kHeader + kmax + 1),
+        t1(d + kHeader + kmax + 1, d + kHeader + 2 * (kmax + 1));
     return CkKnapsack::from_state(kmax, t0, t1, d[1]);
 }
 
@@ -127,7 +128,8 @@ Datum int8_array(const std::vector<int64_t>& v) {
     Datum* items = static_cast<Datum*>(pg_call([&] { return palloc(sizeof(Datum) * (v.size() ? v.size() : 1)); }));
     for (std::size_t i = 0; i < v.size(); ++i) items[i] = Int64GetDatum(v[i]);
     int n = static_cast<int>(v.size());
-    return pg_call([&] { return PointerGetDatum(construct_array(items, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)); });
+    return pg_call(
+        [&] { return PointerGetDatum(construct_array(items, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)); });
 }
 
 Datum state_datum(const CkKnapsack& k, double c) {
@@ -156,7 +158,8 @@ Datum float8_array(const std::vector<double>& v) {
     Datum* items = static_cast<Datum*>(pg_call([&] { return palloc(sizeof(Datum) * (v.size() ? v.size() : 1)); }));
     for (std::size_t i = 0; i < v.size(); ++i) items[i] = Float8GetDatum(v[i]);
     int n = static_cast<int>(v.size());
-    return pg_call([&] { return PointerGetDatum(construct_array(items, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)); });
+    return pg_call(
+        [&] { return PointerGetDatum(construct_array(items, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)); });
 }
 
 }  // namespace
@@ -195,7 +198,8 @@ Datum ck_add(FunctionCallInfo fcinfo, int kmax, double c) {
         CkKnapsack k(kmax);
         std::vector<int64_t> t0 = k.t0(), t1 = k.t1();
         ck_step(t0.data(), t1.data(), kmax, e);
-        return state_datum(CkKnapsack::from_state(kmax, t0, t1, 1), c);  // PostgreSQL copies it into the aggregate context
+        return state_datum(CkKnapsack::from_state(kmax, t0, t1, 1),
+                           c);  // PostgreSQL copies it into the aggregate context
     }
     ck_step(d + kHeader, d + kHeader + kmax + 1, kmax, e);
     PG_RETURN_ARRAYTYPE_P(a);
@@ -223,8 +227,8 @@ PRIVRISK_FUNCTION(privrisk_ck_combine) {
     int other_kmax;
     ArrayType* b = knapsack_state(fcinfo, 1, "ck_combine", false, &other_kmax);
     if (kmax != other_kmax)
-        fail(ErrorKind::InvalidParameter,
-             "ck_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
+        fail(ErrorKind::InvalidParameter, "ck_combine: states of different kmax (" + std::to_string(kmax) + " and " +
+                                              std::to_string(other_kmax) + ")");
     CkKnapsack other = knapsack_of(b, other_kmax, "ck_combine");
     int64 buckets;
     if (__builtin_add_overflow(state_data(a)[1], state_data(b)[1], &buckets))
@@ -305,8 +309,8 @@ PRIVRISK_FUNCTION(privrisk_neg_combine) {
     double* x = neg_state(fcinfo, 0, "neg_combine", true, true, &a, &kmax);
     const double* y = neg_state(fcinfo, 1, "neg_combine", false, true, &b, &other_kmax);
     if (kmax != other_kmax)
-        fail(ErrorKind::InvalidParameter,
-             "neg_combine: states of different kmax (" + std::to_string(kmax) + " and " + std::to_string(other_kmax) + ")");
+        fail(ErrorKind::InvalidParameter, "neg_combine: states of different kmax (" + std::to_string(kmax) + " and " +
+                                              std::to_string(other_kmax) + ")");
     for (int i = 1; i <= kmax + 1; ++i) x[i] = std::max(x[i], y[i]);
     PG_RETURN_ARRAYTYPE_P(a);
 }
@@ -356,7 +360,8 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_combine) {
     auto* s = PG_ARGISNULL(0) ? construct_in<WorstCaseState>(context, context)
                               : reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(0));
     auto* other = reinterpret_cast<WorstCaseState*>(PG_GETARG_POINTER(1));
-    if (s->k >= 0 && other->k >= 0 && s->k != other->k) fail(ErrorKind::InvalidParameter, "k must be the same on every row");
+    if (s->k >= 0 && other->k >= 0 && s->k != other->k)
+        fail(ErrorKind::InvalidParameter, "k must be the same on every row");
     if (other->k >= 0) s->k = other->k;
     s->set.merge(other->set);
     PG_RETURN_POINTER(s);
@@ -379,7 +384,8 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_deserialize) {
     std::memcpy(&s->k, bytes.data(), sizeof s->k);
     if (s->k < -1 || s->k > kMaxCkK) bad_state("ck_worst_case_deserialize", "k from 0 to 200", std::to_string(s->k));
     s->set.add_serialized(bytes.substr(sizeof s->k));
-    if (s->k < 0 && s->set.distinct_classes() > 0) bad_state("ck_worst_case_deserialize", "k from 0 to 200", "classes without k");
+    if (s->k < 0 && s->set.distinct_classes() > 0)
+        bad_state("ck_worst_case_deserialize", "k from 0 to 200", "classes without k");
     PG_RETURN_POINTER(s);
 }
 
@@ -408,8 +414,8 @@ PRIVRISK_FUNCTION(privrisk_ck_worst_case_final) {
             hist += (r ? ", [" : "[") + json_string(b.values[r]) + ", " + std::to_string(b.counts.sorted[r]) + "]";
         hist += "]";
         bool absent = a.value >= static_cast<int>(b.values.size());
-        return "{\"bucket\": " + hist + ", \"member\": " + std::to_string(a.member) + ", \"value\": " +
-               (absent ? std::string("null") : json_string(b.values[a.value])) + "}";
+        return "{\"bucket\": " + hist + ", \"member\": " + std::to_string(a.member) +
+               ", \"value\": " + (absent ? std::string("null") : json_string(b.values[a.value])) + "}";
     };
     json += ", \"target\": " + describe(w.target) + ", \"implications\": [";
     for (std::size_t i = 0; i < w.antecedents.size(); ++i)

@@ -26,5 +26,8 @@ PRIVRISK_FUNCTION(privrisk_classes_sql) {
         texts += (i ? ", k" : "k") + std::to_string(i) + "::pg_catalog.text";
     }
     return text_datum("SELECT ARRAY[" + texts + "] AS class, h AS hist FROM (" +
-                      class_query(source, choose_read(source.relid, columns, sensitive, {true, false, false, false}).shards, columns, sensitive) + ") AS q(" + keys + ", h)");
+                      class_query(source,
+                                  choose_read(source.relid, columns, sensitive, {true, false, false, false}).shards,
+                                  columns, sensitive) +
+                      ") AS q(" + keys + ", h)");
 }

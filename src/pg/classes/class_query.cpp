@@ -14,21 +14,22 @@ extern "C" {
 
 namespace privrisk::pg {
 
-std::vector<ClassColumn> class_columns(const SourceRelation& source,
-                                       const std::vector<std::optional<std::string>>& qi,
+std::vector<ClassColumn> class_columns(const SourceRelation& source, const std::vector<std::optional<std::string>>& qi,
                                        const std::vector<std::optional<std::string>>& hierarchies,
                                        const std::vector<long>& levels) {
     if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
     if (!hierarchies.empty() && hierarchies.size() != qi.size())
         fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per quasi-identifier (" +
-                                              std::to_string(qi.size()) + "), got " + std::to_string(hierarchies.size()));
+                                              std::to_string(qi.size()) + "), got " +
+                                              std::to_string(hierarchies.size()));
     if (!levels.empty() && levels.size() != qi.size())
         fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
                                               std::to_string(qi.size()) + "), got " + std::to_string(levels.size()));
     std::vector<ClassColumn> columns;
     for (std::size_t i = 0; i < qi.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j)
-            if (*qi[j] == *qi[i]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " is listed twice");
+            if (*qi[j] == *qi[i])
+                fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[i]) + " is listed twice");
         ClassColumn c{source_column(source, *qi[i], "quasi-identifier"), std::nullopt, 0};
         long level = levels.empty() ? 0 : levels[i];
         if (!hierarchies.empty() && hierarchies[i]) c.hierarchy = *hierarchies[i];
@@ -110,8 +111,9 @@ std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& c
     for (const ClassColumn& c : columns) {
         std::string e = c.column.quoted;
         if (c.hierarchy) {
-            std::string h = pinned ? sql_literal(pinned_hierarchy_text(*c.hierarchy, server)) + "::privrisk.pinned_hierarchy"
-                                   : sql_literal(*c.hierarchy) + "::pg_catalog.text";
+            std::string h =
+                pinned ? sql_literal(pinned_hierarchy_text(*c.hierarchy, server)) + "::privrisk.pinned_hierarchy"
+                       : sql_literal(*c.hierarchy) + "::pg_catalog.text";
             e = "privrisk.gen(" + e + ", " + h + ", " + std::to_string(c.level) + ")";
         }
         out.push_back(std::move(e));

@@ -55,9 +55,8 @@ decltype(auto) bounded(F&& f) {
 
 ClassTallyState* new_state(FunctionCallInfo fcinfo, std::size_t width, bool merged) {
     MemoryContext parent = aggregate_context(fcinfo);
-    MemoryContext context = pg_call([&] {
-        return AllocSetContextCreate(parent, "privrisk class tally", ALLOCSET_DEFAULT_SIZES);
-    });
+    MemoryContext context =
+        pg_call([&] { return AllocSetContextCreate(parent, "privrisk class tally", ALLOCSET_DEFAULT_SIZES); });
     auto* s = bounded([&] { return construct_in<ClassTallyState>(context, context, width, merged); });
     s->destroy.func = [](void* p) { static_cast<ClassTallyState*>(p)->~ClassTallyState(); };
     s->destroy.arg = s;
@@ -69,7 +68,6 @@ ClassTallyState* state_arg(FunctionCallInfo fcinfo, int arg) {
     aggregate_context(fcinfo);  // an internal pointer: only an aggregate has one
     return PG_ARGISNULL(arg) ? nullptr : reinterpret_cast<ClassTallyState*>(PG_GETARG_POINTER(arg));
 }
-
 
 void init_readers(ClassTallyState* s, FunctionCallInfo fcinfo) {
     ArgumentReaders r = argument_readers(fcinfo, 2, s->keys.size(), s->mr.context());
@@ -123,8 +121,9 @@ PRIVRISK_FUNCTION(privrisk_class_tally_transition) {
     if (!s->readers) init_readers(s, fcinfo);
     for (std::size_t j = 0; j < s->keys.size(); ++j) {
         const int arg = static_cast<int>(j) + 2;
-        s->keys[j] = PG_ARGISNULL(arg) ? Value()
-                                       : Value(s->readers[j].read(PG_GETARG_DATUM(arg), s->scratch[j].data(), s->row_context));
+        s->keys[j] = PG_ARGISNULL(arg)
+                         ? Value()
+                         : Value(s->readers[j].read(PG_GETARG_DATUM(arg), s->scratch[j].data(), s->row_context));
     }
     Value sensitive = PG_ARGISNULL(1) ? Value() : Value(text_view(PG_GETARG_DATUM(1)));
     ArgumentTexts texts;
@@ -148,10 +147,8 @@ PRIVRISK_FUNCTION(privrisk_class_tally_combine) {
     absorb_raw(into);
     bounded([&] {
         if (s && s != into) into->aggregator.merge(s->aggregator);
-        if (!other->raw.empty())
-            into->aggregator.merge_serialized(other->raw);
-        else
-            into->aggregator.merge(other->aggregator);
+        if (!other->raw.empty()) into->aggregator.merge_serialized(other->raw);
+        else into->aggregator.merge(other->aggregator);
     });
     PG_RETURN_POINTER(into);
 }
@@ -162,7 +159,8 @@ PRIVRISK_FUNCTION(privrisk_class_tally_deserialize) {
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
     uint32_t width = 0;
     if (bytes.size() >= sizeof width) std::memcpy(&width, bytes.data(), sizeof width);
-    if (width == 0 || width > bytes.size()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has an impossible width");
+    if (width == 0 || width > bytes.size())
+        fail(ErrorKind::InvalidParameter, "a class tally's byte form has an impossible width");
     ClassTallyState* s = new_state(fcinfo, width, true);
     bounded([&] { s->raw.assign(bytes.data(), bytes.size()); });  // checked when merged
     PG_RETURN_POINTER(s);

@@ -46,9 +46,18 @@ struct CodedColumn {
 // memory they hold every 4,096 rows or classes.
 class ClassCoder {
 public:
-    ClassCoder(const CodedClassesRequest& request, CodedClasses& out, MemoryContext row_context, RowsReadProgress* progress)
-        : request_(request), out_(out), width_(request.width), sensitive_(request.columns.size() > request.width),
-          row_context_(row_context), progress_(progress), coded_(width_), codes_(width_), scratch_(width_), builder_(width_, sensitive_),
+    ClassCoder(const CodedClassesRequest& request, CodedClasses& out, MemoryContext row_context,
+               RowsReadProgress* progress)
+        : request_(request),
+          out_(out),
+          width_(request.width),
+          sensitive_(request.columns.size() > request.width),
+          row_context_(row_context),
+          progress_(progress),
+          coded_(width_),
+          codes_(width_),
+          scratch_(width_),
+          builder_(width_, sensitive_),
           what_(request.what + ": the level-0 classes and the distinct values read so far") {
         out_.values.resize(width_);
         for (std::size_t j = 0; j < width_; ++j) {
@@ -57,7 +66,8 @@ public:
             coded_[j].per_value = kCodedValueBytes + kPerLevelBytes * (std::size_t(height) + 1);
             pg_call([&] { init_value_text(&coded_[j].text, request.columns[j].type, CurrentMemoryContext); });
         }
-        if (sensitive_) pg_call([&] { init_value_text(&sensitive_text_, request.columns[width_].type, CurrentMemoryContext); });
+        if (sensitive_)
+            pg_call([&] { init_value_text(&sensitive_text_, request.columns[width_].type, CurrentMemoryContext); });
     }
 
     // A row of the source: the quasi-identifiers, then the sensitive value. What
@@ -98,14 +108,16 @@ public:
     // A parallel read's sensitive values (parallel_classes.hpp), before its classes.
     void on_values(const std::vector<std::optional<std::string>>& values) {
         handed_over_ = true;
-        for (const auto& v : values) sensitive_of_.push_back(sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt));
+        for (const auto& v : values)
+            sensitive_of_.push_back(sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt));
     }
 
     // A parallel read's class: its key, and its (value index, count) pairs.
     void on_keyed_class(std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
         for_each_key_value(key, width_, [&](std::size_t j, std::optional<std::string_view> bytes) {
             codes_[j] = !bytes ? null_code(j) : value_code(j, *bytes, [&] {
-                return key_value_text(&coded_[j].text, coded_[j].reader.kind == ClassKeyReader::kByValue, *bytes, row_context_);
+                return key_value_text(&coded_[j].text, coded_[j].reader.kind == ClassKeyReader::kByValue, *bytes,
+                                      row_context_);
             });
         });
         if (!sensitive_) {
@@ -113,7 +125,8 @@ public:
             for (std::size_t i = 0; i < n; ++i) size += pairs[i].second;
             builder_.add(codes_.data(), 0, size);
         } else {
-            for (std::size_t i = 0; i < n; ++i) builder_.add(codes_.data(), sensitive_of_[pairs[i].first], pairs[i].second);
+            for (std::size_t i = 0; i < n; ++i)
+                builder_.add(codes_.data(), sensitive_of_[pairs[i].first], pairs[i].second);
         }
         next_row();
     }
@@ -212,16 +225,18 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
     Spi spi;
     // Before any class is handed over, out of shared memory or past the bound in a
     // process (its row buffers): the serial read instead.
-    bool parallel = workers > 0 && in_subtransaction(
-        [&](int code) { return !coder.handed_over() && parallel_read_may_fall_back(code); },
-        [&] {
-            out.workers = parallel_keyed_classes(
-                source.relid, key_attnums, sensitive ? columns[width].attnum : 0, workers, request.memory.left(),
-                [&](const std::vector<std::optional<std::string>>& values) { coder.on_values(values); },
-                [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
-                    coder.on_keyed_class(key, pairs, n);
-                });
-        });
+    bool parallel =
+        workers > 0 &&
+        in_subtransaction(
+            [&](int code) { return !coder.handed_over() && parallel_read_may_fall_back(code); },
+            [&] {
+                out.workers = parallel_keyed_classes(
+                    source.relid, key_attnums, sensitive ? columns[width].attnum : 0, workers, request.memory.left(),
+                    [&](const std::vector<std::optional<std::string>>& values) { coder.on_values(values); },
+                    [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
+                        coder.on_keyed_class(key, pairs, n);
+                    });
+            });
     if (!parallel && shards.empty()) {
         read_source_rows(source, choice.rows(), columns,
                          [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });

@@ -32,9 +32,10 @@ struct CodedClassesRequest {
 };
 
 struct CodedClasses {
-    std::vector<std::vector<std::optional<std::string>>> values;  // per quasi-identifier, per code: its text (nullopt: NULL)
-    TextIds sensitive;                                            // the sensitive values by id (NULL included)
-    NodeClasses classes;                                          // level 0, keyed by the codes
+    std::vector<std::vector<std::optional<std::string>>>
+        values;                   // per quasi-identifier, per code: its text (nullopt: NULL)
+    TextIds sensitive;            // the sensitive values by id (NULL included)
+    NodeClasses classes;          // level 0, keyed by the codes
     std::size_t coded_bytes = 0;  // what the coded values hold (estimated on the high side) while they are kept
     int workers = 0;              // parallel workers that read with the leader
 };

@@ -79,7 +79,9 @@ Size addresses_offset(int width) { return MAXALIGN(offsetof(Shared, keys) + size
 Size shared_size(int width, int slots) {
     return addresses_offset(width) + sizeof(dsa_pointer) * (slots + std::size_t(slots) * kTasks + kTasks);
 }
-dsa_pointer* values_of(Shared* s) { return reinterpret_cast<dsa_pointer*>(reinterpret_cast<char*>(s) + addresses_offset(s->width)); }
+dsa_pointer* values_of(Shared* s) {
+    return reinterpret_cast<dsa_pointer*>(reinterpret_cast<char*>(s) + addresses_offset(s->width));
+}
 dsa_pointer* tasks_of(Shared* s, int slot) { return values_of(s) + s->slots + std::size_t(slot) * kTasks; }
 dsa_pointer* parts_of(Shared* s) { return values_of(s) + s->slots + std::size_t(s->slots) * kTasks; }
 
@@ -118,9 +120,8 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
     std::vector<ClassKeyReader> readers;
     for (std::size_t i = 0; i < width; ++i)
         readers.push_back(ClassKeyReader::for_type(pg_call([&] { return get_atttype(s->relid, s->keys[i]); })));
-    MemoryContext row_context = pg_call([&] {
-        return AllocSetContextCreate(memory, "privrisk parallel classes rows", ALLOCSET_DEFAULT_SIZES);
-    });
+    MemoryContext row_context = pg_call(
+        [&] { return AllocSetContextCreate(memory, "privrisk parallel classes rows", ALLOCSET_DEFAULT_SIZES); });
     PgMemoryResource bounded(memory, s->limit);
     ClassAggregator aggregator(&bounded, width);
     std::vector<Value> key(width);
@@ -137,7 +138,8 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
         scan);
     // Area memory is counted apart from the aggregator's, so both stay within their limits.
     for (uint32 t = 0; t < kTasks; ++t)  // written straight into the area
-        aggregator.serialize_run(t, kTasks, [&](std::size_t n) { return place(area, n, s->limit, &tasks_of(s, slot)[t]); });
+        aggregator.serialize_run(t, kTasks,
+                                 [&](std::size_t n) { return place(area, n, s->limit, &tasks_of(s, slot)[t]); });
     values_of(s)[slot] = store(area, aggregator.serialize_sensitive(), s->limit);  // last: marks the slot complete
     return pg_call([&] { return MemoryContextMemAllocated(memory, true); });
 }
@@ -214,10 +216,8 @@ void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc) {
             if (phase == 1) merge_tasks(s, area);
         });
         pg_call([&] {
-            if (phase <= 1)
-                BarrierArriveAndDetach(&s->barrier);
-            else
-                BarrierDetach(&s->barrier);
+            if (phase <= 1) BarrierArriveAndDetach(&s->barrier);
+            else BarrierDetach(&s->barrier);
             MemoryContextDelete(memory);
             dsa_detach(area);
         });
@@ -252,7 +252,8 @@ struct ReadDone {
 
 // The two phases, with the leader taking part; then collect(parts, values) in the leader.
 ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, ReadMode mode,
-                       Size limit, const std::function<void(const std::vector<std::string_view>&, const RunValues&)>& collect) {
+                       Size limit,
+                       const std::function<void(const std::vector<std::string_view>&, const RunValues&)>& collect) {
     const int width = static_cast<int>(keys.size());
     const int slots = workers + 1;
     ParallelContext* pcxt = nullptr;
@@ -278,7 +279,8 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
         s->mode = mode;
         s->limit = limit;
         for (int i = 0; i < width; ++i) s->keys[i] = keys[i];
-        for (std::size_t i = 0; i < std::size_t(slots) * (kTasks + 1) + kTasks; ++i) values_of(s)[i] = InvalidDsaPointer;
+        for (std::size_t i = 0; i < std::size_t(slots) * (kTasks + 1) + kTasks; ++i)
+            values_of(s)[i] = InvalidDsaPointer;
         pg_atomic_init_u32(&s->next_slot, 0);
         pg_atomic_init_u32(&s->next_task, 0);
         BarrierInit(&s->barrier, 0);
@@ -333,7 +335,8 @@ ReadDone parallel_read(Oid relid, const std::vector<AttrNumber>& keys, AttrNumbe
 
 }  // namespace
 
-ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers) {
+ParallelClasses parallel_class_table(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive,
+                                     int workers) {
     ParallelClasses result;
     ReadDone done = parallel_read(relid, keys, sensitive, workers, kClasses, audit_memory_bytes(),
                                   [&](const std::vector<std::string_view>& parts, const RunValues& values) {
@@ -350,7 +353,8 @@ int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int wor
     ReadDone done = parallel_read(relid, keys, 0, workers, kTuples, limit,
                                   [&](const std::vector<std::string_view>& parts, const RunValues&) {
                                       uint64_t tuples = 0;
-                                      for (std::string_view part : parts) tuples += ByteReader{part, "a tuple part"}.get<uint64_t>();
+                                      for (std::string_view part : parts)
+                                          tuples += ByteReader{part, "a tuple part"}.get<uint64_t>();
                                       on_tuples(tuples);
                                       for (std::string_view part : parts) {
                                           ByteReader r{part, "a tuple part"};
@@ -358,42 +362,44 @@ int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int wor
                                               std::string_view key = r.bytes(r.get<uint32_t>());
                                               on_tuple(key, r.get<int64_t>());
                                           }
-                                          if (!r.in.empty()) fail(ErrorKind::Internal, "a tuple part has trailing bytes");
+                                          if (!r.in.empty())
+                                              fail(ErrorKind::Internal, "a tuple part has trailing bytes");
                                       }
                                   });
     return done.launched;
 }
 
-
-
-int parallel_keyed_classes(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, Size limit,
-                           const std::function<void(const std::vector<std::optional<std::string>>&)>& on_values,
-                           const std::function<void(std::string_view, const ContingencyTable::Pair*, std::size_t)>& on_class) {
-    ReadDone done = parallel_read(
-        relid, keys, sensitive, workers, kKeyedClasses, limit,
-        [&](const std::vector<std::string_view>& parts, const RunValues& values) {
-            on_values(values.values);
-            std::vector<ContingencyTable::Pair> pairs;
-            for (std::string_view part : parts) {
-                ByteReader r{part, "a class part"};
-                for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
-                    std::string_view key = r.bytes(r.get<uint32_t>());
-                    pairs.resize(r.get<uint32_t>());
-                    for (auto& [id, count] : pairs) {
-                        id = r.get<uint32_t>();
-                        count = r.get<int64_t>();
-                        if (id >= values.values.size()) fail(ErrorKind::Internal, "a class part names an unknown value");
-                    }
-                    on_class(key, pairs.data(), pairs.size());
-                }
-                if (!r.in.empty()) fail(ErrorKind::Internal, "a class part has trailing bytes");
-            }
-        });
+int parallel_keyed_classes(
+    Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, Size limit,
+    const std::function<void(const std::vector<std::optional<std::string>>&)>& on_values,
+    const std::function<void(std::string_view, const ContingencyTable::Pair*, std::size_t)>& on_class) {
+    ReadDone done = parallel_read(relid, keys, sensitive, workers, kKeyedClasses, limit,
+                                  [&](const std::vector<std::string_view>& parts, const RunValues& values) {
+                                      on_values(values.values);
+                                      std::vector<ContingencyTable::Pair> pairs;
+                                      for (std::string_view part : parts) {
+                                          ByteReader r{part, "a class part"};
+                                          for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+                                              std::string_view key = r.bytes(r.get<uint32_t>());
+                                              pairs.resize(r.get<uint32_t>());
+                                              for (auto& [id, count] : pairs) {
+                                                  id = r.get<uint32_t>();
+                                                  count = r.get<int64_t>();
+                                                  if (id >= values.values.size())
+                                                      fail(ErrorKind::Internal, "a class part names an unknown value");
+                                              }
+                                              on_class(key, pairs.data(), pairs.size());
+                                          }
+                                          if (!r.in.empty())
+                                              fail(ErrorKind::Internal, "a class part has trailing bytes");
+                                      }
+                                  });
     return done.launched;
 }
 
 bool parallel_read_may_fall_back(int sqlstate) {
-    return sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED || ERRCODE_TO_CATEGORY(sqlstate) == ERRCODE_INSUFFICIENT_RESOURCES;
+    return sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED ||
+           ERRCODE_TO_CATEGORY(sqlstate) == ERRCODE_INSUFFICIENT_RESOURCES;
 }
 
 std::string_view key_value_text(ValueText* text, bool by_value, std::string_view bytes, MemoryContext context) {

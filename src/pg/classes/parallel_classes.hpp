@@ -33,7 +33,7 @@ int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys);
 
 struct ParallelClasses {
     ContingencyTable table;
-    int launched = 0;     // workers that were started
+    int launched = 0;      // workers that were started
     Size leader_peak = 0;  // the most memory the leader's own tally held
 };
 
@@ -59,9 +59,10 @@ int parallel_tuple_table(Oid relid, const std::vector<AttrNumber>& keys, int wor
 // on_values(the sensitive values in canonical order) once, then on_class(key,
 // pairs of (value index, count) in index order) for each class. Returns the
 // workers started.
-int parallel_keyed_classes(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, Size limit,
-                           const std::function<void(const std::vector<std::optional<std::string>>&)>& on_values,
-                           const std::function<void(std::string_view, const ContingencyTable::Pair*, std::size_t)>& on_class);
+int parallel_keyed_classes(
+    Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive, int workers, Size limit,
+    const std::function<void(const std::vector<std::optional<std::string>>&)>& on_values,
+    const std::function<void(std::string_view, const ContingencyTable::Pair*, std::size_t)>& on_class);
 
 // Whether a caller may fall back from a parallel read's failure to its serial
 // read: the read's memory limit (54000; each process holds its row buffers
@@ -76,7 +77,8 @@ void for_each_key_value(std::string_view key, std::size_t width, F&& on_value) {
     ByteReader k{key, "a key of a parallel read"};
     for (std::size_t j = 0; j < width; ++j) {
         uint32_t length = k.get<uint32_t>();
-        on_value(j, length == UINT32_MAX ? std::optional<std::string_view>() : std::optional<std::string_view>(k.bytes(length)));
+        on_value(j, length == UINT32_MAX ? std::optional<std::string_view>()
+                                         : std::optional<std::string_view>(k.bytes(length)));
     }
     if (!k.in.empty()) fail(ErrorKind::Internal, "a key of a parallel read has trailing bytes");
 }

@@ -19,17 +19,17 @@ namespace privrisk::pg {
 
 // What the reader can take.
 struct ReadNeeds {
-    bool over_shards = true;     // classes sent by each shard
-    bool as_stored = true;       // the columns as they are (no SQL expression): a heap read serves it
-    bool parallel = true;        // a parallel heap read (workers key a sensitive column by its text)
-    bool tally = false;          // class tallies of parallel workers through SQL
+    bool over_shards = true;  // classes sent by each shard
+    bool as_stored = true;    // the columns as they are (no SQL expression): a heap read serves it
+    bool parallel = true;     // a parallel heap read (workers key a sensitive column by its text)
+    bool tally = false;       // class tallies of parallel workers through SQL
 };
 
 struct ReadChoice {
-    std::vector<Shard> shards;  // not empty: each shard sends its classes
-    bool heap = false;          // from the heap, not through SQL
-    int workers = 0;            // > 0: parallel workers read the heap
-    bool tally_pays = false;    // asked for (ReadNeeds::tally) and no parallel heap read
+    std::vector<Shard> shards;                  // not empty: each shard sends its classes
+    bool heap = false;                          // from the heap, not through SQL
+    int workers = 0;                            // > 0: parallel workers read the heap
+    bool tally_pays = false;                    // asked for (ReadNeeds::tally) and no parallel heap read
     SourceRows rows() const { return {heap}; }  // a serial read: heap or SQL
 };
 

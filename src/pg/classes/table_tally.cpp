@@ -47,7 +47,8 @@ uint32_t tally_width(std::string_view bytes) {
     if (bytes.size() < sizeof width) fail(ErrorKind::InvalidParameter, "a tuple tally's byte form is truncated");
     std::memcpy(&width, bytes.data(), sizeof width);
     if (width == 0 || width > (bytes.size() - sizeof width) / sizeof(uint32_t))
-        fail(ErrorKind::InvalidParameter, "a tuple tally's byte form has an impossible width of " + std::to_string(width));
+        fail(ErrorKind::InvalidParameter,
+             "a tuple tally's byte form has an impossible width of " + std::to_string(width));
     return width;
 }
 
@@ -74,9 +75,8 @@ constexpr std::size_t kCountedTupleBytes = 224;
 // (the columns' indexes) count against the limit too.
 TallyState* new_state(FunctionCallInfo fcinfo, std::size_t width) {
     MemoryContext parent = aggregate_context(fcinfo);
-    MemoryContext context = pg_call([&] {
-        return AllocSetContextCreate(parent, "privrisk tuple tally", ALLOCSET_SMALL_SIZES);
-    });
+    MemoryContext context =
+        pg_call([&] { return AllocSetContextCreate(parent, "privrisk tuple tally", ALLOCSET_SMALL_SIZES); });
     return bounded([&] { return construct_in<TallyState>(context, context, width); });
 }
 
@@ -97,12 +97,13 @@ void add_row(TallyState* s, FunctionCallInfo fcinfo) {
         Datum v = PG_GETARG_DATUM(arg);
         bool added;
         s->codes[j] = s->tally.code(j, s->readers[j].read(v, s->scratch[j].data(), s->row_context), &added);
-        if (added) s->tally.set_text(j, pg_call([&] {
-            MemoryContext old = MemoryContextSwitchTo(s->row_context);
-            std::string_view text = value_text(&s->texts[j], v);
-            MemoryContextSwitchTo(old);
-            return text;
-        }));
+        if (added)
+            s->tally.set_text(j, pg_call([&] {
+                                  MemoryContext old = MemoryContextSwitchTo(s->row_context);
+                                  std::string_view text = value_text(&s->texts[j], v);
+                                  MemoryContextSwitchTo(old);
+                                  return text;
+                              }));
     }
     s->tally.add(s->codes.data());
     if ((s->tally.rows() & 4095) == 0) pg_call([&] { MemoryContextReset(s->row_context); });
@@ -133,10 +134,8 @@ PRIVRISK_FUNCTION(privrisk_tuple_tally_combine) {
     }
     if (!s) s = new_state(fcinfo, other->codes.size());
     bounded([&] {
-        if (!other->raw.empty())
-            s->tally.merge_serialized(other->raw);
-        else
-            s->tally.merge_serialized(other->tally.serialize());
+        if (!other->raw.empty()) s->tally.merge_serialized(other->raw);
+        else s->tally.merge_serialized(other->tally.serialize());
     });
     PG_RETURN_POINTER(s);
 }
@@ -174,8 +173,8 @@ namespace {
 // its tuples arrive by their binary keys and are coded here, each new value's text
 // made once. nullopt when the parallel read cannot run here (no workers, or no
 // shared memory: then nothing has been handed to the callbacks yet).
-std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std::vector<SourceColumn>& columns, int workers,
-                                         const TupleTally::ValueCallback& on_value,
+std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std::vector<SourceColumn>& columns,
+                                         int workers, const TupleTally::ValueCallback& on_value,
                                          const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                                          const std::function<void(uint64_t)>& on_tuples) {
     const std::size_t width = columns.size();
@@ -191,9 +190,8 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
     std::vector<FlatIndex> index;
     for (std::size_t j = 0; j < width; ++j) index.emplace_back(std::pmr::new_delete_resource());
     std::vector<uint32_t> codes(width);
-    MemoryContext text_context = pg_call([] {
-        return AllocSetContextCreate(CurrentMemoryContext, "privrisk tuple texts", ALLOCSET_SMALL_SIZES);
-    });
+    MemoryContext text_context = pg_call(
+        [] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk tuple texts", ALLOCSET_SMALL_SIZES); });
     int64_t rows = 0, tuples = 0;
     bool started = false;  // past this, a failure is an error: the callbacks have state
     auto on_key = [&](std::string_view key, int64_t count) {
@@ -219,25 +217,28 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
         // in a process (each holds its row buffers, 16 MB, before its first tuple).
         [&](int code) { return !started && parallel_read_may_fall_back(code); },
         [&] {
-            launched = parallel_tuple_table(source.relid, attnums, workers, memory_bound().bytes,
-                                 [&](uint64_t n) {
-                                     started = true;
-                                     memory_bound().check(n * (4 * width + kCountedTupleBytes),
-                                                          "identification: the distinct tuples of " + source.qualified + ", counted",
-                                                          "raise it, or identify over fewer or coarser columns");
-                                     if (on_tuples) on_tuples(n);
-                                 },
-                                 on_key);
+            launched = parallel_tuple_table(
+                source.relid, attnums, workers, memory_bound().bytes,
+                [&](uint64_t n) {
+                    started = true;
+                    memory_bound().check(n * (4 * width + kCountedTupleBytes),
+                                         "identification: the distinct tuples of " + source.qualified + ", counted",
+                                         "raise it, or identify over fewer or coarser columns");
+                    if (on_tuples) on_tuples(n);
+                },
+                on_key);
         },
         &caught);
     pg_call([&] { MemoryContextDelete(text_context); });
     if (!read) {
-        pg_call([&] { ereport(NOTICE, (errmsg("the parallel read failed (%s); reading through SQL", caught.message.c_str()))); });
+        pg_call([&] {
+            ereport(NOTICE, (errmsg("the parallel read failed (%s); reading through SQL", caught.message.c_str())));
+        });
         return std::nullopt;
     }
     pg_call([&] {
-        elog(DEBUG1, "tally: %s read in parallel by %d workers: %lld rows, %lld distinct tuples", source.qualified.c_str(),
-             launched, static_cast<long long>(rows), static_cast<long long>(tuples));
+        elog(DEBUG1, "tally: %s read in parallel by %d workers: %lld rows, %lld distinct tuples",
+             source.qualified.c_str(), launched, static_cast<long long>(rows), static_cast<long long>(tuples));
     });
     return rows;
 }
@@ -245,7 +246,8 @@ std::optional<int64_t> tally_in_parallel(const SourceRelation& source, const std
 }  // namespace
 
 int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                    const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
+                    const TupleTally::ValueCallback& on_value,
+                    const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                     const std::function<void(uint64_t)>& on_tuples) {
     std::string tally = "privrisk.tuple_tally(";
     for (std::size_t j = 0; j < columns.size(); ++j) tally += (j ? ", " : "") + columns[j].quoted;
@@ -256,7 +258,8 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
     const ReadChoice choice = choose_read(source.relid, columns, columns.size(), {true, true, true, false});
     const std::vector<Shard>& shards = choice.shards;
     if (shards.empty())
-        if (std::optional<int64_t> rows = tally_in_parallel(source, columns, choice.workers, on_value, on_tuple, on_tuples))
+        if (std::optional<int64_t> rows =
+                tally_in_parallel(source, columns, choice.workers, on_value, on_tuple, on_tuples))
             return *rows;
     std::string select;
     for (const Shard& shard : shards)
@@ -278,7 +281,8 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
             for (uint64 i = 0; i < parts; ++i)
                 if (!spi.null(i, 1)) {
                     std::string bytes = spi.string(i, 1);
-                    if (tally_width(bytes) != columns.size()) fail(ErrorKind::Internal, "a tuple tally of another width");
+                    if (tally_width(bytes) != columns.size())
+                        fail(ErrorKind::Internal, "a tuple tally of another width");
                     sum.merge_serialized(bytes);
                     any = true;
                 }
@@ -299,11 +303,14 @@ int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn
                         "raise it, or identify over fewer or coarser columns");
             if (on_tuples) on_tuples(n);
         };
-        TupleTally::read(bytes, on_value, [&](const uint32_t* codes, int64_t times) {
-            rows += times;
-            on_tuple(codes, times);
-            if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
-        }, announce);
+        TupleTally::read(
+            bytes, on_value,
+            [&](const uint32_t* codes, int64_t times) {
+                rows += times;
+                on_tuple(codes, times);
+                if ((++tuples & 4095) == 0) pg_call([] { CHECK_FOR_INTERRUPTS(); });
+            },
+            announce);
     }
     spi.finish();
     return rows;

@@ -16,7 +16,8 @@ namespace privrisk::pg {
 // Reads `columns` of `source` and hands over the tally (TupleTally::read's
 // callbacks: values first, then tuples). Returns the number of rows read.
 int64_t tally_table(const SourceRelation& source, const std::vector<SourceColumn>& columns,
-                    const TupleTally::ValueCallback& on_value, const std::function<void(const uint32_t*, int64_t)>& on_tuple,
+                    const TupleTally::ValueCallback& on_value,
+                    const std::function<void(const uint32_t*, int64_t)>& on_tuple,
                     const std::function<void(uint64_t)>& on_tuples = nullptr);
 
 }  // namespace privrisk::pg

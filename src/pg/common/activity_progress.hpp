@@ -17,7 +17,7 @@ class ActivityProgress {
 public:
     explicit ActivityProgress(const char* operation);
     void show(const std::string& progress);  // replaces the previous one
-    void finish();                            // the statement's own text again
+    void finish();                           // the statement's own text again
 
 private:
     std::string operation_;

@@ -94,8 +94,8 @@ void restore_administrator_value(const char* name) {
     }
     bool ok;
     if (char* value = file_setting(name, &ok)) {
-        set_config_option_ext(name, value, PGC_SIGHUP, PGC_S_FILE, BOOTSTRAP_SUPERUSERID, GUC_ACTION_SET, true,
-                              WARNING, false);
+        set_config_option_ext(name, value, PGC_SIGHUP, PGC_S_FILE, BOOTSTRAP_SUPERUSERID, GUC_ACTION_SET, true, WARNING,
+                              false);
     } else if (!ok) {
         ereport(WARNING, (errmsg("could not read the configuration files for \"%s\"; its default is in force", name)));
     }

@@ -46,7 +46,8 @@ inline ArrayType* array_state(FunctionCallInfo fcinfo, int arg, const char* func
     if (ARR_LBOUND(a)[0] != 1) bad_state(function, expected, "lower bound " + std::to_string(ARR_LBOUND(a)[0]));
     int count = ARR_DIMS(a)[0];
     if (count < min_n || count > max_n) bad_state(function, expected, elements(count));
-    if (ARR_HASNULL(a) && pg_call([&] { return array_contains_nulls(a); })) bad_state(function, expected, "a NULL element");
+    if (ARR_HASNULL(a) && pg_call([&] { return array_contains_nulls(a); }))
+        bad_state(function, expected, "a NULL element");
     *n = count;
     return a;
 }

@@ -73,8 +73,8 @@ std::vector<std::optional<Datum>> array_elements(FunctionCallInfo fcinfo, int i,
     std::vector<std::optional<Datum>> out;
     for (int k = 0; k < n; ++k) {
         if (nulls[k] && !allow_nulls)
-            fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " +
-                                                  std::to_string(k + 1) + ")");
+            fail(ErrorKind::InvalidParameter,
+                 std::string(what) + " must not contain NULL (element " + std::to_string(k + 1) + ")");
         out.push_back(nulls[k] ? std::nullopt : std::optional<Datum>(items[k]));
     }
     return out;
@@ -85,14 +85,16 @@ std::vector<std::optional<Datum>> array_elements(FunctionCallInfo fcinfo, int i,
 std::vector<long> int4_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
     if (PG_ARGISNULL(i)) null_argument(what);
     std::vector<long> out;
-    for (auto& e : array_elements(fcinfo, i, what, INT4OID, 4, true, TYPALIGN_INT, false)) out.push_back(DatumGetInt32(*e));
+    for (auto& e : array_elements(fcinfo, i, what, INT4OID, 4, true, TYPALIGN_INT, false))
+        out.push_back(DatumGetInt32(*e));
     return out;
 }
 
 std::vector<bool> bool_array_arg_values(FunctionCallInfo fcinfo, int i, const char* what) {
     if (PG_ARGISNULL(i)) null_argument(what);
     std::vector<bool> out;
-    for (auto& e : array_elements(fcinfo, i, what, BOOLOID, 1, true, TYPALIGN_CHAR, false)) out.push_back(DatumGetBool(*e));
+    for (auto& e : array_elements(fcinfo, i, what, BOOLOID, 1, true, TYPALIGN_CHAR, false))
+        out.push_back(DatumGetBool(*e));
     return out;
 }
 
@@ -178,16 +180,21 @@ std::string numeric_text(Numeric n, bool shortened) {
 // What a jsonb value is, as a message shows it: its JSON text.
 std::string shown(const JsonbValue& v) {
     switch (v.type) {
-        case jbvNull: return "null";
-        case jbvBool: return v.val.boolean ? "true" : "false";
-        case jbvNumeric: return numeric_text(v.val.numeric, true);
-        case jbvString: return quote_value(std::string_view(v.val.string.val, v.val.string.len));
+        case jbvNull:
+            return "null";
+        case jbvBool:
+            return v.val.boolean ? "true" : "false";
+        case jbvNumeric:
+            return numeric_text(v.val.numeric, true);
+        case jbvString:
+            return quote_value(std::string_view(v.val.string.val, v.val.string.len));
         case jbvBinary: {
             JsonbContainer* c = v.val.binary.data;
             int len = v.val.binary.len;
             return cut_json(pg_call([&] { return JsonbToCString(nullptr, c, len); }));
         }
-        default: return "a JSON value";
+        default:
+            return "a JSON value";
     }
 }
 
@@ -219,17 +226,18 @@ void check_number(const OptionSpec& s, const std::string& label, const JsonbValu
         if (ec == std::errc::invalid_argument || end != text.data() + text.size())  // a fraction: 2.5, also 2.0
             fail(ErrorKind::InvalidParameter, label + " must be " + typed + ", got " + shown(v));
         if (ec == std::errc::result_out_of_range && s.hi >= 9.2e18)
-            fail(ErrorKind::InvalidParameter, label + " must be " + typed + ", got " + shown(v) + ", beyond 64-bit integers");
-        if (ec == std::errc::result_out_of_range) fail(ErrorKind::InvalidParameter, label + " must be " + range + ", got " + shown(v));
-        in_range = x >= static_cast<long long>(s.lo) &&
-                   (s.hi >= 9.2e18 || x <= static_cast<long long>(s.hi));
+            fail(ErrorKind::InvalidParameter,
+                 label + " must be " + typed + ", got " + shown(v) + ", beyond 64-bit integers");
+        if (ec == std::errc::result_out_of_range)
+            fail(ErrorKind::InvalidParameter, label + " must be " + range + ", got " + shown(v));
+        in_range = x >= static_cast<long long>(s.lo) && (s.hi >= 9.2e18 || x <= static_cast<long long>(s.hi));
     } else {
         errno = 0;
         double x = std::strtod(text.c_str(), nullptr);
         // float8 rejects what overflows, and what underflows to 0, as out of range
         if (errno == ERANGE && (x == 0 || std::isinf(x)))
-            fail(ErrorKind::InvalidParameter, label + " must be " + typed + ", got " + shown(v) +
-                                                  ", beyond double precision");
+            fail(ErrorKind::InvalidParameter,
+                 label + " must be " + typed + ", got " + shown(v) + ", beyond double precision");
         in_range = x >= s.lo && x <= s.hi && !(s.lo_open && x == s.lo);
     }
     if (!in_range) fail(ErrorKind::InvalidParameter, label + " must be " + range + ", got " + shown(v));
@@ -238,7 +246,9 @@ void check_number(const OptionSpec& s, const std::string& label, const JsonbValu
 void check_option(const OptionSpec& s, const std::string& label, const JsonbValue& v) {
     switch (s.kind) {
         case OptionSpec::Integer:
-        case OptionSpec::Number: check_number(s, label, v); return;
+        case OptionSpec::Number:
+            check_number(s, label, v);
+            return;
         case OptionSpec::String:
             if (v.type != jbvString) fail(ErrorKind::InvalidParameter, label + " must be a string, got " + shown(v));
             if (s.non_empty && v.val.string.len == 0) fail(ErrorKind::InvalidParameter, label + " must not be empty");
@@ -254,15 +264,16 @@ void check_option(const OptionSpec& s, const std::string& label, const JsonbValu
             return;
         case OptionSpec::Array:
         case OptionSpec::NumberArray: {
-            const char* type = s.kind == OptionSpec::Array ? " must be a JSON array" : " must be a JSON array of numbers";
+            const char* type =
+                s.kind == OptionSpec::Array ? " must be a JSON array" : " must be a JSON array of numbers";
             if (v.type != jbvBinary || !JsonContainerIsArray(v.val.binary.data))
                 fail(ErrorKind::InvalidParameter, label + type + ", got " + shown(v));
             JsonbContainer* c = v.val.binary.data;
             const std::size_t n = JsonContainerSize(c);
             if (s.non_empty && n == 0) fail(ErrorKind::InvalidParameter, label + " must not be empty");
             if (s.max_elements && n > s.max_elements)
-                fail(ErrorKind::ProgramLimit, label + " has " + std::to_string(n) + " elements; the limit is " +
-                                                  std::to_string(s.max_elements));
+                fail(ErrorKind::ProgramLimit,
+                     label + " has " + std::to_string(n) + " elements; the limit is " + std::to_string(s.max_elements));
             if (s.kind != OptionSpec::NumberArray) return;
             OptionSpec element = s;
             element.kind = OptionSpec::Number;
@@ -310,7 +321,8 @@ void check_json_options(Datum options, const char* argument, const char* what, c
             if (key == s.name) check_option(s, std::string(what) + " " + s.name, v);
     });
     if (!object)
-        fail(ErrorKind::InvalidParameter, std::string(argument) + " must be a JSON object, got " + jsonb_value_text(options));
+        fail(ErrorKind::InvalidParameter,
+             std::string(argument) + " must be a JSON object, got " + jsonb_value_text(options));
 }
 
 std::map<std::string, std::string> json_option_texts(Datum options) {

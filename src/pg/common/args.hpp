@@ -62,10 +62,10 @@ constexpr std::size_t kMaxAggregateArguments = 99;
 struct OptionSpec {
     enum Kind { Integer, Number, String, Array, NumberArray } kind;
     const char* name;
-    double lo = 0, hi = 0;           // Integer, Number, NumberArray elements: the allowed range
-    bool lo_open = false;            // Number: lo itself excluded
-    std::size_t max_elements = 0;    // Array, NumberArray: at most this many (0: no limit; past it 54000)
-    bool non_empty = false;          // String, Array, NumberArray: at least one character / element
+    double lo = 0, hi = 0;                  // Integer, Number, NumberArray elements: the allowed range
+    bool lo_open = false;                   // Number: lo itself excluded
+    std::size_t max_elements = 0;           // Array, NumberArray: at most this many (0: no limit; past it 54000)
+    bool non_empty = false;                 // String, Array, NumberArray: at least one character / element
     std::vector<const char*> choices = {};  // String: one of these, when given
 };
 

@@ -11,9 +11,7 @@ ErrorData* run_catching(void (*fn)(void*), void* arg) {
     MemoryContext caller = CurrentMemoryContext;
     ErrorData* volatile caught = nullptr;
     PG_TRY();
-    {
-        fn(arg);
-    }
+    { fn(arg); }
     PG_CATCH();
     {
         MemoryContextSwitchTo(caller);
@@ -36,14 +34,22 @@ struct Report {
 
 int sqlstate_of(ErrorKind kind) {
     switch (kind) {
-        case ErrorKind::InvalidParameter: return ERRCODE_INVALID_PARAMETER_VALUE;
-        case ErrorKind::BadFormat: return ERRCODE_BAD_COPY_FILE_FORMAT;
-        case ErrorKind::UndefinedObject: return ERRCODE_UNDEFINED_OBJECT;
-        case ErrorKind::DuplicateObject: return ERRCODE_DUPLICATE_OBJECT;
-        case ErrorKind::ProgramLimit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
-        case ErrorKind::PermissionDenied: return ERRCODE_INSUFFICIENT_PRIVILEGE;
-        case ErrorKind::DependentObjectsStillExist: return ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST;
-        case ErrorKind::Internal: break;
+        case ErrorKind::InvalidParameter:
+            return ERRCODE_INVALID_PARAMETER_VALUE;
+        case ErrorKind::BadFormat:
+            return ERRCODE_BAD_COPY_FILE_FORMAT;
+        case ErrorKind::UndefinedObject:
+            return ERRCODE_UNDEFINED_OBJECT;
+        case ErrorKind::DuplicateObject:
+            return ERRCODE_DUPLICATE_OBJECT;
+        case ErrorKind::ProgramLimit:
+            return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        case ErrorKind::PermissionDenied:
+            return ERRCODE_INSUFFICIENT_PRIVILEGE;
+        case ErrorKind::DependentObjectsStillExist:
+            return ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST;
+        case ErrorKind::Internal:
+            break;
     }
     return ERRCODE_INTERNAL_ERROR;
 }
@@ -96,7 +102,8 @@ void guarded_run(void (*body)(void*), void* arg) {
     report.hint[0] = '\0';
     if (run_body(body, arg, &report)) return;
     if (report.pg) ThrowErrorData(report.pg);
-    if (report.hint[0]) ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message), errhint("%s", report.hint)));
+    if (report.hint[0])
+        ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message), errhint("%s", report.hint)));
     ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message)));
 }
 
@@ -110,10 +117,12 @@ struct Call {
 
 Datum guarded_call(Datum (*body)(FunctionCallInfo), FunctionCallInfo fcinfo) {
     Call call{body, fcinfo, 0};
-    guarded_run([](void* p) {
-        auto* c = static_cast<Call*>(p);
-        c->result = c->body(c->fcinfo);
-    }, &call);
+    guarded_run(
+        [](void* p) {
+            auto* c = static_cast<Call*>(p);
+            c->result = c->body(c->fcinfo);
+        },
+        &call);
     return call.result;
 }
 

@@ -71,10 +71,10 @@ void guarded(F&& f) {
 
 }  // namespace privrisk::pg
 
-#define PRIVRISK_FUNCTION(name)                                                             \
-    static Datum name##_body([[maybe_unused]] FunctionCallInfo fcinfo);                     \
-    extern "C" {                                                                            \
-    PG_FUNCTION_INFO_V1(name);                                                              \
+#define PRIVRISK_FUNCTION(name)                                                              \
+    static Datum name##_body([[maybe_unused]] FunctionCallInfo fcinfo);                      \
+    extern "C" {                                                                             \
+    PG_FUNCTION_INFO_V1(name);                                                               \
     Datum name(PG_FUNCTION_ARGS) { return privrisk::pg::guarded_call(name##_body, fcinfo); } \
-    }                                                                                       \
+    }                                                                                        \
     static Datum name##_body([[maybe_unused]] FunctionCallInfo fcinfo)

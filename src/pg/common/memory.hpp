@@ -57,7 +57,8 @@ private:
             std::size_t need = MemoryContextMemAllocated(context_, true) + bytes + extra;
             if (need > limit_) throw MemoryLimitExceeded{need, limit_};
         }
-        void* p = MemoryContextAllocExtended(context_, (bytes ? bytes : 1) + extra, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+        void* p =
+            MemoryContextAllocExtended(context_, (bytes ? bytes : 1) + extra, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
         if (!p) throw std::bad_alloc();
         advise_huge_pages(p, bytes + extra);
         if (!extra) return p;

@@ -16,6 +16,8 @@ void register_memory_limit() {
                              &memory_limit_kb, 1024 * 1024, 1024, INT_MAX, GUC_UNIT_KB);
 }
 
-MemoryBound memory_bound() { return MemoryBound{static_cast<std::size_t>(memory_limit_kb) * 1024, "privrisk.memory_limit"}; }
+MemoryBound memory_bound() {
+    return MemoryBound{static_cast<std::size_t>(memory_limit_kb) * 1024, "privrisk.memory_limit"};
+}
 
 }  // namespace privrisk::pg

@@ -26,7 +26,8 @@ void check_dictionary_keys(Datum options, const char* what) {
     if (has_key(options, "dictionary")) return;
     for (const char* key : {"mapping", "leaf_weights", "sensitivity_family"})
         if (has_key(options, key))
-            fail(ErrorKind::InvalidParameter, std::string(what) + " " + key + " describes a dictionary: give \"dictionary\" too");
+            fail(ErrorKind::InvalidParameter,
+                 std::string(what) + " " + key + " describes a dictionary: give \"dictionary\" too");
 }
 
 }  // namespace
@@ -39,8 +40,11 @@ std::vector<OptionSpec> option_specs(unsigned use) {
         if (!(b.uses & use)) continue;
         OptionSpec s{OptionSpec::Integer, b.name, b.lo, b.hi, b.lo_open};
         switch (b.kind) {
-            case BoundKey::Integer: break;
-            case BoundKey::Number: s.kind = OptionSpec::Number; break;
+            case BoundKey::Integer:
+                break;
+            case BoundKey::Number:
+                s.kind = OptionSpec::Number;
+                break;
             case BoundKey::Text:
                 s.kind = OptionSpec::String;
                 s.non_empty = true;
@@ -166,8 +170,8 @@ PRIVRISK_FUNCTION(privrisk_check_options) {
             if (!b.alias || !texts.count(b.name) || !texts.count(b.alias) || texts.at(b.name) == texts.at(b.alias))
                 continue;
             fail(ErrorKind::InvalidParameter, std::string("audit options ") + b.alias + " (" + texts.at(b.alias) +
-                                                  ") and " + b.name + " (" + texts.at(b.name) +
-                                                  ") differ: " + b.alias + " is the older name of " + b.name + ", give one value");
+                                                  ") and " + b.name + " (" + texts.at(b.name) + ") differ: " + b.alias +
+                                                  " is the older name of " + b.name + ", give one value");
         }
     }
     PG_RETURN_VOID();

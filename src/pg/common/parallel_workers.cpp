@@ -28,7 +28,7 @@ int parallel_scan_workers(Oid relid) {
         table_close(r, AccessShareLock);
         if (temporary) return 0;
         const bool chosen = workers >= 0;  // the table's parallel_workers
-        if (!chosen) {  // as compute_parallel_worker() does for a heap scan
+        if (!chosen) {                     // as compute_parallel_worker() does for a heap scan
             if (blocks < static_cast<BlockNumber>(min_parallel_table_scan_size)) return 0;
             double threshold = Max(min_parallel_table_scan_size, 1);
             workers = 1;

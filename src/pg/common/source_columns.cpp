@@ -13,9 +13,8 @@ namespace privrisk::pg {
 SourceRelation source_relation(Oid relid) {
     char* relname = pg_call([&] { return get_rel_name(relid); });
     if (!relname) fail(ErrorKind::UndefinedObject, "relation with OID " + std::to_string(relid) + " does not exist");
-    const char* qualified = pg_call([&] {
-        return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname);
-    });
+    const char* qualified =
+        pg_call([&] { return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), relname); });
     return SourceRelation{relid, relname, qualified};
 }
 
@@ -132,7 +131,8 @@ ArgumentReaders argument_readers(FunctionCallInfo fcinfo, int first, std::size_t
     for (std::size_t j = 0; j < width; ++j) {
         const int arg = first + static_cast<int>(j);
         Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, arg); });
-        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(arg));
+        if (!OidIsValid(type))
+            fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(arg));
         MemoryContext old = pg_call([&] { return MemoryContextSwitchTo(context); });
         r.keys[j] = ClassKeyReader::for_type(type);
         pg_call([&] {

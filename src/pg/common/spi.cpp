@@ -44,10 +44,8 @@ SpiArg text_array_arg(const std::vector<std::optional<std::string_view>>& items)
     Datum* d = pg_array<Datum>(items.size());
     bool* nulls = pg_array<bool>(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (items[i])
-            d[i] = text_arg(*items[i]).value;
-        else
-            nulls[i] = true;
+        if (items[i]) d[i] = text_arg(*items[i]).value;
+        else nulls[i] = true;
     }
     return array_arg(TEXTARRAYOID, TEXTOID, d, nulls, static_cast<int>(items.size()));
 }
@@ -72,7 +70,8 @@ void run_with_pinned_search_path(void (*fn)(void*), void* arg) {
     int level = NewGUCNestLevel();
     PG_TRY();
     {
-        set_config_option("search_path", kPinnedSearchPath, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        set_config_option("search_path", kPinnedSearchPath, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                          false);
         fn(arg);
     }
     PG_CATCH();
@@ -154,7 +153,9 @@ std::vector<long> Spi::int8_array(uint64 row, int col) const {
     Datum* items;
     bool* nulls;
     int n;
-    pg_call([&] { deconstruct_array(DatumGetArrayTypeP(d), INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &items, &nulls, &n); });
+    pg_call([&] {
+        deconstruct_array(DatumGetArrayTypeP(d), INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &items, &nulls, &n);
+    });
     std::vector<long> out;
     for (int i = 0; i < n; ++i) {
         if (nulls[i]) fail(ErrorKind::Internal, "unexpected NULL element in a catalog array");

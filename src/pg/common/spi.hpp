@@ -80,6 +80,7 @@ struct Caught {
     int sqlstate = 0;
     std::string message;
 };
-bool in_subtransaction(const std::function<bool(int)>& expected, const std::function<void()>& fn, Caught* caught = nullptr);
+bool in_subtransaction(const std::function<bool(int)>& expected, const std::function<void()>& fn,
+                       Caught* caught = nullptr);
 
 }  // namespace privrisk::pg

@@ -15,9 +15,8 @@ std::string sql_literal(const std::string& text) {
 }
 
 std::string sql_type(Oid type, int32 typmod) {
-    return std::string(pg_call([&] {
-        return format_type_extended(type, typmod, FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY);
-    }));
+    return std::string(pg_call(
+        [&] { return format_type_extended(type, typmod, FORMAT_TYPE_TYPEMOD_GIVEN | FORMAT_TYPE_FORCE_QUALIFY); }));
 }
 
 }  // namespace privrisk::pg

@@ -8,8 +8,8 @@
 
 namespace privrisk::pg {
 
-std::string sql_identifier(const std::string& name);    // quote_identifier
-std::string sql_literal(const std::string& text);       // quote_literal_cstr
-std::string sql_type(Oid type, int32 typmod);           // schema-qualified, with its typmod
+std::string sql_identifier(const std::string& name);  // quote_identifier
+std::string sql_literal(const std::string& text);     // quote_literal_cstr
+std::string sql_type(Oid type, int32 typmod);         // schema-qualified, with its typmod
 
 }  // namespace privrisk::pg

@@ -8,14 +8,10 @@ namespace privrisk::pg {
 void init_value_text(ValueText* method, Oid type, MemoryContext context) {
     method->type = type;
     Oid base = getBaseType(type);
-    if (base == TEXTOID || base == VARCHAROID)
-        method->kind = ValueText::Text;
-    else if (base == BPCHAROID)
-        method->kind = ValueText::Bpchar;
-    else if (base == DATEOID)
-        method->kind = ValueText::Date;
-    else
-        method->kind = ValueText::Output;
+    if (base == TEXTOID || base == VARCHAROID) method->kind = ValueText::Text;
+    else if (base == BPCHAROID) method->kind = ValueText::Bpchar;
+    else if (base == DATEOID) method->kind = ValueText::Date;
+    else method->kind = ValueText::Output;
     if (method->kind == ValueText::Output) {
         Oid function;
         bool varlena;

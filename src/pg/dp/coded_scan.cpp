@@ -17,8 +17,8 @@ namespace {
 // up, and a new one's text goes to on_value once.
 class RowCoder {
 public:
-    RowCoder(const std::vector<Oid>& types, CodedScan& scan) : scan_(scan), columns_(types.size()),
-                                                               codes_(types.size()), scratch_(types.size()) {
+    RowCoder(const std::vector<Oid>& types, CodedScan& scan)
+        : scan_(scan), columns_(types.size()), codes_(types.size()), scratch_(types.size()) {
         for (std::size_t j = 0; j < types.size(); ++j) {
             columns_[j].reader = ClassKeyReader::for_type(types[j]);
             Oid type = types[j];
@@ -51,7 +51,8 @@ public:
 
     // After each row: every 4,096 rows, frees the row memory and lets a cancel in.
     void next() {
-        if ((++rows_ & 4095) == 0) pg_call([&] {
+        if ((++rows_ & 4095) == 0)
+            pg_call([&] {
                 MemoryContextReset(row_context_);
                 CHECK_FOR_INTERRUPTS();
             });

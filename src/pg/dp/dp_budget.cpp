@@ -33,8 +33,8 @@ void as_budget_owner(F&& f) {
         GetUserIdAndSecContext(&saved_user, &saved_context);
         SetUserIdAndSecContext(owner, saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
         int level = NewGUCNestLevel();
-        (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-                                false);
+        (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true,
+                                0, false);
         return level;
     });
     f();
@@ -49,13 +49,20 @@ bool over(double spent, double budget) { return spent > budget * (1 + 1e-12) + 1
 
 const char* relkind_name(char kind) {
     switch (kind) {
-        case RELKIND_VIEW: return "a view";
-        case RELKIND_SEQUENCE: return "a sequence";
-        case RELKIND_FOREIGN_TABLE: return "a foreign table";
-        case RELKIND_COMPOSITE_TYPE: return "a composite type";
-        case RELKIND_INDEX: return "an index";
-        case RELKIND_PARTITIONED_INDEX: return "a partitioned index";
-        case RELKIND_TOASTVALUE: return "a TOAST table";
+        case RELKIND_VIEW:
+            return "a view";
+        case RELKIND_SEQUENCE:
+            return "a sequence";
+        case RELKIND_FOREIGN_TABLE:
+            return "a foreign table";
+        case RELKIND_COMPOSITE_TYPE:
+            return "a composite type";
+        case RELKIND_INDEX:
+            return "an index";
+        case RELKIND_PARTITIONED_INDEX:
+            return "a partitioned index";
+        case RELKIND_TOASTVALUE:
+            return "a TOAST table";
     }
     return "not a table";
 }
@@ -97,32 +104,37 @@ void spend_budget(Oid relid, const Spend& spend) {
         spi.finish();
     });
     if (uncommitted)
-        raise(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-              "the budget of " + quote_value(name) + " is not committed yet: a release spends in a transaction of its "
-              "own, which cannot see this transaction's set_budget; commit it first (nothing was released or spent)");
+        raise(
+            ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "the budget of " + quote_value(name) +
+                " is not committed yet: a release spends in a transaction of its "
+                "own, which cannot see this transaction's set_budget; commit it first (nothing was released or spent)");
 
     SpendRequest request{relid, budget_owner(), &spend, pg_call([] { return GetUserNameFromId(GetUserId(), false); })};
     const SpendOutcome r = run_budget_worker(request);
     switch (r.status) {
-        case SpendOutcome::Spent: return;
+        case SpendOutcome::Spent:
+            return;
         case SpendOutcome::NoBudget:
-            fail(ErrorKind::UndefinedObject,
-                 "relation " + quote_value(name) + " has no privacy budget: its owner sets one with privrisk.set_budget");
+            fail(ErrorKind::UndefinedObject, "relation " + quote_value(name) +
+                                                 " has no privacy budget: its owner sets one with privrisk.set_budget");
         case SpendOutcome::Overspent:
-            fail(ErrorKind::InvalidParameter, "the release would overspend the privacy budget of " + quote_value(name) +
-                                                  ": it asks for epsilon " + number_text(spend.epsilon) + ", delta " +
-                                                  number_text(spend.delta) + "; left: epsilon " +
-                                                  number_text(std::max(0.0, r.epsilon - r.spent_epsilon)) + ", delta " +
-                                                  number_text(std::max(0.0, r.delta - r.spent_delta)) +
-                                                  "; nothing was released");
+            fail(ErrorKind::InvalidParameter,
+                 "the release would overspend the privacy budget of " + quote_value(name) + ": it asks for epsilon " +
+                     number_text(spend.epsilon) + ", delta " + number_text(spend.delta) + "; left: epsilon " +
+                     number_text(std::max(0.0, r.epsilon - r.spent_epsilon)) + ", delta " +
+                     number_text(std::max(0.0, r.delta - r.spent_delta)) + "; nothing was released");
         case SpendOutcome::Failed:
-            raise(r.sqlstate ? r.sqlstate : ERRCODE_INTERNAL_ERROR,
-                  "the privacy budget of " + quote_value(name) + " could not be spent: " + r.message +
-                      "; nothing was released or spent");
-        case SpendOutcome::NoResult: break;
+            raise(r.sqlstate ? r.sqlstate : ERRCODE_INTERNAL_ERROR, "the privacy budget of " + quote_value(name) +
+                                                                        " could not be spent: " + r.message +
+                                                                        "; nothing was released or spent");
+        case SpendOutcome::NoResult:
+            break;
     }
-    fail(ErrorKind::Internal, "the privacy budget worker stopped without a result (see the server log); nothing was "
-                              "released, the budget of " + quote_value(name) + " may have been spent");
+    fail(ErrorKind::Internal,
+         "the privacy budget worker stopped without a result (see the server log); nothing was "
+         "released, the budget of " +
+             quote_value(name) + " may have been spent");
 }
 
 }  // namespace privrisk::pg
@@ -137,16 +149,19 @@ PRIVRISK_FUNCTION(privrisk_set_budget) {
     const std::string name = source_relation(relid).name;
     if (!(epsilon > 0) || !std::isfinite(epsilon))
         fail(ErrorKind::InvalidParameter, "epsilon must be positive and finite, got " + number_text(epsilon));
-    if (!(delta >= 0 && delta < 1)) fail(ErrorKind::InvalidParameter, "delta must be in [0, 1), got " + number_text(delta));
+    if (!(delta >= 0 && delta < 1))
+        fail(ErrorKind::InvalidParameter, "delta must be in [0, 1), got " + number_text(delta));
     // Only what dp_release reads; the sql_drop event trigger removes the budget
     // with its relation, and no event marks the end of a temporary table.
     const char kind = pg_call([&] { return get_rel_relkind(relid); });
     if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE && kind != RELKIND_MATVIEW)
-        fail(ErrorKind::InvalidParameter, "a privacy budget is set on a table, partitioned table or materialized view; " +
-                                              quote_value(name) + " is " + relkind_name(kind));
+        fail(ErrorKind::InvalidParameter,
+             "a privacy budget is set on a table, partitioned table or materialized view; " + quote_value(name) +
+                 " is " + relkind_name(kind));
     if (pg_call([&] { return get_rel_persistence(relid); }) == RELPERSISTENCE_TEMP)
-        fail(ErrorKind::InvalidParameter, quote_value(name) + " is a temporary table: its budget would outlive it, and pass "
-                                                              "to a later relation with the same OID");
+        fail(ErrorKind::InvalidParameter, quote_value(name) +
+                                              " is a temporary table: its budget would outlive it, and pass "
+                                              "to a later relation with the same OID");
     if (!pg_call([&] { return pg_class_ownercheck(relid, GetUserId()); }))
         fail(ErrorKind::PermissionDenied, "only the owner of " + quote_value(name) + " may set its privacy budget");
     const char* caller = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
@@ -157,13 +172,15 @@ PRIVRISK_FUNCTION(privrisk_set_budget) {
                     {oid_arg(REGCLASSOID, relid)}, false) > 0) {
             double spent_epsilon = spi.float8(0, 1), spent_delta = spi.float8(0, 2);
             if (over(spent_epsilon, epsilon) || over(spent_delta, delta))
-                fail(ErrorKind::InvalidParameter, "the budget of " + quote_value(name) + " cannot go below what was spent: epsilon " +
-                                                      number_text(spent_epsilon) + ", delta " + number_text(spent_delta));
+                fail(ErrorKind::InvalidParameter,
+                     "the budget of " + quote_value(name) + " cannot go below what was spent: epsilon " +
+                         number_text(spent_epsilon) + ", delta " + number_text(spent_delta));
         }
-        spi.run("INSERT INTO privrisk.budget(relation, epsilon, delta, set_by) VALUES ($1, $2, $3, $4::pg_catalog.name) "
-                "ON CONFLICT (relation) DO UPDATE SET epsilon = EXCLUDED.epsilon, delta = EXCLUDED.delta, "
-                "set_by = EXCLUDED.set_by, set_at = pg_catalog.now()",
-                {oid_arg(REGCLASSOID, relid), float8_arg(epsilon), float8_arg(delta), text_arg(caller)}, false);
+        spi.run(
+            "INSERT INTO privrisk.budget(relation, epsilon, delta, set_by) VALUES ($1, $2, $3, $4::pg_catalog.name) "
+            "ON CONFLICT (relation) DO UPDATE SET epsilon = EXCLUDED.epsilon, delta = EXCLUDED.delta, "
+            "set_by = EXCLUDED.set_by, set_at = pg_catalog.now()",
+            {oid_arg(REGCLASSOID, relid), float8_arg(epsilon), float8_arg(delta), text_arg(caller)}, false);
         spi.finish();
     });
     PG_RETURN_VOID();

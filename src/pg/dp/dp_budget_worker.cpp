@@ -43,7 +43,7 @@ extern "C" {
 namespace {
 
 constexpr uint32 kMagic = 0x50524255;  // "PRBU": a segment this module made
-constexpr int kSlotWaitMs = 5000;       // how long to wait for a free worker slot
+constexpr int kSlotWaitMs = 5000;      // how long to wait for a free worker slot
 
 // The request (written by the caller before the worker starts) and the result
 // (written by the worker; `status` last, after its transaction ended).
@@ -119,8 +119,8 @@ int spend_in_transaction(BudgetShared* s) {
                 SPI_processed != 1)
                 elog(ERROR, "privrisk: could not update the budget");
             Oid ltypes[7] = {REGCLASSOID, TEXTOID, FLOAT8OID, FLOAT8OID, TEXTOID, TEXTOID, BOOLOID};
-            Datum lvalues[7] = {ObjectIdGetDatum(s->relid),       CStringGetTextDatum(s->caller),
-                                Float8GetDatum(s->epsilon),       Float8GetDatum(s->delta),
+            Datum lvalues[7] = {ObjectIdGetDatum(s->relid),        CStringGetTextDatum(s->caller),
+                                Float8GetDatum(s->epsilon),        Float8GetDatum(s->delta),
                                 CStringGetTextDatum(s->mechanism), CStringGetTextDatum(parameters_of(s)),
                                 BoolGetDatum(s->is_private)};
             if (SPI_execute_with_args(kInsertLedger, 7, ltypes, lvalues, nullptr, false, 0) != SPI_OK_INSERT)
@@ -154,11 +154,12 @@ void launch_and_wait(dsm_segment* segment) {
     const TimestampTz start = GetCurrentTimestamp();
     while (!RegisterDynamicBackgroundWorker(&worker, &handle)) {
         if (TimestampDifferenceExceeds(start, GetCurrentTimestamp(), kSlotWaitMs))
-            ereport(ERROR, (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-                            errmsg("could not start the privacy budget worker: no background worker slot was free for %d s; "
-                                   "nothing was released or spent",
-                                   kSlotWaitMs / 1000),
-                            errhint("Retry the release, or raise max_worker_processes (now %d).", max_worker_processes)));
+            ereport(ERROR,
+                    (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+                     errmsg("could not start the privacy budget worker: no background worker slot was free for %d s; "
+                            "nothing was released or spent",
+                            kSlotWaitMs / 1000),
+                     errhint("Retry the release, or raise max_worker_processes (now %d).", max_worker_processes)));
         (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 20, PG_WAIT_EXTENSION);
         ResetLatch(MyLatch);
         CHECK_FOR_INTERRUPTS();
@@ -189,9 +190,7 @@ void privrisk_budget_worker_main(Datum arg) {
     MemoryContext context = CurrentMemoryContext;
     volatile int status = privrisk::pg::SpendOutcome::NoResult;
     PG_TRY();
-    {
-        status = spend_in_transaction(s);
-    }
+    { status = spend_in_transaction(s); }
     PG_CATCH();
     {
         MemoryContextSwitchTo(context);
@@ -214,7 +213,8 @@ namespace privrisk::pg {
 
 SpendOutcome run_budget_worker(const SpendRequest& r) {
     if (pg_call([] { return RecoveryInProgress(); }))
-        fail(ErrorKind::InvalidParameter, "a DP release spends a privacy budget, which a server in recovery cannot write");
+        fail(ErrorKind::InvalidParameter,
+             "a DP release spends a privacy budget, which a server in recovery cannot write");
     const Spend& spend = *r.spend;
     if (r.caller.size() >= NAMEDATALEN || spend.mechanism.size() >= sizeof(BudgetShared::mechanism))
         fail(ErrorKind::Internal, "a budget request field is too long");

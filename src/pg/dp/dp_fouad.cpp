@@ -12,11 +12,12 @@ namespace {
 // catalog: public, so φ_l derived from it leaks nothing about the data (A7).
 int64_t widest_node(const std::string& hierarchy) {
     Spi spi;
-    spi.run("SELECT h.kind, (SELECT pg_catalog.max(n) FROM (SELECT pg_catalog.count(*) AS n "
-            "FROM privrisk.hierarchy_leaf l, pg_catalog.generate_subscripts(l.path, 1) AS i "
-            "WHERE l.hierarchy OPERATOR(pg_catalog.=) h.name GROUP BY i, l.path[i]) AS c)::pg_catalog.int8 "
-            "FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) $1",
-            {text_arg(hierarchy)}, true);
+    spi.run(
+        "SELECT h.kind, (SELECT pg_catalog.max(n) FROM (SELECT pg_catalog.count(*) AS n "
+        "FROM privrisk.hierarchy_leaf l, pg_catalog.generate_subscripts(l.path, 1) AS i "
+        "WHERE l.hierarchy OPERATOR(pg_catalog.=) h.name GROUP BY i, l.path[i]) AS c)::pg_catalog.int8 "
+        "FROM privrisk.hierarchy h WHERE h.name OPERATOR(pg_catalog.=) $1",
+        {text_arg(hierarchy)}, true);
     if (spi.string(0, 1) != "tree")
         fail(ErrorKind::InvalidParameter, "sensitivity harmonic needs tree hierarchies (leaf counts); " +
                                               quote_value(hierarchy) + " is of kind " + spi.string(0, 1));
@@ -34,13 +35,15 @@ std::pair<double, double> weight_bounds(Request& req) {
         if (req.leaf_weights.empty()) req.leaf_weights.assign(width, 1.0 / width);
         if (req.leaf_weights.size() != width)
             fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per quasi-identifier (" +
-                                                  std::to_string(width) + "), got " + std::to_string(req.leaf_weights.size()));
+                                                  std::to_string(width) + "), got " +
+                                                  std::to_string(req.leaf_weights.size()));
         phi_l = INFINITY;
         phi_u = 0;
         for (std::size_t j = 0; j < width; ++j) {
             const double w = req.leaf_weights[j];
             if (!(w > 0) || !std::isfinite(w))
-                fail(ErrorKind::InvalidParameter, "leaf weight " + number_text(w) + " of " + quote_value(req.columns[j].name) +
+                fail(ErrorKind::InvalidParameter, "leaf weight " + number_text(w) + " of " +
+                                                      quote_value(req.columns[j].name) +
                                                       " must be positive and finite");
             phi_u += w;
             const int64_t widest = req.columns[j].hierarchy_name ? widest_node(*req.columns[j].hierarchy_name) : 1;
@@ -64,12 +67,14 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
     const auto [phi_l, phi_u] = weight_bounds(req);
     const double scale = fouad_scale(fp, phi_l, phi_u);
     SourceRelation source = source_relation(req.relid);
-    std::string mechanism_fields = "\"drop_probability\": " + json_number(fp.drop) + ", \"theta0\": " + json_number(fp.theta0) +
-                                   ", \"lambda\": " + json_number(fp.lambda) + ", \"kappa\": " + std::to_string(fp.kappa) +
-                                   ", \"score\": " + json_string(fp.score == FouadScore::Aggregate ? "aggregate" : "risk") +
-                                   ", \"sensitivity\": " + json_string(req.sensitivity == Sensitivity::Uniform ? "uniform" : "harmonic");
-    auto columns = open_source(req, source,
-                               Spend{req.epsilon, req.delta, "fouad", parameters_json(req, mechanism_fields), req.seed.has_value()});
+    std::string mechanism_fields =
+        "\"drop_probability\": " + json_number(fp.drop) + ", \"theta0\": " + json_number(fp.theta0) +
+        ", \"lambda\": " + json_number(fp.lambda) + ", \"kappa\": " + std::to_string(fp.kappa) +
+        ", \"score\": " + json_string(fp.score == FouadScore::Aggregate ? "aggregate" : "risk") +
+        ", \"sensitivity\": " + json_string(req.sensitivity == Sensitivity::Uniform ? "uniform" : "harmonic");
+    auto columns = open_source(
+        req, source,
+        Spend{req.epsilon, req.delta, "fouad", parameters_json(req, mechanism_fields), req.seed.has_value()});
     DpRandom random = run_random(req.seed);
     const uint64_t keep = DpRandom::inclusion_threshold(1 - fp.drop);
     // Codes are assigned during the scan and the mechanism needs the dimensions
@@ -82,7 +87,8 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
         req, source, columns, choose_read(req.relid, columns, columns.size(), {true, true, false, false}),
         std::vector<int>(width, 0),
         [&](const uint32_t* codes, int64_t n) {
-            uint32_t t = tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
+            uint32_t t =
+                tuples.find_or_add(std::string_view(reinterpret_cast<const char*>(codes), width * sizeof(uint32_t)));
             if (t == tuple_rows.size()) {
                 tuple_rows.push_back(0);
                 tuple_codes.insert(tuple_codes.end(), codes, codes + width);
@@ -126,8 +132,8 @@ DpOutput* release_fouad(Request& req, MemoryContext memory) {
                 Value g = !v ? Value() : c.hierarchy ? c.hierarchy->generalize(*v, level, scratch) : Value(*v);
                 uint32_t id = released[j].id(g);
                 released_at[j][level][code] = id;
-                d.ancestor[level][code] = id;  // ids are unique across levels: labels identify nodes
-                double w = 1.0 / width;  // uniform: Model II
+                d.ancestor[level][code] = id;                  // ids are unique across levels: labels identify nodes
+                double w = 1.0 / width;                        // uniform: Model II
                 if (req.sensitivity == Sensitivity::Harmonic)  // a column without hierarchy has height 0: ⊥ only
                     w = !g || level == d.height ? 0 : harmonic_weight(*c.hierarchy, g, req.leaf_weights[j]);
                 d.weight[level][code] = w;

@@ -22,13 +22,15 @@ void check_result_shape(TupleDesc desc, std::size_t width, Output output) {
     const std::string want = std::to_string(width) + " text column" + (width == 1 ? "" : "s") +
                              (output == Output::Classes ? " and a bigint count" : "");
     if (static_cast<std::size_t>(desc->natts) != expected)
-        fail(ErrorKind::InvalidParameter, "the column definition list must have " + want + " (one per quasi-identifier), got " +
-                                              std::to_string(desc->natts) + " columns");
+        fail(ErrorKind::InvalidParameter, "the column definition list must have " + want +
+                                              " (one per quasi-identifier), got " + std::to_string(desc->natts) +
+                                              " columns");
     for (std::size_t i = 0; i < expected; ++i) {
         Oid type = TupleDescAttr(desc, i)->atttypid;
         Oid needed = i < width ? TEXTOID : INT8OID;
         if (type != needed)
-            fail(ErrorKind::InvalidParameter, "column " + std::to_string(i + 1) + " of the column definition list must be " +
+            fail(ErrorKind::InvalidParameter, "column " + std::to_string(i + 1) +
+                                                  " of the column definition list must be " +
                                                   (needed == TEXTOID ? "text" : "bigint") + " (" + want + ")");
     }
 }
@@ -36,15 +38,17 @@ void check_result_shape(TupleDesc desc, std::size_t width, Output output) {
 // safepub's arguments: a level per quasi-identifier, none of fouad's.
 void safepub_arguments(FunctionCallInfo fcinfo, Request& req, bool fouad_args) {
     if (fouad_args)
-        fail(ErrorKind::InvalidParameter, "drop_probability, theta0, lambda, kappa, score, sensitivity and "
-                                          "leaf_weights apply to mechanism fouad");
+        fail(ErrorKind::InvalidParameter,
+             "drop_probability, theta0, lambda, kappa, score, sensitivity and "
+             "leaf_weights apply to mechanism fouad");
     if (PG_ARGISNULL(6))
         fail(ErrorKind::InvalidParameter,
              "levels must be given: safepub publishes a given generalization (one level per quasi-identifier)");
     std::vector<long> levels = int4_array_arg_values(fcinfo, 6, "levels");
     if (levels.size() != req.columns.size())
         fail(ErrorKind::InvalidParameter, "levels must have one entry per quasi-identifier (" +
-                                              std::to_string(req.columns.size()) + "), got " + std::to_string(levels.size()));
+                                              std::to_string(req.columns.size()) + "), got " +
+                                              std::to_string(levels.size()));
     for (std::size_t j = 0; j < req.columns.size(); ++j) {
         DpColumn& c = req.columns[j];
         if (levels[j] < 0 || levels[j] > c.height())
@@ -58,7 +62,8 @@ void safepub_arguments(FunctionCallInfo fcinfo, Request& req, bool fouad_args) {
 
 // fouad's arguments: a drop probability and its score's parameters, no levels.
 void fouad_arguments(FunctionCallInfo fcinfo, Request& req) {
-    if (!PG_ARGISNULL(6)) fail(ErrorKind::InvalidParameter, "fouad chooses a generalization per record: levels do not apply");
+    if (!PG_ARGISNULL(6))
+        fail(ErrorKind::InvalidParameter, "fouad chooses a generalization per record: levels do not apply");
     if (PG_ARGISNULL(9))
         fail(ErrorKind::InvalidParameter, "fouad needs drop_probability, the probability that a record is not kept");
     req.fouad.epsilon = req.epsilon;
@@ -95,7 +100,8 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         std::vector<std::optional<std::string>> qi(roles.quasi_identifiers.begin(), roles.quasi_identifiers.end());
         if (qi.empty()) fail(ErrorKind::InvalidParameter, "quasi_identifiers must name at least one column");
         if (qi.size() > kMaxReleaseColumns)
-            fail(ErrorKind::ProgramLimit, "a release has at most " + std::to_string(kMaxReleaseColumns) + " quasi-identifiers");
+            fail(ErrorKind::ProgramLimit,
+                 "a release has at most " + std::to_string(kMaxReleaseColumns) + " quasi-identifiers");
         if (!roles.hierarchies)
             fail(ErrorKind::InvalidParameter,
                  "dp_release: no hierarchies: pass hierarchies (NULL for a column released as it is), or name "
@@ -111,7 +117,8 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         req.mechanism = choice_arg<Mechanism>(fcinfo, 5, "mechanism", "safepub",
                                               {{"safepub", Mechanism::SafePub}, {"fouad", Mechanism::Fouad}});
         if (!PG_ARGISNULL(7)) req.seed = PG_GETARG_INT64(7);
-        req.output = choice_arg<Output>(fcinfo, 8, "output", "rows", {{"rows", Output::Rows}, {"classes", Output::Classes}});
+        req.output =
+            choice_arg<Output>(fcinfo, 8, "output", "rows", {{"rows", Output::Rows}, {"classes", Output::Classes}});
         req.columns.resize(qi.size());
         for (std::size_t j = 0; j < qi.size(); ++j) {
             for (std::size_t i = 0; i < j; ++i)
@@ -123,10 +130,8 @@ PRIVRISK_FUNCTION(privrisk_dp_release) {
         }
         const bool fouad_args = !PG_ARGISNULL(9) || !PG_ARGISNULL(10) || !PG_ARGISNULL(11) || !PG_ARGISNULL(12) ||
                                 !PG_ARGISNULL(13) || !PG_ARGISNULL(14) || !PG_ARGISNULL(15);
-        if (req.mechanism == Mechanism::SafePub)
-            safepub_arguments(fcinfo, req, fouad_args);
-        else
-            fouad_arguments(fcinfo, req);
+        if (req.mechanism == Mechanism::SafePub) safepub_arguments(fcinfo, req, fouad_args);
+        else fouad_arguments(fcinfo, req);
         TupleDesc desc;
         if (pg_call([&] { return get_call_result_type(fcinfo, nullptr, &desc); }) != TYPEFUNC_COMPOSITE)
             fail(ErrorKind::InvalidParameter, "dp_release needs a column definition list: AS r(column text, …)");

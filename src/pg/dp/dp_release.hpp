@@ -32,7 +32,6 @@
 #include "common/source_columns.hpp"
 #include "common/spi.hpp"
 
-
 namespace privrisk::pg::dp {
 
 // A quasi-identifier of the release: its distinct source values as codes, each
@@ -42,7 +41,7 @@ struct DpColumn {
     std::string name;
     std::optional<std::string> hierarchy_name;
     const Hierarchy* hierarchy = nullptr;
-    int level = 0;                                   // safepub: the released level
+    int level = 0;   // safepub: the released level
     TextIds values;  // the source values' codes: one per distinct text (two NaNs are one value)
 
     int height() const { return hierarchy ? hierarchy->height() : 0; }
@@ -56,20 +55,21 @@ struct DpColumn {
             fail(e.kind(), "quasi-identifier " + quote_value(name) + ": " + e.what());
         }
         if (at > max_level)
-            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(name) + ": value " + quote_value(value) +
-                                                  " is at level " + std::to_string(at) + " of hierarchy " +
-                                                  quote_value(hierarchy->name()) + ", above level " + std::to_string(max_level));
+            fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(name) + ": value " +
+                                                  quote_value(value) + " is at level " + std::to_string(at) +
+                                                  " of hierarchy " + quote_value(hierarchy->name()) + ", above level " +
+                                                  std::to_string(max_level));
     }
 };
 
 // What the calls after the first return: plain data in the SRF's memory.
 struct DpOutput {
     int width;
-    bool per_class;   // one row per class with its count, else one row per released row
+    bool per_class;  // one row per class with its count, else one row per released row
     uint32 classes;
-    uint32 next;      // the class being returned
-    int64 left;       // rows of it still to return
-    Datum* values;    // classes × width text datums
+    uint32 next;    // the class being returned
+    int64 left;     // rows of it still to return
+    Datum* values;  // classes × width text datums
     bool* nulls;
     int64* rows;
 };
@@ -106,14 +106,15 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
                      const std::function<void(const uint32_t*, int64_t)>& on_rows,
                      const std::function<void(std::size_t, uint32_t)>& on_new);
 // Classes compared by their values' texts (NULL first).
-std::function<bool(uint32_t, uint32_t)> by_values(const SampleClasses& classes,
-                                                  const std::vector<const std::vector<std::optional<std::string>>*>& texts);
+std::function<bool(uint32_t, uint32_t)> by_values(
+    const SampleClasses& classes, const std::vector<const std::vector<std::optional<std::string>>*>& texts);
 // How many of `rows` rows with these released values the run samples.
 int64_t sampled_rows(const DpRandom& random, const std::vector<std::optional<std::string_view>>& values, int64_t rows,
                      uint64_t threshold);
 // The kept classes as PostgreSQL data in the multi-call context.
 DpOutput* output_classes(const SampleClasses& classes, const SampleClasses::Released& released,
-                         const std::vector<const std::vector<std::optional<std::string>>*>& texts, MemoryContext memory);
+                         const std::vector<const std::vector<std::optional<std::string>>*>& texts,
+                         MemoryContext memory);
 void notice_nothing_released(const Request& req, const std::string& why);
 
 // The mechanisms (dp_safepub.cpp, dp_fouad.cpp).

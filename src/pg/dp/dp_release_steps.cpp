@@ -11,7 +11,8 @@ std::string parameters_json(const Request& r, const std::string& mechanism_field
     std::string qi, h;
     for (std::size_t j = 0; j < r.columns.size(); ++j) {
         qi += (j ? ", " : "") + json_string(r.columns[j].name);
-        h += (j ? ", " : "") + (r.columns[j].hierarchy_name ? json_string(*r.columns[j].hierarchy_name) : std::string("null"));
+        h += (j ? ", " : "") +
+             (r.columns[j].hierarchy_name ? json_string(*r.columns[j].hierarchy_name) : std::string("null"));
     }
     return "{\"quasi_identifiers\": [" + qi + "], \"hierarchies\": [" + h + "], " + mechanism_fields +
            ", \"seed\": " + (r.seed ? std::to_string(*r.seed) : std::string("null")) + "}";
@@ -30,7 +31,8 @@ DpRandom run_random(const std::optional<int64_t>& seed) {
 std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source, const Spend& spend) {
     char kind = pg_call([&] { return get_rel_relkind(req.relid); });
     if (kind != RELKIND_RELATION && kind != RELKIND_MATVIEW && kind != RELKIND_PARTITIONED_TABLE)
-        fail(ErrorKind::InvalidParameter, "dp_release reads tables and materialized views, not " + quote_value(source.name) +
+        fail(ErrorKind::InvalidParameter, "dp_release reads tables and materialized views, not " +
+                                              quote_value(source.name) +
                                               ": a privacy budget belongs to the table its rows are stored in");
     std::vector<SourceColumn> columns;
     for (auto& c : req.columns) columns.push_back(source_column(source, c.name, "quasi-identifier"));
@@ -41,8 +43,8 @@ std::vector<SourceColumn> open_source(Request& req, const SourceRelation& source
                    pg_attribute_aclcheck(req.relid, attnum, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
         });
         if (!allowed)
-            fail(ErrorKind::PermissionDenied, "permission denied for column " + quote_value(c.name) + " of relation " +
-                                                  quote_value(source.name));
+            fail(ErrorKind::PermissionDenied,
+                 "permission denied for column " + quote_value(c.name) + " of relation " + quote_value(source.name));
     }
     spend_budget(req.relid, spend);  // committed before any source row is read
     // Pinned after the spend's SPI: what a read of the source uses is checked against these.
@@ -98,8 +100,8 @@ int64_t count_source(Request& req, const SourceRelation& source, const std::vect
 
 // A class's values in the order of their texts (NULL first): the order the
 // kept classes are in before the output's shuffle, whatever order they were met in.
-std::function<bool(uint32_t, uint32_t)> by_values(const SampleClasses& classes,
-                                                  const std::vector<const std::vector<std::optional<std::string>>*>& texts) {
+std::function<bool(uint32_t, uint32_t)> by_values(
+    const SampleClasses& classes, const std::vector<const std::vector<std::optional<std::string>>*>& texts) {
     return [&classes, &texts](uint32_t a, uint32_t b) {
         const uint32_t *x = classes.ids(a), *y = classes.ids(b);
         for (std::size_t j = 0; j < texts.size(); ++j)
@@ -117,7 +119,8 @@ int64_t sampled_rows(const DpRandom& random, const std::vector<std::optional<std
 
 // The kept classes as PostgreSQL data in the multi-call context.
 DpOutput* output_classes(const SampleClasses& classes, const SampleClasses::Released& released,
-                              const std::vector<const std::vector<std::optional<std::string>>*>& texts, MemoryContext memory) {
+                         const std::vector<const std::vector<std::optional<std::string>>*>& texts,
+                         MemoryContext memory) {
     const std::size_t width = texts.size();
     return pg_call([&] {
         MemoryContext old = MemoryContextSwitchTo(memory);

@@ -11,12 +11,14 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
     DpParameters p = dp_parameters(req.epsilon, req.delta);
     SourceRelation source = source_relation(req.relid);
     std::string levels;
-    for (std::size_t j = 0; j < req.columns.size(); ++j) levels += (j ? ", " : "") + std::to_string(req.columns[j].level);
-    auto columns = open_source(req, source,
-                               Spend{req.epsilon, req.delta, "safepub",
-                                     parameters_json(req, "\"levels\": [" + levels + "], \"beta\": " + json_number(p.beta) +
-                                                              ", \"k\": " + std::to_string(p.k)),
-                                     req.seed.has_value()});
+    for (std::size_t j = 0; j < req.columns.size(); ++j)
+        levels += (j ? ", " : "") + std::to_string(req.columns[j].level);
+    auto columns =
+        open_source(req, source,
+                    Spend{req.epsilon, req.delta, "safepub",
+                          parameters_json(req, "\"levels\": [" + levels + "], \"beta\": " + json_number(p.beta) +
+                                                   ", \"k\": " + std::to_string(p.k)),
+                          req.seed.has_value()});
     const std::size_t width = req.columns.size();
     std::vector<TextIds> released_values(width);
     std::vector<std::vector<uint32_t>> released_of(width);  // code -> released id
@@ -46,9 +48,10 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
             released_of[j].push_back(released_values[j].id(g));
         });
     if (p.k > rows)
-        fail(ErrorKind::InvalidParameter, "delta " + number_text(req.delta) + " needs classes of at least k = " +
-                                              std::to_string(p.k) + " sampled rows, more than the " + std::to_string(rows) +
-                                              " rows of " + quote_value(source.name) + ": choose a larger delta");
+        fail(ErrorKind::InvalidParameter, "delta " + number_text(req.delta) +
+                                              " needs classes of at least k = " + std::to_string(p.k) +
+                                              " sampled rows, more than the " + std::to_string(rows) + " rows of " +
+                                              quote_value(source.name) + ": choose a larger delta");
     // Each class's sampled rows: a function of its values and count alone.
     std::vector<const std::vector<std::optional<std::string>>*> texts;
     for (auto& r : released_values) texts.push_back(&r.text);
@@ -68,8 +71,8 @@ DpOutput* release_safepub(Request& req, MemoryContext memory) {
     // Only what the release shows anyway (no row) and public parameters: the
     // sample's size and classes are not covered by the privacy guarantee.
     if (kept.classes.empty())
-        notice_nothing_released(req, "every class of the sample had fewer than k = " + std::to_string(p.k) +
-                                         " rows and was suppressed");
+        notice_nothing_released(
+            req, "every class of the sample had fewer than k = " + std::to_string(p.k) + " rows and was suppressed");
     return output_classes(sample, kept, texts, memory);
 }
 

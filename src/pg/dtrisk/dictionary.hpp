@@ -33,8 +33,8 @@ std::vector<MappedAttribute> parse_mapping(Datum mapping);
 std::vector<const Hierarchy*> mapping_hierarchies(const std::vector<MappedAttribute>& mapping, HierarchyPins& pins);
 
 // Codes a value for attribute j; an error names the side, the column and the value.
-uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& mapping, const char* side, std::size_t j,
-                     std::optional<std::string_view> text, HierarchyPins& pins);
+uint32_t mapped_code(MatchCounter& counter, const std::vector<MappedAttribute>& mapping, const char* side,
+                     std::size_t j, std::optional<std::string_view> text, HierarchyPins& pins);
 
 // Reads `columns` of `table` as distinct tuples (table_tally), each value coded
 // once by `code` (nullopt: NULL); on_tuples(n) announces the n distinct tuples, then

@@ -45,22 +45,27 @@ Setting read_setting(FunctionCallInfo fcinfo, int mapping_arg, int first) {
     s.leaf_weights = float8_array_arg_values(fcinfo, first, "leaf_weights");
     if (s.leaf_weights.size() != s.mapping.size())
         fail(ErrorKind::InvalidParameter, "leaf_weights must have one entry per mapped attribute (" +
-                                              std::to_string(s.mapping.size()) + "), got " + std::to_string(s.leaf_weights.size()));
+                                              std::to_string(s.mapping.size()) + "), got " +
+                                              std::to_string(s.leaf_weights.size()));
     for (std::size_t j = 0; j < s.leaf_weights.size(); ++j)
         check_weight(s.leaf_weights[j], "leaf weight of " + quote_value(s.mapping[j].released));
     s.method = choice_arg<DisclosureMethod>(fcinfo, first + 2, "method", "aruba",
-                                            {{"exhaustive", DisclosureMethod::Exhaustive}, {"btda", DisclosureMethod::Btda},
-                                             {"aruba", DisclosureMethod::Aruba}, {"genetic", DisclosureMethod::Genetic}});
+                                            {{"exhaustive", DisclosureMethod::Exhaustive},
+                                             {"btda", DisclosureMethod::Btda},
+                                             {"aruba", DisclosureMethod::Aruba},
+                                             {"genetic", DisclosureMethod::Genetic}});
     s.problem = choice_arg<DisclosureProblem>(fcinfo, first + 3, "problem", "min_risk",
                                               {{"min_risk", DisclosureProblem::MinRisk},
                                                {"max_utility", DisclosureProblem::MaxUtility},
                                                {"lagrangian", DisclosureProblem::Lagrangian}});
     if (s.problem != DisclosureProblem::Lagrangian && PG_ARGISNULL(first + 1))
-        fail(ErrorKind::InvalidParameter, "bound must be given: the least utility (min_risk) or the largest risk (max_utility)");
+        fail(ErrorKind::InvalidParameter,
+             "bound must be given: the least utility (min_risk) or the largest risk (max_utility)");
     s.bound = PG_ARGISNULL(first + 1) ? 0 : PG_GETARG_FLOAT8(first + 1);
     if (std::isnan(s.bound)) fail(ErrorKind::InvalidParameter, "bound must be a number, got NaN");
     s.lambda = PG_ARGISNULL(first + 4) ? 0 : PG_GETARG_FLOAT8(first + 4);
-    if (!(s.lambda >= 0) || !std::isfinite(s.lambda)) fail(ErrorKind::InvalidParameter, "lambda must be >= 0 and finite, got " + number_text(s.lambda));
+    if (!(s.lambda >= 0) || !std::isfinite(s.lambda))
+        fail(ErrorKind::InvalidParameter, "lambda must be >= 0 and finite, got " + number_text(s.lambda));
     s.family = choice_arg<Family>(fcinfo, first + 5, "family", "multiplicative",
                                   {{"linear", Family::Linear}, {"multiplicative", Family::Multiplicative}});
     s.seed = PG_ARGISNULL(first + 6) ? 1 : static_cast<uint64_t>(PG_GETARG_INT64(first + 6));
@@ -74,14 +79,16 @@ double released_phi(const Setting& s, const std::vector<Value>& y) {
     std::vector<bool> disclosed(y.size());
     for (std::size_t j = 0; j < y.size(); ++j) {
         disclosed[j] = y[j].has_value();
-        w[j] = !y[j] ? 0 : s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j]) : s.leaf_weights[j];
+        w[j] = !y[j]              ? 0
+               : s.hierarchies[j] ? harmonic_weight(*s.hierarchies[j], y[j], s.leaf_weights[j])
+                                  : s.leaf_weights[j];
     }
     return s.family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed);
 }
 
 struct Outcome {
     DisclosureResult result;
-    bool exhaustive_fallback = false;  // the record matched nothing: its risk is not monotone (A8)
+    bool exhaustive_fallback = false;                  // the record matched nothing: its risk is not monotone (A8)
     std::vector<std::optional<std::string>> released;  // owned: an Outcome is moved around
     double phi = 0;
     int64_t matches = 0;
@@ -148,14 +155,17 @@ std::string outcome_json(const Outcome& o, const Setting& s) {
             levels += (j ? ", " : "") + std::to_string(o.result.levels[j]);
             released += (j ? ", " : "") + (o.released[j] ? json_string(*o.released[j]) : std::string("null"));
         }
-        json += ", \"levels\": [" + levels + "], \"released\": [" + released + "], \"risk\": " + json_number(o.result.risk) +
-                ", \"utility\": " + json_number(o.result.utility) + ", \"phi\": " + json_number(o.phi) +
-                ", \"matches\": " + std::to_string(o.matches);
+        json += ", \"levels\": [" + levels + "], \"released\": [" + released +
+                "], \"risk\": " + json_number(o.result.risk) + ", \"utility\": " + json_number(o.result.utility) +
+                ", \"phi\": " + json_number(o.phi) + ", \"matches\": " + std::to_string(o.matches);
     }
     static const char* const names[] = {"exhaustive", "btda", "aruba", "genetic"};
     json += ", \"visited\": " + std::to_string(o.result.visited) + ", \"method\": " +
             json_string(names[static_cast<int>(o.exhaustive_fallback ? DisclosureMethod::Exhaustive : s.method)]);
-    if (o.exhaustive_fallback) json += ", \"note\": \"the record matches no dictionary entry, so its risk is not monotone: searched exhaustively\"";
+    if (o.exhaustive_fallback)
+        json +=
+            ", \"note\": \"the record matches no dictionary entry, so its risk is not monotone: searched "
+            "exhaustively\"";
     return json + "}";
 }
 
@@ -181,8 +191,9 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosure) {
     auto record_text = text_array_arg_values(fcinfo, 0, "record", true);
     Setting s = read_setting(fcinfo, 2, 3);
     if (record_text.size() != s.mapping.size())
-        fail(ErrorKind::InvalidParameter, "record must have one value per mapped attribute (" + std::to_string(s.mapping.size()) +
-                                              "), got " + std::to_string(record_text.size()));
+        fail(ErrorKind::InvalidParameter, "record must have one value per mapped attribute (" +
+                                              std::to_string(s.mapping.size()) + "), got " +
+                                              std::to_string(record_text.size()));
     MatchCounter counter(s.hierarchies);
     load_dictionary(PG_GETARG_OID(1), s.mapping, counter, s.pins);
     std::vector<Value> record;
@@ -212,7 +223,8 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
         Outcome o = search_record(s, counter, record);
         std::vector<std::optional<std::string_view>> source_items(record.begin(), record.end());
         std::vector<std::optional<std::string_view>> released_items;
-        for (const auto& v : o.released) released_items.push_back(v ? std::optional<std::string_view>(*v) : std::nullopt);
+        for (const auto& v : o.released)
+            released_items.push_back(v ? std::optional<std::string_view>(*v) : std::nullopt);
         std::vector<int> levels = o.result.levels;
         const int64_t rows = counter.released_rows(id), visited = o.result.visited;
         const bool found = o.result.found;
@@ -223,7 +235,7 @@ PRIVRISK_FUNCTION(privrisk_optimal_disclosures) {
         SpiArg levels_array = int4_array_arg(levels);
         pg_call([&] {
             MemoryContextSwitchTo(old);
-            Datum out[7] = {source_array.value, Int64GetDatum(rows), levels_array.value, released_array.value,
+            Datum out[7] = {source_array.value,   Int64GetDatum(rows),     levels_array.value,    released_array.value,
                             Float8GetDatum(risk), Float8GetDatum(utility), Int64GetDatum(visited)};
             bool nulls[7] = {false, false, !found, !found, !found, !found, false};
             tuplestore_putvalues(rsi->setResult, rsi->setDesc, out, nulls);
@@ -246,7 +258,8 @@ PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
     SourceRelation source = read_source_and_dictionary(fcinfo, s, counter);
     int64_t rows = 0;
     for (uint32_t id = 0; id < counter.released(); ++id) rows += counter.released_rows(id);
-    if (rows == 0) fail(ErrorKind::InvalidParameter, "source " + quote_value(source.name) + " has no rows to generalize");
+    if (rows == 0)
+        fail(ErrorKind::InvalidParameter, "source " + quote_value(source.name) + " has no rows to generalize");
     const std::size_t k = s.mapping.size(), tuples = counter.released();
     std::vector<std::vector<Value>> records(tuples);
     for (uint32_t id = 0; id < tuples; ++id) records[id] = counter.released_values(id);
@@ -292,7 +305,8 @@ PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
     std::string qi, hierarchies, node;
     for (std::size_t j = 0; j < k; ++j) {
         qi += (j ? ", " : "") + json_string(s.mapping[j].released);
-        hierarchies += (j ? ", " : "") + (s.mapping[j].hierarchy ? json_string(*s.mapping[j].hierarchy) : std::string("null"));
+        hierarchies +=
+            (j ? ", " : "") + (s.mapping[j].hierarchy ? json_string(*s.mapping[j].hierarchy) : std::string("null"));
         if (r.found) node += (j ? ", " : "") + std::to_string(r.levels[j]);
     }
     static const char* const names[] = {"exhaustive", "btda", "aruba", "genetic"};
@@ -300,8 +314,8 @@ PRIVRISK_FUNCTION(privrisk_optimal_generalization) {
                        "], \"hierarchies\": [" + hierarchies + "], \"found\": " + (r.found ? "true" : "false") +
                        ", \"rows\": " + std::to_string(rows);
     if (r.found)
-        json += ", \"result\": {\"node\": [" + node + "], \"risk\": " + json_number(r.risk) + ", \"utility\": " +
-                json_number(r.utility) + ", \"rows_suppressed\": 0}";
+        json += ", \"result\": {\"node\": [" + node + "], \"risk\": " + json_number(r.risk) +
+                ", \"utility\": " + json_number(r.utility) + ", \"rows_suppressed\": 0}";
     json += ", \"search\": {\"method\": " + json_string(names[static_cast<int>(method)]) +
             ", \"visited\": " + std::to_string(r.visited) + "}}";
     return jsonb_datum(json);

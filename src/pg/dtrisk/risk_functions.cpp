@@ -48,7 +48,8 @@ PRIVRISK_FUNCTION(privrisk_sensitivity_pairwise) {
 
 // harmonic_weight(hierarchy, node, leaf_weight): leaf_weight / leaves under node; ⊥ (NULL) 0.
 PRIVRISK_FUNCTION(privrisk_harmonic_weight) {
-    if (PG_ARGISNULL(0) || PG_ARGISNULL(2)) fail(ErrorKind::InvalidParameter, "hierarchy and leaf_weight must not be NULL");
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
+        fail(ErrorKind::InvalidParameter, "hierarchy and leaf_weight must not be NULL");
     const Hierarchy& h = hierarchy_for_call(fcinfo, PG_GETARG_TEXT_PP(0));
     Value node = PG_ARGISNULL(1) ? Value() : Value(text_view(PG_GETARG_DATUM(1)));
     return Float8GetDatum(harmonic_weight(h, node, PG_GETARG_FLOAT8(2)));
@@ -64,9 +65,9 @@ PRIVRISK_FUNCTION(privrisk_sensitivity) {
     Family family = choice_arg<Family>(fcinfo, 3, "family", "multiplicative",
                                        {{"linear", Family::Linear}, {"multiplicative", Family::Multiplicative}});
     if (hierarchies.size() != values.size() || leaf.size() != values.size())
-        fail(ErrorKind::InvalidParameter, "values, hierarchies and leaf_weights must have the same length, got " +
-                                              std::to_string(values.size()) + ", " + std::to_string(hierarchies.size()) +
-                                              " and " + std::to_string(leaf.size()));
+        fail(ErrorKind::InvalidParameter,
+             "values, hierarchies and leaf_weights must have the same length, got " + std::to_string(values.size()) +
+                 ", " + std::to_string(hierarchies.size()) + " and " + std::to_string(leaf.size()));
     std::vector<double> w;
     std::vector<bool> disclosed;
     for (std::size_t j = 0; j < values.size(); ++j) {
@@ -83,7 +84,8 @@ PRIVRISK_FUNCTION(privrisk_sensitivity) {
         }
         disclosed.push_back(v.has_value());
     }
-    return Float8GetDatum(family == Family::Linear ? sensitivity_linear(w, disclosed) : sensitivity_multiplicative(w, disclosed));
+    return Float8GetDatum(family == Family::Linear ? sensitivity_linear(w, disclosed)
+                                                   : sensitivity_multiplicative(w, disclosed));
 }
 
 // loss(phi, matches, psi DEFAULT 0)
@@ -139,12 +141,14 @@ StateArg state_arg(FunctionCallInfo fcinfo, const char* function) {
     const bool aggregate = AggCheckCallContext(fcinfo, &agg);
     if (PG_ARGISNULL(0)) {
         auto* b = static_cast<bytea*>(pg_call([&] {
-            return aggregate ? MemoryContextAllocZero(agg, VARHDRSZ + sizeof(RiskState)) : palloc0(VARHDRSZ + sizeof(RiskState));
+            return aggregate ? MemoryContextAllocZero(agg, VARHDRSZ + sizeof(RiskState))
+                             : palloc0(VARHDRSZ + sizeof(RiskState));
         }));
         SET_VARSIZE(b, VARHDRSZ + sizeof(RiskState));
         return StateArg{b, RiskState{}};
     }
-    bytea* b = aggregate ? pg_call([&] { return PG_GETARG_BYTEA_P(0); }) : pg_call([&] { return PG_GETARG_BYTEA_P_COPY(0); });
+    bytea* b =
+        aggregate ? pg_call([&] { return PG_GETARG_BYTEA_P(0); }) : pg_call([&] { return PG_GETARG_BYTEA_P_COPY(0); });
     return StateArg{b, risk_state(b, function)};
 }
 
@@ -209,7 +213,8 @@ PRIVRISK_FUNCTION(privrisk_risk_state_combine) {
         RiskState t = risk_state(pg_call([&] { return PG_GETARG_BYTEA_P(1); }), "risk_state_combine");
         s->numerator.merge(t.numerator);
         s->denominator.merge(t.denominator);
-        if (__builtin_add_overflow(s->rows, t.rows, &s->rows) || __builtin_add_overflow(s->infinite, t.infinite, &s->infinite))
+        if (__builtin_add_overflow(s->rows, t.rows, &s->rows) ||
+            __builtin_add_overflow(s->infinite, t.infinite, &s->infinite))
             fail(ErrorKind::ProgramLimit, "risk_state_combine: more than 2^63 - 1 rows");
     }
     return arg.datum();
@@ -244,16 +249,17 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
         fail(ErrorKind::InvalidParameter, "released, dictionary and mapping must not be NULL");
     const Oid released_id = PG_GETARG_OID(0), dictionary_id = PG_GETARG_OID(1);
-    auto mode = choice_arg<MatchCounter::Mode>(fcinfo, 3, "mode", "exact",
-                                               {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
+    auto mode = choice_arg<MatchCounter::Mode>(
+        fcinfo, 3, "mode", "exact", {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
     const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
     auto mapping = parse_mapping(PG_GETARG_DATUM(2));
-    std::vector<long> levels;  // the release at this node: released values generalized first
+    std::vector<long> levels;                  // the release at this node: released values generalized first
     if (PG_NARGS() > 5 && !PG_ARGISNULL(5)) {  // an older catalog declares five arguments
         levels = int4_array_arg_values(fcinfo, 5, "levels");
         if (levels.size() != mapping.size())
             fail(ErrorKind::InvalidParameter, "levels must have one entry per mapped attribute (" +
-                                                  std::to_string(mapping.size()) + "), got " + std::to_string(levels.size()));
+                                                  std::to_string(mapping.size()) + "), got " +
+                                                  std::to_string(levels.size()));
     }
     SourceRelation released = source_relation(released_id);
     std::vector<SourceColumn> released_columns;
@@ -263,8 +269,9 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
     for (std::size_t j = 0; j < levels.size(); ++j) {
         const int height = hierarchies[j] ? hierarchies[j]->height() : 1;
         if (levels[j] < 0 || levels[j] > height)
-            fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of " + quote_value(mapping[j].released) +
-                                                  " is outside 0.." + std::to_string(height));
+            fail(ErrorKind::InvalidParameter, "level " + std::to_string(levels[j]) + " of " +
+                                                  quote_value(mapping[j].released) + " is outside 0.." +
+                                                  std::to_string(height));
     }
     MatchCounter counter(hierarchies, mode, threshold);
     load_dictionary(dictionary_id, mapping, counter, pins);
@@ -275,7 +282,8 @@ PRIVRISK_FUNCTION(privrisk_match_counts) {
             if (!h || levels[j] >= h->height()) return mapped_code(counter, mapping, "released", j, std::nullopt, pins);
             try {
                 if (h->level_of(*t) > levels[j])
-                    fail(ErrorKind::InvalidParameter, "value " + quote_value(*t) + " is above level " + std::to_string(levels[j]));
+                    fail(ErrorKind::InvalidParameter,
+                         "value " + quote_value(*t) + " is above level " + std::to_string(levels[j]));
                 Value g = h->generalize(*t, static_cast<int>(levels[j]), scratch);
                 return mapped_code(counter, mapping, "released", j, g, pins);
             } catch (const Error& e) {
@@ -317,13 +325,14 @@ PRIVRISK_FUNCTION(privrisk_match_count) {
     if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
         fail(ErrorKind::InvalidParameter, "released_values, dictionary and mapping must not be NULL");
     auto values = text_array_arg_values(fcinfo, 0, "released_values", true);
-    auto mode = choice_arg<MatchCounter::Mode>(fcinfo, 3, "mode", "exact",
-                                               {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
+    auto mode = choice_arg<MatchCounter::Mode>(
+        fcinfo, 3, "mode", "exact", {{"exact", MatchCounter::Mode::Exact}, {"jaro", MatchCounter::Mode::Jaro}});
     const double threshold = PG_ARGISNULL(4) ? 0.8 : PG_GETARG_FLOAT8(4);
     auto mapping = parse_mapping(PG_GETARG_DATUM(2));
     if (values.size() != mapping.size())
         fail(ErrorKind::InvalidParameter, "released_values must have one value per mapped attribute (" +
-                                              std::to_string(mapping.size()) + "), got " + std::to_string(values.size()));
+                                              std::to_string(mapping.size()) + "), got " +
+                                              std::to_string(values.size()));
     HierarchyPins pins;
     MatchCounter counter(mapping_hierarchies(mapping, pins), mode, threshold);
     load_dictionary(PG_GETARG_OID(1), mapping, counter, pins);
@@ -342,10 +351,12 @@ PRIVRISK_FUNCTION(privrisk_independent_top_k) {
                                             float8_array_arg_values(fcinfo, 1, "frequencies"),
                                             double(PG_GETARG_INT64(2)), PG_GETARG_INT32(3));
     std::string disclosed, factors;
-    for (std::size_t i = 0; i < c.disclosed.size(); ++i) disclosed += (i ? ", " : "") + std::to_string(c.disclosed[i] + 1);
+    for (std::size_t i = 0; i < c.disclosed.size(); ++i)
+        disclosed += (i ? ", " : "") + std::to_string(c.disclosed[i] + 1);
     for (std::size_t i = 0; i < c.factors.size(); ++i)
         factors += (i ? ", " : "") + (std::isinf(c.factors[i]) ? std::string("null") : json_number(c.factors[i]));
-    return jsonb_datum("{\"disclosed\": [" + disclosed + "], \"factors\": [" + factors + "], \"loss\": " + json_number(c.loss) + "}");
+    return jsonb_datum("{\"disclosed\": [" + disclosed + "], \"factors\": [" + factors +
+                       "], \"loss\": " + json_number(c.loss) + "}");
 }
 
 // check_dictionary_mapping(mapping, leaf_weights jsonb): the mapping a dictionary

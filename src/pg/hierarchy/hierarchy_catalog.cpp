@@ -53,9 +53,11 @@ Cache& the_cache() {
     void* memory = pg_call([] {
         if (!cache_context) {
             cache_context = AllocSetContextCreate(TopMemoryContext, "privrisk hierarchy cache", ALLOCSET_SMALL_SIZES);
-            retired_context = AllocSetContextCreate(TopMemoryContext, "privrisk retired hierarchies", ALLOCSET_SMALL_SIZES);
+            retired_context =
+                AllocSetContextCreate(TopMemoryContext, "privrisk retired hierarchies", ALLOCSET_SMALL_SIZES);
         }
-        generation_context = AllocSetContextCreate(cache_context, "privrisk hierarchy generation", ALLOCSET_SMALL_SIZES);
+        generation_context =
+            AllocSetContextCreate(cache_context, "privrisk hierarchy generation", ALLOCSET_SMALL_SIZES);
         return MemoryContextAlloc(generation_context, sizeof(Cache));
     });
     auto* callback = static_cast<MemoryContextCallback*>(
@@ -75,9 +77,9 @@ void flush() {
 }
 
 void free_retired(XactEvent event, void*) {
-    if (retired_context && (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
-                            event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT ||
-                            event == XACT_EVENT_PREPARE))
+    if (retired_context &&
+        (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_COMMIT ||
+         event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE))
         MemoryContextReset(retired_context);  // deletes the generations: their callbacks free the hierarchies
 }
 
@@ -120,9 +122,10 @@ std::unique_ptr<Hierarchy> load(std::string_view name, int64& version, std::stri
     if (kind == "tree") {
         std::string root = spi.string(0, 2);
         sum.add(root);
-        uint64 n = spi.run("SELECT line, path FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 "
-                           "ORDER BY line USING OPERATOR(pg_catalog.<)",
-                           {text_arg(name)}, true);
+        uint64 n = spi.run(
+            "SELECT line, path FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 "
+            "ORDER BY line USING OPERATOR(pg_catalog.<)",
+            {text_arg(name)}, true);
         std::vector<CsvRecord> records;
         records.reserve(n);
         for (uint64 i = 0; i < n; ++i) {
@@ -255,9 +258,8 @@ const Hierarchy& hierarchy_for_call(FunctionCallInfo fcinfo, text* name, void** 
         return *memo->hierarchy;
     const Hierarchy& h = cached_hierarchy(std::string_view(bytes, len));
     if (!memo || memo->name_len < len) {
-        memo = static_cast<CallMemo*>(pg_call([&] {
-            return MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, offsetof(CallMemo, name) + len);
-        }));
+        memo = static_cast<CallMemo*>(
+            pg_call([&] { return MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, offsetof(CallMemo, name) + len); }));
         *slot = memo;
     }
     memo->generation = generation;

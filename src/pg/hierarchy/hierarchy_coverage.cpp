@@ -26,9 +26,8 @@ ErrorData* copy_error(const ErrorData* from, MemoryContext into) {
         MemoryContext old = MemoryContextSwitchTo(into);
         auto* e = static_cast<ErrorData*>(palloc(sizeof(ErrorData)));
         *e = *from;
-        for (char** s : {&e->message, &e->detail, &e->detail_log, &e->hint, &e->context, &e->backtrace,
-                         &e->schema_name, &e->table_name, &e->column_name, &e->datatype_name, &e->constraint_name,
-                         &e->internalquery})
+        for (char** s : {&e->message, &e->detail, &e->detail_log, &e->hint, &e->context, &e->backtrace, &e->schema_name,
+                         &e->table_name, &e->column_name, &e->datatype_name, &e->constraint_name, &e->internalquery})
             if (*s) *s = pstrdup(*s);
         e->assoc_context = into;
         MemoryContextSwitchTo(old);
@@ -93,14 +92,15 @@ void explaining_uncovered(const SourceRelation& source,
     MemoryContext outer = CurrentMemoryContext;
     ErrorData* saved = nullptr;
     try {
-        in_subtransaction([](int) { return false; }, [&] {
-            try {
-                fn();
-            } catch (const PgError& e) {
-                saved = copy_error(e.data(), outer);
-                throw;
-            }
-        });
+        in_subtransaction([](int) { return false; },
+                          [&] {
+                              try {
+                                  fn();
+                              } catch (const PgError& e) {
+                                  saved = copy_error(e.data(), outer);
+                                  throw;
+                              }
+                          });
     } catch (const PgError&) {
         if (!saved) throw;
         if (saved->sqlerrcode == ERRCODE_INVALID_PARAMETER_VALUE)

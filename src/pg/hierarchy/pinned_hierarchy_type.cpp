@@ -38,10 +38,9 @@ const Hierarchy& checked_hierarchy(const PinnedHierarchy& ref) {
     }
     if (digest != ref.digest)
         fail(ErrorKind::InvalidParameter,
-             "hierarchy " + quote_value(ref.name) + where + " is not the one pinned (digest " + digest +
-                 " here, " + ref.digest + " pinned): " +
-                 (ref.server.empty() ? "it changed since it was pinned"
-                                     : "load the same hierarchy on every server"));
+             "hierarchy " + quote_value(ref.name) + where + " is not the one pinned (digest " + digest + " here, " +
+                 ref.digest + " pinned): " +
+                 (ref.server.empty() ? "it changed since it was pinned" : "load the same hierarchy on every server"));
     return *h;
 }
 
@@ -55,9 +54,8 @@ const Hierarchy& pinned_hierarchy_for_call(FunctionCallInfo fcinfo, Datum ref, v
         return *memo->hierarchy;
     const Hierarchy& h = checked_hierarchy(PinnedHierarchy::parse(text));
     if (!memo || memo->length < static_cast<int>(text.size())) {
-        memo = static_cast<RefMemo*>(pg_call([&] {
-            return MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, offsetof(RefMemo, text) + text.size());
-        }));
+        memo = static_cast<RefMemo*>(pg_call(
+            [&] { return MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, offsetof(RefMemo, text) + text.size()); }));
         *slot = memo;
     }
     memo->generation = hierarchy_generation();

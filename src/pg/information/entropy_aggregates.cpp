@@ -99,9 +99,11 @@ void add_record(FingerprintBuilder& f, Identity* id, Datum value, MemoryContext 
     TupleDesc desc = pg_call([&] { return lookup_rowtype_tupdesc(type, typmod); });
     int n = desc->natts;
     if (!id->field || id->record_type != type || id->record_typmod != typmod) {
-        id->field = static_cast<Identity*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(Identity) * (n ? n : 1)); }));
+        id->field = static_cast<Identity*>(
+            pg_call([&] { return MemoryContextAllocZero(context, sizeof(Identity) * (n ? n : 1)); }));
         for (int i = 0; i < n; ++i)
-            if (!TupleDescAttr(desc, i)->attisdropped) init_identity(&id->field[i], TupleDescAttr(desc, i)->atttypid, context);
+            if (!TupleDescAttr(desc, i)->attisdropped)
+                init_identity(&id->field[i], TupleDescAttr(desc, i)->atttypid, context);
         id->record_type = type;
         id->record_typmod = typmod;
         id->fields = n;
@@ -157,13 +159,15 @@ Fingerprint fingerprint_arg(FunctionCallInfo fcinfo, int arg) {
     auto** slots = static_cast<Identity**>(fcinfo->flinfo->fn_extra);
     MemoryContext context = fcinfo->flinfo->fn_mcxt;
     if (!slots) {
-        slots = static_cast<Identity**>(pg_call([&] { return MemoryContextAllocZero(context, 2 * sizeof(Identity*)); }));
+        slots =
+            static_cast<Identity**>(pg_call([&] { return MemoryContextAllocZero(context, 2 * sizeof(Identity*)); }));
         fcinfo->flinfo->fn_extra = slots;
     }
     Identity*& id = slots[arg - 1];
     if (!id) {
         Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, arg); });
-        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(arg));
+        if (!OidIsValid(type))
+            fail(ErrorKind::InvalidParameter, "cannot determine the type of argument " + std::to_string(arg));
         id = static_cast<Identity*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(Identity)); }));
         init_identity(id, type, context);
     }
@@ -177,9 +181,9 @@ Fingerprint fingerprint_arg(FunctionCallInfo fcinfo, int arg) {
 // One entry per distinct value (or pair): past privrisk.memory_limit, an error.
 template <typename F>
 decltype(auto) bounded(F&& f) {
-    return within_memory_limit("entropy: the distinct values (or pairs) counted",
-                               "raise privrisk.memory_limit, or measure fewer distinct values (a coarser generalization)",
-                               std::forward<F>(f));
+    return within_memory_limit(
+        "entropy: the distinct values (or pairs) counted",
+        "raise privrisk.memory_limit, or measure fewer distinct values (a coarser generalization)", std::forward<F>(f));
 }
 
 // Every function here takes an internal pointer, which only an aggregate has:
@@ -243,8 +247,9 @@ PRIVRISK_FUNCTION(privrisk_value_counts_deserialize) {
     MemoryContext context = aggregate_context(fcinfo);
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
     if (bytes.empty() || static_cast<unsigned char>(bytes[0]) > 1)
-        fail(ErrorKind::InvalidParameter, "value_counts_deserialize: state must start with a kind byte 0 or 1, got " +
-                                              (bytes.empty() ? std::string("0 bytes") : quote_value(bytes.substr(0, 1))));
+        fail(ErrorKind::InvalidParameter,
+             "value_counts_deserialize: state must start with a kind byte 0 or 1, got " +
+                 (bytes.empty() ? std::string("0 bytes") : quote_value(bytes.substr(0, 1))));
     auto* s = construct_in<CountsState>(context, context, bytes[0] != 0);
     bounded([&] { s->raw.assign(bytes.data(), bytes.size()); });
     PG_RETURN_POINTER(s);

@@ -35,7 +35,9 @@ std::vector<double> float8_values(Datum d, const char* what, int* ndim_out, int*
     });
     std::vector<double> v;
     for (int i = 0; i < n; ++i) {
-        if (nulls[i]) fail(ErrorKind::InvalidParameter, std::string(what) + " must not contain NULL (element " + std::to_string(i + 1) + ")");
+        if (nulls[i])
+            fail(ErrorKind::InvalidParameter,
+                 std::string(what) + " must not contain NULL (element " + std::to_string(i + 1) + ")");
         v.push_back(DatumGetFloat8(items[i]));
     }
     *ndim_out = ndim;
@@ -48,10 +50,12 @@ Channel channel_arg(FunctionCallInfo fcinfo) {
     int ndim = 0, dims[2] = {0, 0};
     auto v = float8_values(PG_GETARG_DATUM(0), "matrix", &ndim, dims);
     if (ndim != 2)
-        fail(ErrorKind::InvalidParameter, "matrix must be a two-dimensional array (rows = inputs, columns = outputs), got " +
-                                              std::to_string(ndim) + " dimension(s)");
+        fail(ErrorKind::InvalidParameter,
+             "matrix must be a two-dimensional array (rows = inputs, columns = outputs), got " + std::to_string(ndim) +
+                 " dimension(s)");
     std::vector<std::vector<double>> rows(dims[0]);
-    for (int i = 0; i < dims[0]; ++i) rows[i].assign(v.begin() + std::size_t(i) * dims[1], v.begin() + std::size_t(i + 1) * dims[1]);
+    for (int i = 0; i < dims[0]; ++i)
+        rows[i].assign(v.begin() + std::size_t(i) * dims[1], v.begin() + std::size_t(i + 1) * dims[1]);
     return Channel::from_rows(rows);
 }
 
@@ -129,11 +133,13 @@ PRIVRISK_FUNCTION(privrisk_k_anonymity_channel) {
     for (const auto& name : names) {
         // The ground domain is the hierarchy's leaves (tree hierarchies list them).
         const Hierarchy& h = cached_hierarchy(*name);  // first: loading it runs its own query
-        uint64 n = spi.run("SELECT path[1] FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 ORDER BY line",
-                           {text_arg(*name)}, true);
+        uint64 n = spi.run(
+            "SELECT path[1] FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1 ORDER BY line",
+            {text_arg(*name)}, true);
         if (n == 0)
-            fail(ErrorKind::InvalidParameter, "hierarchy " + quote_value(*name) +
-                                                  " lists no leaves; the universe needs a tree hierarchy (load_hierarchy)");
+            fail(ErrorKind::InvalidParameter,
+                 "hierarchy " + quote_value(*name) +
+                     " lists no leaves; the universe needs a tree hierarchy (load_hierarchy)");
         UniverseAttribute a;
         a.name = *name;
         std::vector<std::string> leaves;
@@ -169,10 +175,11 @@ PRIVRISK_FUNCTION(privrisk_k_anonymity_channel) {
     for (const auto& [x, count] : u.feasible_nodes)
         histogram += (histogram.empty() ? "" : ", ") + json_string(std::to_string(x)) + ": " + std::to_string(count);
     std::string json = "{\"unit\": \"bits\", \"inputs\": " + std::to_string(u.inputs) +
-                       ", \"outputs\": " + std::to_string(u.outputs) + ", \"bayes_error\": " + json_number(u.bayes_error) +
+                       ", \"outputs\": " + std::to_string(u.outputs) +
+                       ", \"bayes_error\": " + json_number(u.bayes_error) +
                        ", \"conditional_entropy\": " + json_number(u.conditional_entropy) +
                        ", \"error_bound\": " + json_number(u.error_bound) +
-                       ", \"utility_degradation\": " + json_number(u.utility_degradation) +
-                       ", \"feasible_nodes\": {" + histogram + "}}";
+                       ", \"utility_degradation\": " + json_number(u.utility_degradation) + ", \"feasible_nodes\": {" +
+                       histogram + "}}";
     return jsonb_datum(json);
 }

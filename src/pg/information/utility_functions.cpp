@@ -103,8 +103,9 @@ Published published_columns(const SourceRelation& source, FunctionCallInfo fcinf
         p.hierarchies = text_array_arg_values(fcinfo, hierarchies_arg, "hierarchies", true);
     if (levels_arg >= 0 && !PG_ARGISNULL(levels_arg)) p.levels = int4_array_arg_values(fcinfo, levels_arg, "levels");
     if (!p.hierarchies.empty() && p.hierarchies.size() != columns.size())
-        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per column (" + std::to_string(columns.size()) +
-                                              "), got " + std::to_string(p.hierarchies.size()));
+        fail(ErrorKind::InvalidParameter, "hierarchies must have one entry per column (" +
+                                              std::to_string(columns.size()) + "), got " +
+                                              std::to_string(p.hierarchies.size()));
     if (!p.levels.empty() && p.levels.size() != columns.size())
         fail(ErrorKind::InvalidParameter, "levels must have one entry per column (" + std::to_string(columns.size()) +
                                               "), got " + std::to_string(p.levels.size()));
@@ -112,7 +113,8 @@ Published published_columns(const SourceRelation& source, FunctionCallInfo fcinf
     p.levels.resize(columns.size(), 0);
     for (std::size_t i = 0; i < columns.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j)
-            if (*columns[j] == *columns[i]) fail(ErrorKind::InvalidParameter, "column " + quote_value(*columns[i]) + " is listed twice");
+            if (*columns[j] == *columns[i])
+                fail(ErrorKind::InvalidParameter, "column " + quote_value(*columns[i]) + " is listed twice");
         SourceColumn c = source_column(source, *columns[i], "the");
         p.names.push_back(*columns[i]);
         if (p.levels[i] != 0) {
@@ -135,9 +137,10 @@ Published published_columns(const SourceRelation& source, FunctionCallInfo fcinf
 double domain_size(const Published& p, std::size_t i, const ColumnCodes& data) {
     if (p.hierarchies[i]) {
         Spi spi;
-        uint64 n = spi.run("SELECT pg_catalog.count(DISTINCT privrisk.generalize($1, path[1], $2)) "
-                           "FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1",
-                           {text_arg(*p.hierarchies[i]), int4_arg(static_cast<int>(p.levels[i]))}, true);
+        uint64 n = spi.run(
+            "SELECT pg_catalog.count(DISTINCT privrisk.generalize($1, path[1], $2)) "
+            "FROM privrisk.hierarchy_leaf WHERE hierarchy OPERATOR(pg_catalog.=) $1",
+            {text_arg(*p.hierarchies[i]), int4_arg(static_cast<int>(p.levels[i]))}, true);
         long nodes = n ? spi.int8(0, 1) : 0;
         spi.finish();
         const Hierarchy& h = cached_hierarchy(*p.hierarchies[i]);
@@ -185,7 +188,8 @@ PRIVRISK_FUNCTION(privrisk_classification_accuracy) {
         fcinfo, 3, "classifier", "naive_bayes",
         {{"naive_bayes", ClassifierKind::NaiveBayes}, {"majority", ClassifierKind::MajorityClass}});
     int folds = PG_ARGISNULL(4) ? 10 : PG_GETARG_INT32(4);
-    if (folds < 2 || folds > 1000) fail(ErrorKind::InvalidParameter, "folds must be in 2..1000, got " + std::to_string(folds));
+    if (folds < 2 || folds > 1000)
+        fail(ErrorKind::InvalidParameter, "folds must be in 2..1000, got " + std::to_string(folds));
     for (const auto& f : features)
         if (*f == target) fail(ErrorKind::InvalidParameter, "the target " + quote_value(target) + " is also a feature");
 
@@ -208,7 +212,8 @@ PRIVRISK_FUNCTION(privrisk_classification_accuracy) {
     rows.width = width;
     std::vector<std::vector<uint32_t>> rank(width + 1);
     for (std::size_t c = 0; c <= width; ++c) rank[c] = data.columns[c].sorted_codes();
-    for (std::size_t c = 0; c < width; ++c) rows.cardinality.push_back(static_cast<uint32_t>(data.columns[c].values.size()));
+    for (std::size_t c = 0; c < width; ++c)
+        rows.cardinality.push_back(static_cast<uint32_t>(data.columns[c].values.size()));
     rows.classes = static_cast<uint32_t>(data.columns[width].values.size());
     std::map<std::vector<uint32_t>, uint64_t> occurrences;  // of each fold key (identical rows)
     for (const auto& row : data.rows) {

@@ -56,10 +56,8 @@ uint64_t invalidations = 0;
 
 void forget_columns(Datum, Oid relid) {
     ++invalidations;
-    if (relid == InvalidOid)
-        cached_columns.clear();
-    else
-        cached_columns.erase(relid);
+    if (relid == InvalidOid) cached_columns.clear();
+    else cached_columns.erase(relid);
 }
 
 void require_some_column_readable(Oid relation) {

@@ -24,7 +24,8 @@ void check_interrupts(void*) {
 // Each code of a column's values to its class value at `level` of `h`, as gen()
 // gives it: 0 for ⊥ (NULL, and every value at the top level), then the
 // generalized texts numbered as met.
-std::vector<uint32_t> level_codes(const std::vector<std::optional<std::string>>& values, const Hierarchy& h, int level) {
+std::vector<uint32_t> level_codes(const std::vector<std::optional<std::string>>& values, const Hierarchy& h,
+                                  int level) {
     std::vector<uint32_t> codes(values.size(), 0);
     std::unordered_map<std::string, uint32_t> ids;
     std::string scratch;
@@ -77,8 +78,8 @@ AuditedLevels audited_levels(const SourceRelation& source, const std::vector<Cla
         }
         map_of[j] = maps[j].data();
     }
-    NodeClasses rolled = roll_up(read.classes, map_of, static_cast<uint32_t>(read.sensitive.text.size()), {},
-                                 check_interrupts, nullptr);
+    NodeClasses rolled =
+        roll_up(read.classes, map_of, static_cast<uint32_t>(read.sensitive.text.size()), {}, check_interrupts, nullptr);
     read.classes = NodeClasses();  // its memory back before the table is built
     return AuditedLevels{contingency_table(rolled, read.sensitive.text), read.workers};
 }

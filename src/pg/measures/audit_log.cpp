@@ -28,11 +28,12 @@ void append_audit_log(Spi& spi, const std::string& source, const std::string& se
     const char* session = pg_call([] { return GetUserNameFromId(GetSessionUserId(), false); });
     const bool traced = release_trace_column();  // before 0.15's update the log has no release column
     AsCatalogOwner owner;
-    spi.run(traced ? "INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result, release) "
-                     "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb, "
-                     "$6::pg_catalog.jsonb)"
-                   : "INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result) "
-                     "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb)",
+    spi.run(traced
+                ? "INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result, release) "
+                  "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb, "
+                  "$6::pg_catalog.jsonb)"
+                : "INSERT INTO privrisk.audit_log(audited_by, session_role, source, settings, result) "
+                  "VALUES ($1::pg_catalog.name, $2::pg_catalog.name, $3, $4::pg_catalog.jsonb, $5::pg_catalog.jsonb)",
             {text_arg(role), text_arg(session), text_arg(source), text_arg(settings), text_arg(result),
              release ? text_arg(*release) : SpiArg{TEXTOID, Datum(0), true}},
             false);

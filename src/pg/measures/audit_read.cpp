@@ -46,8 +46,8 @@ struct AuditScan {
     Oid relid;
     std::size_t width;
     bool sensitive;
-    std::vector<AttrNumber> attnums;      // of the columns read, in the query's order
-    std::vector<ClassKeyReader> readers;  // one per quasi-identifier
+    std::vector<AttrNumber> attnums;       // of the columns read, in the query's order
+    std::vector<ClassKeyReader> readers;   // one per quasi-identifier
     std::vector<std::string> expressions;  // what the query selects, one per column
     std::vector<SpiArg> args;
     std::string select;
@@ -60,7 +60,10 @@ struct AuditScan {
     Clock::time_point streamed = Clock::now();
 
     explicit AuditScan(const AuditSource& audited)
-        : a(audited), relid(audited.source.relid), width(audited.columns.size()), sensitive(audited.sensitive.has_value()) {
+        : a(audited),
+          relid(audited.source.relid),
+          width(audited.columns.size()),
+          sensitive(audited.sensitive.has_value()) {
         for (const ClassColumn& column : a.columns) {
             attnums.push_back(column.column.attnum);
             if (column.hierarchy) {
@@ -70,7 +73,8 @@ struct AuditScan {
                                       ", $" + std::to_string(args.size()) + ")");
                 readers.push_back(ClassKeyReader::for_type(TEXTOID));
             } else {
-                expressions.push_back(column.column.quoted);  // read in its binary form where that identifies the displayed value
+                expressions.push_back(
+                    column.column.quoted);  // read in its binary form where that identifies the displayed value
                 readers.push_back(ClassKeyReader::for_type(column.column.type));
             }
         }
@@ -83,9 +87,13 @@ struct AuditScan {
         // security, are read straight from the heap: the query would only project them.
         choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty() && text_sensitive(), true, true});
     }
-    bool text_sensitive() const { return !sensitive || a.sensitive->type == TEXTOID || a.sensitive->type == VARCHAROID; }
+    bool text_sensitive() const {
+        return !sensitive || a.sensitive->type == TEXTOID || a.sensitive->type == VARCHAROID;
+    }
     std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
-    void note_peak() { peak = std::max(peak, pg_call([&] { return MemoryContextMemAllocated(memory, true); })); }
+    void note_peak() {
+        peak = std::max(peak, pg_call([&] { return MemoryContextMemAllocated(memory, true); }));
+    }
 };
 
 // A quasi-identifier with a hierarchy: the class reader's level-0 classes, each
@@ -116,18 +124,23 @@ enum class ParallelOutcome { Read, Spill, Serial };
 ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
     Caught caught;
     bool parallel = false;
-    in_subtransaction(parallel_read_may_fall_back, [&] {
-        ParallelClasses read =
-            parallel_class_table(s.relid, s.key_attnums(), s.sensitive ? s.a.sensitive->attnum : 0, workers);
-        s.streamed = Clock::now();
-        s.table = std::move(read.table);
-        s.launched = read.launched;
-        s.peak = read.leader_peak;
-        parallel = true;
-    }, &caught);
+    in_subtransaction(
+        parallel_read_may_fall_back,
+        [&] {
+            ParallelClasses read =
+                parallel_class_table(s.relid, s.key_attnums(), s.sensitive ? s.a.sensitive->attnum : 0, workers);
+            s.streamed = Clock::now();
+            s.table = std::move(read.table);
+            s.launched = read.launched;
+            s.peak = read.leader_peak;
+            parallel = true;
+        },
+        &caught);
     if (parallel) return ParallelOutcome::Read;
     if (caught.sqlstate == ERRCODE_PROGRAM_LIMIT_EXCEEDED) return ParallelOutcome::Spill;
-    pg_call([&] { ereport(NOTICE, (errmsg("audit: the parallel read failed (%s); reading serially", caught.message.c_str()))); });
+    pg_call([&] {
+        ereport(NOTICE, (errmsg("audit: the parallel read failed (%s); reading serially", caught.message.c_str())));
+    });
     return ParallelOutcome::Serial;
 }
 
@@ -138,8 +151,9 @@ bool read_tallies(AuditScan& s) {
     const std::string sensitive_text = s.sensitive ? s.expressions.back() : std::string("NULL::pg_catalog.text");
     std::string select_tally;
     for (const Shard& part : sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
-        select_tally += (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
-                        sensitive_text;
+        select_tally +=
+            (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
+            sensitive_text;
         for (const std::string& k : class_key_expressions(s.a.columns, part.server, sharded)) select_tally += ", " + k;
         select_tally += ") FROM " + part.qualified;
     }
@@ -174,16 +188,15 @@ bool read_serially(AuditScan& s, bool direct) {
             Value sensitive_value;
             read_class_row(s.readers, scratch, s.row_context, values, nulls, s.sensitive, key.data(), &sensitive_value);
             aggregator.add(key.data(), sensitive_value);
-            if (s.row_context->mem_allocated > kRowMemory) pg_call([&] { MemoryContextReset(s.row_context); });  // wide values
+            if (s.row_context->mem_allocated > kRowMemory)
+                pg_call([&] { MemoryContextReset(s.row_context); });  // wide values
             if ((++rows & 4095) != 0) return;
             pg_call([&] { MemoryContextReset(s.row_context); });
             s.note_peak();
             progress.rows(static_cast<int64_t>(rows));
         };
-        if (direct)
-            scan_table_rows(s.relid, s.attnums, on_row);
-        else
-            stream_rows(s.select, s.args, on_row);
+        if (direct) scan_table_rows(s.relid, s.attnums, on_row);
+        else stream_rows(s.select, s.args, on_row);
         s.streamed = Clock::now();
         progress.finish();
         s.table = aggregator.finish();
@@ -218,19 +231,20 @@ void read_spilling(AuditScan& s, bool tally) {
         if (hash_mem_multiplier > 2.0)
             set_config_option("hash_mem_multiplier", "2", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
     });
-    MemoryContext histograms = pg_call([&] {
-        return AllocSetContextCreate(s.memory, "privrisk audit histograms", ALLOCSET_DEFAULT_SIZES);
-    });
+    MemoryContext histograms =
+        pg_call([&] { return AllocSetContextCreate(s.memory, "privrisk audit histograms", ALLOCSET_DEFAULT_SIZES); });
     PgMemoryResource mr(histograms, memory_bound().bytes);
     within_memory_limit("audit: the distinct class histograms of its spilling GROUP BY",
                         "raise privrisk.memory_limit, or audit fewer or coarser quasi-identifiers", [&] {
-        ClassSet classes(&mr);
-        stream_rows(grouped, sharded ? std::vector<SpiArg>() : s.args,
-                    [&](const Datum* values, const bool*) { classes.add(hist_bytes(values[sharded ? s.width : 0])); });
-        s.streamed = Clock::now();
-        s.note_peak();
-        s.table = classes.table();
-    });
+                            ClassSet classes(&mr);
+                            stream_rows(grouped, sharded ? std::vector<SpiArg>() : s.args,
+                                        [&](const Datum* values, const bool*) {
+                                            classes.add(hist_bytes(values[sharded ? s.width : 0]));
+                                        });
+                            s.streamed = Clock::now();
+                            s.note_peak();
+                            s.table = classes.table();
+                        });
 }
 
 }  // namespace
@@ -243,12 +257,15 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     // A sensitive column of another type than text keeps the read through SQL, whose ::text it
     // counts by; so does a call in parallel mode (audit() above a Gather), where the reader's
     // fallbacks could not start their subtransactions.
-    const bool by_reader = !s.args.empty() && !sharded && s.text_sensitive() && !pg_call([] { return IsInParallelMode(); });
+    const bool by_reader =
+        !s.args.empty() && !sharded && s.text_sensitive() && !pg_call([] { return IsInParallelMode(); });
     const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays);
 
     // The read's memory lives in a context of its own, so it can be measured and bounded.
-    s.memory = pg_call([] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES); });
-    s.row_context = pg_call([&] { return AllocSetContextCreate(s.memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES); });
+    s.memory =
+        pg_call([] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk audit", ALLOCSET_DEFAULT_SIZES); });
+    s.row_context =
+        pg_call([&] { return AllocSetContextCreate(s.memory, "privrisk audit rows", ALLOCSET_DEFAULT_SIZES); });
     PgMemoryResource bounded(s.memory, audit_memory_bytes());
     s.bounded = &bounded;
     Spi spi;
@@ -271,7 +288,8 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     } else {
         ParallelOutcome parallel = workers > 0 ? read_in_parallel(s, workers) : ParallelOutcome::Serial;
         if (parallel == ParallelOutcome::Read) how = "parallel aggregation, " + std::to_string(s.launched) + " workers";
-        spilled = parallel == ParallelOutcome::Spill || (parallel == ParallelOutcome::Serial && !read_serially(s, direct));
+        spilled =
+            parallel == ParallelOutcome::Spill || (parallel == ParallelOutcome::Serial && !read_serially(s, direct));
         if (!spilled && how.empty()) how = "in-memory aggregation";
     }
     if (spilled) {
@@ -283,7 +301,9 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     const auto scanned = Clock::now();
     s.note_peak();
     pg_call([&] { MemoryContextDelete(s.memory); });
-    auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    auto ms = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
     return AuditRead{std::move(s.table), how, s.peak, ms(started, s.streamed), ms(s.streamed, scanned)};
 }
 

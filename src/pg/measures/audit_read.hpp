@@ -24,9 +24,9 @@ struct AuditSource {
 
 struct AuditRead {
     ContingencyTable table;
-    std::string how;                       // which read gave it (DEBUG1)
-    Size peak = 0;                         // the most memory the read held
-    double scan_ms = 0, finish_ms = 0;     // reading the rows; putting the table together
+    std::string how;                    // which read gave it (DEBUG1)
+    Size peak = 0;                      // the most memory the read held
+    double scan_ms = 0, finish_ms = 0;  // reading the rows; putting the table together
 };
 
 AuditRead read_audit_classes(const AuditSource& audited);

@@ -26,7 +26,8 @@ ArrayType* counter_state(FunctionCallInfo fcinfo, int arg, const char* function,
                                INT8OID, 2, 2, true, &n);
     *pair = reinterpret_cast<int64*>(ARR_DATA_PTR(a));
     if ((*pair)[0] < 0 || (*pair)[1] < 0)
-        bad_state(function, "two counts >= 0", "{" + std::to_string((*pair)[0]) + "," + std::to_string((*pair)[1]) + "}");
+        bad_state(function, "two counts >= 0",
+                  "{" + std::to_string((*pair)[0]) + "," + std::to_string((*pair)[1]) + "}");
     return a;
 }
 
@@ -107,17 +108,16 @@ PRIVRISK_FUNCTION(privrisk_l_diversity_transition) {
     std::string_view kind = PG_NARGS() > 2 && !PG_ARGISNULL(2) ? text_view(PG_GETARG_DATUM(2)) : "distinct";
     bool has_c = PG_NARGS() > 3 && !PG_ARGISNULL(3);
     if (kind != "distinct" && kind != "entropy" && kind != "recursive")
-        fail(ErrorKind::InvalidParameter, "l_diversity kind must be 'distinct', 'entropy' or 'recursive', got " +
-                                              quote_value(kind));
+        fail(ErrorKind::InvalidParameter,
+             "l_diversity kind must be 'distinct', 'entropy' or 'recursive', got " + quote_value(kind));
     if (kind == "recursive" && !has_c) fail(ErrorKind::InvalidParameter, "recursive (c,l)-diversity needs c");
-    if (kind != "recursive" && has_c)
-        fail(ErrorKind::InvalidParameter, "c applies to recursive (c,l)-diversity only");
+    if (kind != "recursive" && has_c) fail(ErrorKind::InvalidParameter, "c applies to recursive (c,l)-diversity only");
     if (PG_ARGISNULL(1)) {
         if (PG_ARGISNULL(0)) PG_RETURN_NULL();
         PG_RETURN_FLOAT8(PG_GETARG_FLOAT8(0));
     }
     HistogramView h(hist_bytes(PG_GETARG_DATUM(1)));
-    double level = kind == "distinct" ? class_l_distinct(h)
+    double level = kind == "distinct"  ? class_l_distinct(h)
                    : kind == "entropy" ? class_l_entropy(h)
                                        : class_l_recursive(h, PG_GETARG_FLOAT8(3));
     if (PG_ARGISNULL(0)) PG_RETURN_FLOAT8(level);
@@ -204,7 +204,8 @@ PRIVRISK_FUNCTION(privrisk_class_set_deserialize) {
     auto* s = construct_in<ClassSetState>(context, context);
     constexpr std::size_t fixed = sizeof s->kind + sizeof s->hierarchy;
     if (bytes.size() < fixed)
-        bad_state("class_set_deserialize", "at least " + std::to_string(fixed) + " bytes", std::to_string(bytes.size()) + " bytes");
+        bad_state("class_set_deserialize", "at least " + std::to_string(fixed) + " bytes",
+                  std::to_string(bytes.size()) + " bytes");
     std::memcpy(s->kind, bytes.data(), sizeof s->kind);
     std::memcpy(s->hierarchy, bytes.data() + sizeof s->kind, sizeof s->hierarchy);
     s->kind[sizeof s->kind - 1] = s->hierarchy[sizeof s->hierarchy - 1] = '\0';

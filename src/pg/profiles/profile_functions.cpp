@@ -29,8 +29,8 @@ void check_profile_name(const std::string& name) {
     for (char c : name)
         if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) && c != '_' &&
             c != '-' && c != '.')
-            fail(ErrorKind::InvalidParameter, "profile name " + quote_value(name) +
-                                                  " may hold ASCII letters, digits, '_', '-' and '.' only");
+            fail(ErrorKind::InvalidParameter,
+                 "profile name " + quote_value(name) + " may hold ASCII letters, digits, '_', '-' and '.' only");
 }
 
 // Who may replace or drop a profile: the owner role's members; an orphan's, a superuser only.
@@ -55,8 +55,8 @@ void refuse_look_alike(Spi& spi, const std::string& name) {
                 "WHERE pg_catalog.lower(name COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) $1 "
                 "AND name OPERATOR(pg_catalog.<>) $2 LIMIT 1",
                 {text_arg(profile_name_key(name)), text_arg(name)}, true) > 0)
-        fail(ErrorKind::DuplicateObject, "risk profile name " + quote_value(name) + " looks like the existing profile " +
-                                             quote_value(spi.string(0, 1)) +
+        fail(ErrorKind::DuplicateObject, "risk profile name " + quote_value(name) +
+                                             " looks like the existing profile " + quote_value(spi.string(0, 1)) +
                                              ": names are compared without case and invisible characters");
 }
 

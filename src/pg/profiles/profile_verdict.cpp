@@ -45,12 +45,13 @@ std::string profile_verdict(Spi& spi, const std::string& name, Oid source, const
         if (spi.null(0, 1)) *why = "no DP release of this table is recorded";
         return spi.null(0, 1) ? std::nullopt : std::optional<double>(spi.float8(0, 1));
     });
-    std::string json = "{\"profile\": " + json_string(name) + ", \"profile_owner\": " +
-                       (stored.owner_now ? json_string(*stored.owner_now) : std::string("null")) +
-                       ", \"profile_orphaned\": " + (stored.owner_now ? "false" : "true") +
-                       (stored.owner_now ? std::string() : ", \"profile_owner_was\": " + json_string(stored.owner_name)) +
-                       ", \"publishable\": " + (v.publishable ? "true" : "false") +
-                       ", \"summary\": " + json_string(v.summary) + ", \"checks\": [";
+    std::string json =
+        "{\"profile\": " + json_string(name) +
+        ", \"profile_owner\": " + (stored.owner_now ? json_string(*stored.owner_now) : std::string("null")) +
+        ", \"profile_orphaned\": " + (stored.owner_now ? "false" : "true") +
+        (stored.owner_now ? std::string() : ", \"profile_owner_was\": " + json_string(stored.owner_name)) +
+        ", \"publishable\": " + (v.publishable ? "true" : "false") + ", \"summary\": " + json_string(v.summary) +
+        ", \"checks\": [";
     for (std::size_t i = 0; i < v.checks.size(); ++i) {
         const ThresholdCheck& c = v.checks[i];
         json += std::string(i ? ", " : "") + "{\"key\": " + json_string(c.threshold->key) +

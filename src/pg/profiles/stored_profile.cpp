@@ -16,10 +16,11 @@ RiskProfile parse_thresholds(Datum thresholds) {
 }
 
 bool owners_by_identity(Spi& spi) {
-    spi.run("SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute "
-            "WHERE attrelid OPERATOR(pg_catalog.=) 'privrisk.risk_profile'::pg_catalog.regclass "
-            "AND attname OPERATOR(pg_catalog.=) 'owner_name' AND NOT attisdropped",
-            {}, true);
+    spi.run(
+        "SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute "
+        "WHERE attrelid OPERATOR(pg_catalog.=) 'privrisk.risk_profile'::pg_catalog.regclass "
+        "AND attname OPERATOR(pg_catalog.=) 'owner_name' AND NOT attisdropped",
+        {}, true);
     return spi.int8(0, 1) > 0;
 }
 

@@ -14,9 +14,9 @@ namespace privrisk::pg {
 // dropped and made again under the same name is another role. An orphan's
 // owner is gone (dropped, or not found when a dump was restored).
 struct StoredProfile {
-    std::string thresholds;  // jsonb text
-    std::optional<Oid> owner;  // nullopt: orphaned on restore
-    std::string owner_name;    // the owner's name when the profile was last written
+    std::string thresholds;                // jsonb text
+    std::optional<Oid> owner;              // nullopt: orphaned on restore
+    std::string owner_name;                // the owner's name when the profile was last written
     std::optional<std::string> owner_now;  // the owner role's name; nullopt: orphaned
 };
 

@@ -98,8 +98,8 @@ bool check_condition_node(Node* node, void* context) {
         check->problem = "may use only built-in operators";
         return true;
     }
-    if (!IsA(node, List) && (!built_in(exprType(node)) || !built_in(exprCollation(node)) ||
-                             !built_in(exprInputCollation(node)))) {
+    if (!IsA(node, List) &&
+        (!built_in(exprType(node)) || !built_in(exprCollation(node)) || !built_in(exprInputCollation(node)))) {
         check->problem = "may use only built-in types and collations";
         return true;
     }
@@ -107,7 +107,8 @@ bool check_condition_node(Node* node, void* context) {
         check->problem = "may call only immutable built-in functions";
         return true;
     }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(check_condition_node)), context);
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(check_condition_node)), context);
 }
 
 void check_condition(Node* expr, const std::string& what) {
@@ -168,7 +169,8 @@ bool vars_match_source(Node* node, void* context) {
         return a->attisdropped || a->atttypid != var->vartype || a->atttypmod != var->vartypmod ||
                a->attcollation != var->varcollid;
     }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(vars_match_source)), context);
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(vars_match_source)),
+                                  context);
 }
 
 }  // namespace
@@ -237,7 +239,8 @@ Node* parse_tree(const std::string& tree) {
     Node* expr = pg_call([&] { return static_cast<Node*>(stringToNode(text)); });
     Node* copy = pg_call([&] {
         if (!parsed_context)
-            parsed_context = AllocSetContextCreate(CacheMemoryContext, "privrisk parsed conditions", ALLOCSET_SMALL_SIZES);
+            parsed_context =
+                AllocSetContextCreate(CacheMemoryContext, "privrisk parsed conditions", ALLOCSET_SMALL_SIZES);
         MemoryContext old = MemoryContextSwitchTo(parsed_context);
         Node* n = static_cast<Node*>(copyObjectImpl(expr));
         MemoryContextSwitchTo(old);
@@ -255,7 +258,8 @@ Node* parse_tree(const std::string& tree) {
 }  // namespace
 
 Expr* load_condition(Relation source, const PolicyRule& rule, const std::string& policy) {
-    const std::string what = "the condition of rule " + std::to_string(rule.number) + " of policy " + quote_value(policy);
+    const std::string what =
+        "the condition of rule " + std::to_string(rule.number) + " of policy " + quote_value(policy);
     const char* name = policy.c_str();
     const std::string refresh = "; its owner binds it again with privrisk.refresh_policy(" +
                                 std::string(pg_call([&] { return quote_literal_cstr(name); })) + ")";
@@ -270,7 +274,10 @@ Expr* load_condition(Relation source, const PolicyRule& rule, const std::string&
         // A column renamed in place keeps its meaning (as in a view); a name
         // that now stands at another position means the columns moved (a
         // restore after dropped columns): the tree would read the wrong one.
-        if (attnos[i] > desc->natts) { moved = true; break; }
+        if (attnos[i] > desc->natts) {
+            moved = true;
+            break;
+        }
         const char* now = NameStr(TupleDescAttr(desc, attnos[i] - 1)->attname);
         if (rule.condition_columns[i] == now) continue;
         const char* was = rule.condition_columns[i].c_str();

@@ -57,7 +57,8 @@ Datum gen_result(FunctionCallInfo fcinfo, Lookup lookup) {
     Datum datum = PG_GETARG_DATUM(0);
     std::string value(pg_call([&] { return value_text(&memo.value_text, datum); }));
     std::string scratch;
-    Value g = h.generalize(value, PG_GETARG_INT32(2), scratch);  // checks value and level on every row, disclosed or not
+    Value g =
+        h.generalize(value, PG_GETARG_INT32(2), scratch);  // checks value and level on every row, disclosed or not
     if (disclose) g = value;
     if (!g) PG_RETURN_NULL();
     return text_datum(*g);

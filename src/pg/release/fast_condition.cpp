@@ -20,10 +20,17 @@ Var* column_of(Node* node) {
 
 bool integer_kind(Oid type, Kind* kind) {
     switch (type) {
-        case INT2OID: *kind = Kind::Int2; return true;
-        case INT4OID: *kind = Kind::Int4; return true;
-        case INT8OID: *kind = Kind::Int8; return true;
-        default: return false;
+        case INT2OID:
+            *kind = Kind::Int2;
+            return true;
+        case INT4OID:
+            *kind = Kind::Int4;
+            return true;
+        case INT8OID:
+            *kind = Kind::Int8;
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -46,8 +53,7 @@ void inline_form(Term* term) {
     unsigned char form[16] = {0}, mask[16] = {0};
     if (term->length <= static_cast<int>(VARATT_SHORT_MAX - VARHDRSZ_SHORT))
         SET_VARSIZE_SHORT(form, term->length + VARHDRSZ_SHORT);
-    else
-        SET_VARTAG_1B_E(form, 0);
+    else SET_VARTAG_1B_E(form, 0);
     int n = std::min(term->length, 15);
     std::memcpy(form + 1, term->bytes, n);
     std::memset(mask, 0xff, n + 1);
@@ -131,28 +137,47 @@ bool text_holds(const Term& t, const Datum* values, const bool* isnull) {
     return !isnull[t.column] && text_equals(t, values[t.column]) == Equal;
 }
 
-bool generic_holds(const Term& t, const Datum* values, const bool* isnull) { return fast_term_holds(t, values, isnull); }
+bool generic_holds(const Term& t, const Datum* values, const bool* isnull) {
+    return fast_term_holds(t, values, isnull);
+}
 
 template <Kind K>
 bool (*integer_for(Test test))(const Term&, const Datum*, const bool*) {
     switch (test) {
-        case Test::Eq: return integer_holds<K, Test::Eq>;
-        case Test::Ne: return integer_holds<K, Test::Ne>;
-        case Test::Lt: return integer_holds<K, Test::Lt>;
-        case Test::Le: return integer_holds<K, Test::Le>;
-        case Test::Gt: return integer_holds<K, Test::Gt>;
-        case Test::Ge: return integer_holds<K, Test::Ge>;
-        default: return generic_holds;
+        case Test::Eq:
+            return integer_holds<K, Test::Eq>;
+        case Test::Ne:
+            return integer_holds<K, Test::Ne>;
+        case Test::Lt:
+            return integer_holds<K, Test::Lt>;
+        case Test::Le:
+            return integer_holds<K, Test::Le>;
+        case Test::Gt:
+            return integer_holds<K, Test::Gt>;
+        case Test::Ge:
+            return integer_holds<K, Test::Ge>;
+        default:
+            return generic_holds;
     }
 }
 
 void specialize(Term* t) {
     switch (t->kind) {
-        case Kind::Int2: t->holds = integer_for<Kind::Int2>(t->test); break;
-        case Kind::Int4: t->holds = integer_for<Kind::Int4>(t->test); break;
-        case Kind::Int8: t->holds = integer_for<Kind::Int8>(t->test); break;
-        case Kind::Text: t->holds = t->test == Test::Eq ? text_holds<true> : text_holds<false>; break;
-        default: t->holds = generic_holds; break;
+        case Kind::Int2:
+            t->holds = integer_for<Kind::Int2>(t->test);
+            break;
+        case Kind::Int4:
+            t->holds = integer_for<Kind::Int4>(t->test);
+            break;
+        case Kind::Int8:
+            t->holds = integer_for<Kind::Int8>(t->test);
+            break;
+        case Kind::Text:
+            t->holds = t->test == Test::Eq ? text_holds<true> : text_holds<false>;
+            break;
+        default:
+            t->holds = generic_holds;
+            break;
     }
 }
 

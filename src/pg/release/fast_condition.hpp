@@ -36,9 +36,12 @@ struct FastCondition {
 
     static int64 integer_value(Kind kind, Datum d) {
         switch (kind) {
-            case Kind::Int2: return DatumGetInt16(d);
-            case Kind::Int4: return DatumGetInt32(d);
-            default: return DatumGetInt64(d);
+            case Kind::Int2:
+                return DatumGetInt16(d);
+            case Kind::Int4:
+                return DatumGetInt32(d);
+            default:
+                return DatumGetInt64(d);
         }
     }
 };
@@ -52,13 +55,20 @@ FastCondition* compile_fast_condition(Expr* condition);
 inline bool integer_test(FastCondition::Test test, int64 x, int64 c) {
     using Test = FastCondition::Test;
     switch (test) {
-        case Test::Eq: return x == c;
-        case Test::Ne: return x != c;
-        case Test::Lt: return x < c;
-        case Test::Le: return x <= c;
-        case Test::Gt: return x > c;
-        case Test::Ge: return x >= c;
-        default: return false;
+        case Test::Eq:
+            return x == c;
+        case Test::Ne:
+            return x != c;
+        case Test::Lt:
+            return x < c;
+        case Test::Le:
+            return x <= c;
+        case Test::Gt:
+            return x > c;
+        case Test::Ge:
+            return x >= c;
+        default:
+            return false;
     }
 }
 
@@ -78,7 +88,8 @@ __attribute__((always_inline)) inline bool text_equals(const FastCondition::Term
         uint64 w0, w1;
         std::memcpy(&w0, p, 8);
         std::memcpy(&w1, p + 8, 8);
-        bool head = (((w0 ^ t.inline_words[0]) & t.inline_mask[0]) | ((w1 ^ t.inline_words[1]) & t.inline_mask[1])) == 0;
+        bool head =
+            (((w0 ^ t.inline_words[0]) & t.inline_mask[0]) | ((w1 ^ t.inline_words[1]) & t.inline_mask[1])) == 0;
         return t.length <= 15 ? head : head && std::memcmp(p + 16, t.bytes + 15, t.length - 15) == 0;
     }
     return text_equals_slow(t, d);

@@ -69,7 +69,8 @@ bool parallel_unsafe(Node* node, void* context) {
     if (!node) return false;
     if (check_functions_in_node(node, unsafe_function, context)) return true;
     if (IsA(node, Param) || IsA(node, SubLink) || IsA(node, SubPlan)) return true;
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(parallel_unsafe)), context);
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(parallel_unsafe)),
+                                  context);
 }
 
 // The conditions the scan runs generically all call functions marked parallel
@@ -90,8 +91,10 @@ char* worker_plan(const ReleaseScanState* s) {
     plan->scan.plan.initPlan = NIL;
     plan->scan.plan.lefttree = plan->scan.plan.righttree = nullptr;
     plan->custom_scan_tlist = NIL;
-    List* exprs = list_make1(makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1, CStringGetTextDatum(s->policy), false, false));
-    if (intVal(lthird(leader->custom_private)) > 1) exprs = lappend(exprs, copyObjectImpl(lsecond(leader->custom_exprs)));  // the view's mark
+    List* exprs =
+        list_make1(makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1, CStringGetTextDatum(s->policy), false, false));
+    if (intVal(lthird(leader->custom_private)) > 1)
+        exprs = lappend(exprs, copyObjectImpl(lsecond(leader->custom_exprs)));  // the view's mark
     plan->custom_exprs = exprs;
     plan->custom_private = list_make3(NIL, NIL, makeInteger(list_length(exprs)));
     return nodeToString(plan);
@@ -132,7 +135,8 @@ dsa_pointer write_form(ScanSuppression* u, dsa_area* area, bool recorded) {
     size += u->key_count * sizeof(uint32);
     for (std::string_view key : classes) size += sizeof(uint32) + key.size() + sizeof(int64);
     if (recorded) size += u->blocks->size() * sizeof(uint64) + u->sequence->size() * sizeof(uint32);
-    dsa_pointer p = pg_call([&] { return dsa_allocate_extended(area, sizeof(uint64) + size, DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM); });
+    dsa_pointer p =
+        pg_call([&] { return dsa_allocate_extended(area, sizeof(uint64) + size, DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM); });
     if (!DsaPointerIsValid(p)) return p;
     char* at = static_cast<char*>(pg_call([&] { return dsa_get_address(area, p); }));
     auto put = [&](const void* bytes, std::size_t n) {
@@ -172,7 +176,8 @@ dsa_pointer write_form(ScanSuppression* u, dsa_area* area, bool recorded) {
 // A worker's form into the leader's counts; its share of the record into `shares`
 // when it recorded one (else *recorded becomes false). May throw; behind guarded().
 // *alike becomes false, and nothing is taken, when the worker released its rows otherwise.
-void take_form(ScanSuppression* u, std::string_view form, std::vector<RecordShare>* shares, bool* recorded, bool* alike) {
+void take_form(ScanSuppression* u, std::string_view form, std::vector<RecordShare>* shares, bool* recorded,
+               bool* alike) {
     ByteReader r{form, kFormName};
     if (r.bytes(sizeof(u->fingerprint)) != std::string_view(u->fingerprint, sizeof(u->fingerprint))) {
         *alike = false;
@@ -187,7 +192,8 @@ void take_form(ScanSuppression* u, std::string_view form, std::vector<RecordShar
     std::vector<std::vector<uint32_t>> codes(u->key_count);
     for (int j = 0; j < u->key_count; ++j) {
         codes[j].push_back(0);  // NULL
-        for (uint32 n = r.get<uint32>(); n > 0; --n) codes[j].push_back(u->value_codes[j]->find_or_add(r.bytes(r.get<uint32>())) + 1);
+        for (uint32 n = r.get<uint32>(); n > 0; --n)
+            codes[j].push_back(u->value_codes[j]->find_or_add(r.bytes(r.get<uint32>())) + 1);
     }
     RecordShare share;
     const uint32 classes = r.get<uint32>();
@@ -207,7 +213,8 @@ void take_form(ScanSuppression* u, std::string_view form, std::vector<RecordShar
             char* out = start;
             for (int j = 0; j < u->key_count; ++j) {
                 const uint64_t code = key.varint();
-                if (code >= codes[j].size()) fail(ErrorKind::Internal, std::string(kFormName) + " names an unknown value");
+                if (code >= codes[j].size())
+                    fail(ErrorKind::Internal, std::string(kFormName) + " names an unknown value");
                 out = put_varint(out, codes[j][code]);
             }
             if (!key.in.empty()) fail(ErrorKind::Internal, std::string(kFormName) + " has a class key too long");
@@ -234,7 +241,8 @@ void take_form(ScanSuppression* u, std::string_view form, std::vector<RecordShar
 
 // The leader's counts within privrisk.memory_limit while it takes the workers'
 // forms: the record goes first, then an error (check_count_memory's). May throw; behind guarded().
-void within_count_memory(const ReleaseScanState* s, ScanSuppression* u, std::vector<RecordShare>* shares, bool* recorded) {
+void within_count_memory(const ReleaseScanState* s, ScanSuppression* u, std::vector<RecordShare>* shares,
+                         bool* recorded) {
     auto held = [&] {
         Size bytes = pg_call([&] { return MemoryContextMemAllocated(u->context, true); });
         for (const RecordShare& share : *shares) bytes += share.map.capacity() * sizeof(uint32_t);
@@ -258,11 +266,13 @@ bool take_forms(const ReleaseScanState* s, ScanSuppression* u, CountShared* shar
     std::vector<RecordShare> shares;
     bool recorded = record_whole(u);
     if (recorded)  // first: its rows stay where they are
-        shares.push_back({std::string_view(reinterpret_cast<const char*>(u->blocks->data()), u->blocks->size() * sizeof(uint64)),
-                          std::string_view(reinterpret_cast<const char*>(u->sequence->data()), u->sequence->size() * sizeof(uint32)),
-                          {}});
+        shares.push_back(
+            {std::string_view(reinterpret_cast<const char*>(u->blocks->data()), u->blocks->size() * sizeof(uint64)),
+             std::string_view(reinterpret_cast<const char*>(u->sequence->data()), u->sequence->size() * sizeof(uint32)),
+             {}});
     for (int w = 0; w < launched; ++w) {
-        if (!DsaPointerIsValid(shared->forms[w])) fail(ErrorKind::Internal, "a parallel suppression count worker left no count");
+        if (!DsaPointerIsValid(shared->forms[w]))
+            fail(ErrorKind::Internal, "a parallel suppression count worker left no count");
         const char* form = static_cast<const char*>(pg_call([&] { return dsa_get_address(area, shared->forms[w]); }));
         uint64 length;
         std::memcpy(&length, form, sizeof length);
@@ -271,10 +281,8 @@ bool take_forms(const ReleaseScanState* s, ScanSuppression* u, CountShared* shar
         if (!alike) return false;
         within_count_memory(s, u, &shares, &recorded);
     }
-    if (recorded)
-        merge_record_shares(shares, u->sequence, u->blocks, u->run_starts);
-    else
-        forget_sequence(u);  // count_and_decide finds no whole record: the read looks classes up
+    if (recorded) merge_record_shares(shares, u->sequence, u->blocks, u->run_starts);
+    else forget_sequence(u);  // count_and_decide finds no whole record: the read looks classes up
     return true;
 }
 
@@ -369,22 +377,22 @@ void privrisk_suppression_count_worker(dsm_segment* seg, shm_toc* toc) {
     auto* s = reinterpret_cast<ReleaseScanState*>(state);
     ScanSuppression* u = s->suppression;
     // The catalog changed since the leader began (its scan, not this one, is what is released).
-    if (s->by_tables) refuse_changed_release(s->policy, "its source gained partitions or inheritance children since the query began");
+    if (s->by_tables)
+        refuse_changed_release(s->policy, "its source gained partitions or inheritance children since the query began");
     if (!u || u->histograms) refuse_changed_release(s->policy, "its record suppression changed since the query began");
     s->cache_limit = shared->cache_limit;
     if (RelationGetRelid(s->source) != scan->phs_relid)  // its policy has another source now
         refuse_changed_release(s->policy, "its source changed since the query began");
     if (ParallelWorkerNumber < 0 || ParallelWorkerNumber >= shared->workers)
-        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("parallel suppression count worker %d of %d", ParallelWorkerNumber, shared->workers)));
+        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                        errmsg("parallel suppression count worker %d of %d", ParallelWorkerNumber, shared->workers)));
     u->recording = shared->recording;
     presize_counts(s, u, 1.3 / (shared->workers + 1), shared->classes_hint);
     if (s->guard_errors) {
         // As exec_release does: an error a generic condition raises may hold a source value.
         MemoryContext context = CurrentMemoryContext;
         PG_TRY();
-        {
-            count_share(s, scan);
-        }
+        { count_share(s, scan); }
         PG_CATCH();
         {
             if (!s->in_rules) PG_RE_THROW();

@@ -24,9 +24,8 @@ Relation open_policy_source(const Policy& policy) {
     Oid source = policy.source;
     bool exists = pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(source)); });
     if (!exists)
-        fail(ErrorKind::UndefinedObject,
-             "the source of policy " + quote_value(policy.name) + " (relation " + std::to_string(source) +
-                 ") no longer exists; drop the policy");
+        fail(ErrorKind::UndefinedObject, "the source of policy " + quote_value(policy.name) + " (relation " +
+                                             std::to_string(source) + ") no longer exists; drop the policy");
     Relation rel = pg_call([&] { return table_open(source, AccessShareLock); });
     char kind = rel->rd_rel->relkind;
     bool rls = rel->rd_rel->relrowsecurity;
@@ -34,16 +33,15 @@ Relation open_policy_source(const Policy& policy) {
         fail(ErrorKind::InvalidParameter, "the source of policy " + quote_value(policy.name) + ", " +
                                               relation_name(source) + ", is not a table or materialized view");
     if (rls)
-        fail(ErrorKind::InvalidParameter,
-             "the source of policy " + quote_value(policy.name) + ", " + relation_name(source) +
-                 ", has row-level security; a release would bypass it");
+        fail(ErrorKind::InvalidParameter, "the source of policy " + quote_value(policy.name) + ", " +
+                                              relation_name(source) +
+                                              ", has row-level security; a release would bypass it");
     return rel;
 }
 
 void require_source_owner(Oid source, const char* action) {
     bool owner = pg_call([&] { return pg_class_ownercheck(source, GetUserId()); });
-    if (!owner)
-        fail(ErrorKind::PermissionDenied, "must be owner of table " + relation_name(source) + " to " + action);
+    if (!owner) fail(ErrorKind::PermissionDenied, "must be owner of table " + relation_name(source) + " to " + action);
 }
 
 bool reads_source(Oid source) {
@@ -58,7 +56,8 @@ void check_bound_columns(const Policy& policy, Relation source) {
     const char* key = policy.name.c_str();
     auto refresh = [&] {
         return "; its owner reviews the policy's rules and labels, then approves the columns as they are with "
-               "privrisk.refresh_policy(" + std::string(pg_call([&] { return quote_literal_cstr(key); })) + ")";
+               "privrisk.refresh_policy(" +
+               std::string(pg_call([&] { return quote_literal_cstr(key); })) + ")";
     };
     for (const BoundColumn& c : policy.columns) {
         if (!c.guarded) continue;

@@ -110,7 +110,9 @@ ReleaseCacheLoad release_cache_begin_load() {
     return {generation, fresh};
 }
 
-bool release_cache_keep(const ReleaseCacheLoad& load) { return load.fresh && load.generation == generation && oids_known; }
+bool release_cache_keep(const ReleaseCacheLoad& load) {
+    return load.fresh && load.generation == generation && oids_known;
+}
 
 bool release_cache_enabled() { return enabled; }
 

@@ -132,11 +132,12 @@ std::optional<Policy> read_policy(std::string_view name, bool latest, bool curre
     policy.source = static_cast<Oid>(spi.int8(0, 1));
     policy.unlabelled_hidden = !spi.null(0, 2) && spi.string(0, 2) == "hide";
     policy.base_name = spi.null(0, 3) ? policy.name : spi.string(0, 3);
-    uint64 n = spi.run("SELECT rule, column_name::pg_catalog.text, operator, condition, hierarchy, level, "
-                       "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version, "
-                       "(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'column_number')::pg_catalog.int8 "
-                       "FROM privrisk.policy_rule r WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
-                       {text_arg(name)}, !latest);
+    uint64 n = spi.run(
+        "SELECT rule, column_name::pg_catalog.text, operator, condition, hierarchy, level, "
+        "condition_tree, condition_columns::pg_catalog.text[], hierarchy_version, "
+        "(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'column_number')::pg_catalog.int8 "
+        "FROM privrisk.policy_rule r WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY rule",
+        {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i) {
         PolicyRule r;
         r.number = static_cast<int>(spi.int8(i, 1));
@@ -163,10 +164,11 @@ std::optional<Policy> read_policy(std::string_view name, bool latest, bool curre
         policy.rules.push_back(std::move(r));
     }
     n = !current ? 0
-                 : spi.run("SELECT column_number, column_name::pg_catalog.text, "
-                           "column_type::pg_catalog.oid::pg_catalog.int8, guarded::pg_catalog.int4 "
-                           "FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY column_number",
-                           {text_arg(name)}, !latest);
+                 : spi.run(
+                       "SELECT column_number, column_name::pg_catalog.text, "
+                       "column_type::pg_catalog.oid::pg_catalog.int8, guarded::pg_catalog.int4 "
+                       "FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1 ORDER BY column_number",
+                       {text_arg(name)}, !latest);
     for (uint64 i = 0; i < n; ++i)
         policy.columns.push_back({static_cast<AttrNumber>(spi.int8(i, 1)), spi.string(i, 2),
                                   static_cast<Oid>(spi.int8(i, 3)), spi.int8(i, 4) != 0});
@@ -188,7 +190,9 @@ std::optional<Policy> find_policy(std::string_view name, bool latest) {
 Policy load_owned_policy(std::string_view name) {
     std::optional<std::string> key = resolve_policy(name, PolicyUse::Own);
     std::optional<Policy> policy = key ? find_policy(*key, true) : std::nullopt;
-    if (!policy) fail(ErrorKind::UndefinedObject, "policy " + quote_value(name) + " does not exist or you do not own its source");
+    if (!policy)
+        fail(ErrorKind::UndefinedObject,
+             "policy " + quote_value(name) + " does not exist or you do not own its source");
     return std::move(*policy);
 }
 
@@ -287,13 +291,14 @@ void add_default_rules(Policy& policy) {
 std::vector<Oid> release_views_of(std::string_view policy) {
     AsCatalogOwner owner;
     Spi spi;
-    uint64 n = spi.run("SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view WHERE policy OPERATOR(pg_catalog.=) $1",
-                       {text_arg(policy)}, true);
+    uint64 n = spi.run(
+        "SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view WHERE policy OPERATOR(pg_catalog.=) "
+        "$1",
+        {text_arg(policy)}, true);
     std::vector<Oid> views;
     for (uint64 i = 0; i < n; ++i) views.push_back(static_cast<Oid>(spi.int8(i, 1)));
     spi.finish();
     return views;
 }
-
 
 }  // namespace privrisk::pg

@@ -16,13 +16,13 @@ struct PolicyRule {
     int number;
     std::string column;  // the name its column had when the owner last approved the policy
     DisclosureOp op;
-    std::string condition;       // as its owner wrote it (shown, and bound again by refresh_policy)
-    std::string condition_tree;  // the bound expression (nodeToString); what a release runs
+    std::string condition;                       // as its owner wrote it (shown, and bound again by refresh_policy)
+    std::string condition_tree;                  // the bound expression (nodeToString); what a release runs
     std::vector<std::string> condition_columns;  // names of the columns it reads, by ascending attno
-    std::string hierarchy;  // gen only
-    int level;              // gen only
-    int64_t hierarchy_version = 0;  // gen only: the version of the hierarchy its owner approved
-    AttrNumber attno = 0;           // its column, by number (0: a 0.13 rule whose column was gone)
+    std::string hierarchy;                       // gen only
+    int level;                                   // gen only
+    int64_t hierarchy_version = 0;               // gen only: the version of the hierarchy its owner approved
+    AttrNumber attno = 0;                        // its column, by number (0: a 0.13 rule whose column was gone)
 };
 
 // A column of the source as the policy's owner last approved it (create_policy,
@@ -39,8 +39,8 @@ struct Policy {
     std::string name;       // the key: schema.name (quote_ident's form), the schema its source had
     std::string base_name;  // the name alone, as create_policy was given it
     Oid source;
-    std::vector<PolicyRule> rules;  // in rule order
-    bool unlabelled_hidden = false;  // create_policy(…, unlabelled => 'hide')
+    std::vector<PolicyRule> rules;     // in rule order
+    bool unlabelled_hidden = false;    // create_policy(…, unlabelled => 'hide')
     std::vector<BoundColumn> columns;  // by number
 };
 

@@ -42,9 +42,8 @@ void insert_rule(Spi& spi, const std::string& policy, const PolicyRule& rule, co
                   "VALUES ($1, $2, $3::pg_catalog.name, $4, $5, $6, $7, $8, $9::pg_catalog.name[], $10)",
             {text_arg(policy), int4_arg(rule.number), text_arg(rule.column), text_arg(disclosure_op_name(rule.op)),
              text_arg(rule.condition), gen ? text_arg(rule.hierarchy) : SpiArg{TEXTOID, 0, true},
-             gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree),
-             text_array_arg(bound.columns), SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen},
-             int4_arg(rule.attno)},
+             gen ? int4_arg(rule.level) : SpiArg{INT4OID, 0, true}, text_arg(bound.tree), text_array_arg(bound.columns),
+             SpiArg{INT8OID, Int64GetDatum(rule.hierarchy_version), !gen}, int4_arg(rule.attno)},
             false);
 }
 
@@ -57,7 +56,8 @@ std::vector<BoundColumn> current_columns(Relation source, const std::vector<Poli
     for (int i = 0; i < desc->natts; ++i) {
         Form_pg_attribute a = TupleDescAttr(desc, i);
         if (a->attisdropped) continue;
-        bool guarded = std::any_of(rules.begin(), rules.end(), [&](const PolicyRule& r) { return r.attno == a->attnum; });
+        bool guarded =
+            std::any_of(rules.begin(), rules.end(), [&](const PolicyRule& r) { return r.attno == a->attnum; });
         for (const TableColumn& c : labelled) guarded |= c.label && c.name == NameStr(a->attname);
         columns.push_back({a->attnum, NameStr(a->attname), a->atttypid, guarded});
     }
@@ -76,14 +76,15 @@ void write_columns(Spi& spi, const std::string& policy, const std::vector<BoundC
         guarded.push_back(c.guarded);
     }
     spi.run("DELETE FROM privrisk.policy_column WHERE policy OPERATOR(pg_catalog.=) $1", {text_arg(policy)}, false);
-    spi.run("INSERT INTO privrisk.policy_column(policy, column_number, column_name, column_type, guarded) "
-            "SELECT $1, u.n::pg_catalog.int2, u.c::pg_catalog.name, u.t::pg_catalog.oid::pg_catalog.regtype, "
-            "u.g OPERATOR(pg_catalog.<>) 0 FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.int8[]), "
-            "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.int8[]), "
-            "pg_catalog.unnest($5::pg_catalog.int8[])) AS u(n, c, t, g)",
-            {text_arg(policy), int8_array_arg(numbers), text_array_arg(names), int8_array_arg(types),
-             int8_array_arg(guarded)},
-            false);
+    spi.run(
+        "INSERT INTO privrisk.policy_column(policy, column_number, column_name, column_type, guarded) "
+        "SELECT $1, u.n::pg_catalog.int2, u.c::pg_catalog.name, u.t::pg_catalog.oid::pg_catalog.regtype, "
+        "u.g OPERATOR(pg_catalog.<>) 0 FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.int8[]), "
+        "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.int8[]), "
+        "pg_catalog.unnest($5::pg_catalog.int8[])) AS u(n, c, t, g)",
+        {text_arg(policy), int8_array_arg(numbers), text_array_arg(names), int8_array_arg(types),
+         int8_array_arg(guarded)},
+        false);
 }
 
 // The number of the source's column `name` (a live user column), or an error naming it.
@@ -103,11 +104,12 @@ AttrNumber column_number(Relation source, const std::string& column, const std::
 void depend_on_source(Oid view, Oid source) {
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(view)); })) return;
     Spi spi;
-    bool recorded = spi.run("SELECT 1 FROM pg_catalog.pg_depend WHERE classid OPERATOR(pg_catalog.=) "
-                            "'pg_catalog.pg_class'::pg_catalog.regclass AND objid OPERATOR(pg_catalog.=) $1 AND "
-                            "refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND "
-                            "refobjid OPERATOR(pg_catalog.=) $2 AND refobjsubid OPERATOR(pg_catalog.=) 0",
-                            {oid_arg(OIDOID, view), oid_arg(OIDOID, source)}, true) > 0;
+    bool recorded = spi.run(
+                        "SELECT 1 FROM pg_catalog.pg_depend WHERE classid OPERATOR(pg_catalog.=) "
+                        "'pg_catalog.pg_class'::pg_catalog.regclass AND objid OPERATOR(pg_catalog.=) $1 AND "
+                        "refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND "
+                        "refobjid OPERATOR(pg_catalog.=) $2 AND refobjsubid OPERATOR(pg_catalog.=) 0",
+                        {oid_arg(OIDOID, view), oid_arg(OIDOID, source)}, true) > 0;
     spi.finish();
     if (recorded) return;
     pg_call([&] {
@@ -130,10 +132,10 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
     check_object_name("policy", name);
     if (PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "create_policy: source must not be NULL");
     enum class Unlabelled { Publish, Hide };
-    Unlabelled unlabelled = PG_NARGS() > 2 ? choice_arg<Unlabelled>(fcinfo, 2, "create_policy: unlabelled", "publish",
-                                                                    {{"publish", Unlabelled::Publish},
-                                                                     {"hide", Unlabelled::Hide}})
-                                           : Unlabelled::Publish;
+    Unlabelled unlabelled = PG_NARGS() > 2
+                                ? choice_arg<Unlabelled>(fcinfo, 2, "create_policy: unlabelled", "publish",
+                                                         {{"publish", Unlabelled::Publish}, {"hide", Unlabelled::Hide}})
+                                : Unlabelled::Publish;
     Policy policy{name, name, PG_GETARG_OID(1), {}, unlabelled == Unlabelled::Hide, {}};
     require_source_owner(policy.source, "create a policy on it");
     Relation source = open_policy_source(policy);
@@ -142,7 +144,8 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
     std::vector<BoundColumn> columns = current_columns(source, {});
     pg_call([&] { table_close(source, AccessShareLock); });
     if (temporary)  // its catalog rows would outlive it (no event fires when a session ends)
-        fail(ErrorKind::InvalidParameter, "create_policy: the source is a temporary table; a policy needs a permanent one");
+        fail(ErrorKind::InvalidParameter,
+             "create_policy: the source is a temporary table; a policy needs a permanent one");
     // Policies are named per schema, the source's, like the relations in it: only
     // a role that may create objects there can learn which names are taken.
     if (pg_call([&] { return pg_namespace_aclcheck(schema, GetUserId(), ACL_CREATE); }) != ACLCHECK_OK)
@@ -157,14 +160,15 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
         if (h.always && !h.pseudonymized) hidden.push_back(h.column);
     AsCatalogOwner owner;
     Spi spi;
-    if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, true) > 0)
+    if (spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)}, true) >
+        0)
         fail(ErrorKind::DuplicateObject, "policy " + quote_value(policy.name) + " already exists");
     const char* user = pg_call([] { return GetUserNameFromId(GetOuterUserId(), false); });
     spi.run(current ? "INSERT INTO privrisk.policy(name, base_name, source, created_by, unlabelled) "
                       "VALUES ($1, $2, $3, $4, $5)"
-                    : PG_NARGS() > 2  // 0.11's catalog (and its create_policy) has no unlabelled column
-                          ? "INSERT INTO privrisk.policy(name, source, created_by, unlabelled) VALUES ($1, $3, $4, $5)"
-                          : "INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $3, $4)",
+            : PG_NARGS() > 2  // 0.11's catalog (and its create_policy) has no unlabelled column
+                ? "INSERT INTO privrisk.policy(name, source, created_by, unlabelled) VALUES ($1, $3, $4, $5)"
+                : "INSERT INTO privrisk.policy(name, source, created_by) VALUES ($1, $3, $4)",
             {text_arg(policy.name), text_arg(name), oid_arg(REGCLASSOID, policy.source), text_arg(user),
              text_arg(policy.unlabelled_hidden ? "hide" : "publish")},
             false);
@@ -173,9 +177,10 @@ PRIVRISK_FUNCTION(privrisk_create_policy) {
     if (!hidden.empty()) {
         std::string hidden_list;
         for (const std::string& c : hidden) hidden_list += (hidden_list.empty() ? "" : ", ") + quote_value(c);
-        std::string message = "create_policy: " + quote_value(policy.name) + " hides " + hidden_list + " in every row (" +
-                              (policy.unlabelled_hidden ? "labelled identifier, or unlabelled" : "labelled identifier") +
-                              "; as the labels are when a release is read)";
+        std::string message =
+            "create_policy: " + quote_value(policy.name) + " hides " + hidden_list + " in every row (" +
+            (policy.unlabelled_hidden ? "labelled identifier, or unlabelled" : "labelled identifier") +
+            "; as the labels are when a release is read)";
         pg_call([&] { ereport(NOTICE, (errmsg("%s", message.c_str()))); });
     }
     PG_RETURN_VOID();
@@ -211,7 +216,7 @@ PRIVRISK_FUNCTION(privrisk_add_rule) {
     Relation source = open_policy_source(policy);
     rule.attno = column_number(source, rule.column, policy.name);
     policy.rules.push_back(rule);
-    release_shape(policy, source);  // the approved columns stand; one hierarchy per generalized column
+    release_shape(policy, source);       // the approved columns stand; one hierarchy per generalized column
     if (rule.op == DisclosureOp::Gen) {  // the hierarchy fits the column: its values now are leaves of it
         SourceRelation relation = source_relation(policy.source);
         require_covered(relation, source_column(relation, rule.column, "add_rule: column"), rule.hierarchy);
@@ -272,8 +277,8 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
                      std::to_string(r.attno) + "), which is now " + quote_value(now) +
                      ", another column the policy knew: the source's columns moved and changed; drop the policy "
                      "and create it again");
-        std::string notice = rule + " now protects column " + quote_value(now) + " (number " +
-                             std::to_string(r.attno) + "), renamed from " + quote_value(r.column);
+        std::string notice = rule + " now protects column " + quote_value(now) + " (number " + std::to_string(r.attno) +
+                             "), renamed from " + quote_value(r.column);
         const char* was = r.column.c_str();
         AttrNumber other = pg_call([&] { return get_attnum(RelationGetRelid(source), was); });
         if (other > 0)
@@ -283,7 +288,7 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
         r.column = now;
     }
     Policy checked = policy;
-    checked.columns.clear();  // approved again below
+    checked.columns.clear();         // approved again below
     release_shape(checked, source);  // columns exist; levels fit the hierarchies as they are now
     std::vector<BoundCondition> bound;
     for (const PolicyRule& r : policy.rules) {
@@ -309,33 +314,35 @@ PRIVRISK_FUNCTION(privrisk_refresh_policy) {
     Spi spi;
     const bool current = policy_catalog_current();  // not yet updated to 0.14: no column_number ($6, $7 unused)
     for (std::size_t i = 0; i < policy.rules.size(); ++i)
-        spi.run(current ? "UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = "
-                          "$4::pg_catalog.name[], hierarchy_version = $5, column_number = $6, column_name = "
-                          "$7::pg_catalog.name WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2"
-                        : "UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = "
-                          "$4::pg_catalog.name[], hierarchy_version = $5 WHERE policy OPERATOR(pg_catalog.=) $1 "
-                          "AND rule OPERATOR(pg_catalog.=) $2",
-                {text_arg(policy.name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
-                 text_array_arg(bound[i].columns),
-                 SpiArg{INT8OID, Int64GetDatum(policy.rules[i].hierarchy_version),
-                        policy.rules[i].op != DisclosureOp::Gen},
-                 int4_arg(policy.rules[i].attno), text_arg(policy.rules[i].column)},
-                false);
+        spi.run(
+            current ? "UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = "
+                      "$4::pg_catalog.name[], hierarchy_version = $5, column_number = $6, column_name = "
+                      "$7::pg_catalog.name WHERE policy OPERATOR(pg_catalog.=) $1 AND rule OPERATOR(pg_catalog.=) $2"
+                    : "UPDATE privrisk.policy_rule SET condition_tree = $3, condition_columns = "
+                      "$4::pg_catalog.name[], hierarchy_version = $5 WHERE policy OPERATOR(pg_catalog.=) $1 "
+                      "AND rule OPERATOR(pg_catalog.=) $2",
+            {text_arg(policy.name), int4_arg(policy.rules[i].number), text_arg(bound[i].tree),
+             text_array_arg(bound[i].columns),
+             SpiArg{INT8OID, Int64GetDatum(policy.rules[i].hierarchy_version), policy.rules[i].op != DisclosureOp::Gen},
+             int4_arg(policy.rules[i].attno), text_arg(policy.rules[i].column)},
+            false);
     write_columns(spi, policy.name, columns);
     std::vector<Oid> views;
     if (current) {
         // After a restore that renumbered the columns, each release view's columns
         // follow their names (a name no longer there becomes 0: refused as dropped).
         if (renumbered)
-            spi.run("UPDATE privrisk.release_view SET column_numbers = (SELECT pg_catalog.array_agg("
-                    "COALESCE(a.attnum, 0) ORDER BY u.i) FROM pg_catalog.unnest(release_view.column_names) WITH "
-                    "ORDINALITY AS u(n, i) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) "
-                    "$2 AND a.attname OPERATOR(pg_catalog.=) u.n AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT "
-                    "a.attisdropped) WHERE policy OPERATOR(pg_catalog.=) $1 AND column_names IS NOT NULL",
-                    {text_arg(policy.name), oid_arg(OIDOID, policy.source)}, false);
-        uint64 n = spi.run("SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
-                           "WHERE policy OPERATOR(pg_catalog.=) $1",
-                           {text_arg(policy.name)}, false);
+            spi.run(
+                "UPDATE privrisk.release_view SET column_numbers = (SELECT pg_catalog.array_agg("
+                "COALESCE(a.attnum, 0) ORDER BY u.i) FROM pg_catalog.unnest(release_view.column_names) WITH "
+                "ORDINALITY AS u(n, i) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) "
+                "$2 AND a.attname OPERATOR(pg_catalog.=) u.n AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT "
+                "a.attisdropped) WHERE policy OPERATOR(pg_catalog.=) $1 AND column_names IS NOT NULL",
+                {text_arg(policy.name), oid_arg(OIDOID, policy.source)}, false);
+        uint64 n = spi.run(
+            "SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
+            "WHERE policy OPERATOR(pg_catalog.=) $1",
+            {text_arg(policy.name)}, false);
         for (uint64 i = 0; i < n; ++i) views.push_back(static_cast<Oid>(spi.int8(i, 1)));
     }
     spi.finish();
@@ -359,9 +366,10 @@ PRIVRISK_FUNCTION(privrisk_drop_policy) {
         Spi spi;
         spi.run("SELECT 1 FROM privrisk.policy WHERE name OPERATOR(pg_catalog.=) $1 FOR UPDATE",
                 {text_arg(policy.name)}, false);
-        uint64 n = spi.run("SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
-                           "WHERE policy OPERATOR(pg_catalog.=) $1",
-                           {text_arg(policy.name)}, false);
+        uint64 n = spi.run(
+            "SELECT view::pg_catalog.oid::pg_catalog.int8 FROM privrisk.release_view "
+            "WHERE policy OPERATOR(pg_catalog.=) $1",
+            {text_arg(policy.name)}, false);
         for (uint64 i = 0; i < n; ++i) registered.push_back(static_cast<Oid>(spi.int8(i, 1)));
         spi.finish();
     }
@@ -397,7 +405,8 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     std::string view_name(text_arg_view(fcinfo, 1, "view name"));
     const bool profiled = PG_NARGS() > 2 && !PG_ARGISNULL(2);  // 0.14's function has two arguments
     const std::string profile = profiled ? std::string(text_arg_view(fcinfo, 2, "profile")) : std::string();
-    if (PG_NARGS() > 3 && PG_ARGISNULL(3)) fail(ErrorKind::InvalidParameter, "create_release_view: override must not be NULL");
+    if (PG_NARGS() > 3 && PG_ARGISNULL(3))
+        fail(ErrorKind::InvalidParameter, "create_release_view: override must not be NULL");
     const bool override = PG_NARGS() > 3 && PG_GETARG_BOOL(3);
     if (override && !profiled)
         fail(ErrorKind::InvalidParameter,
@@ -408,7 +417,8 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     // (identifiers always); and, on a labelled table, unlabelled columns it publishes as they are.
     std::vector<TableColumn> columns = table_columns(policy.source);  // the caller owns it
     auto ruled = [&](const std::string& column) {
-        return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) { return r.column == column; });
+        return std::any_of(policy.rules.begin(), policy.rules.end(),
+                           [&](const PolicyRule& r) { return r.column == column; });
     };
     const bool labelled = std::any_of(columns.begin(), columns.end(), [](const TableColumn& c) { return c.label; });
     notice_hidden_by_default(policy, "create_release_view");
@@ -417,8 +427,9 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
         for (const TableColumn& c : columns)
             if (!c.label && !ruled(c.name)) unlabelled += (unlabelled.empty() ? "" : ", ") + quote_value(c.name);
         if (!unlabelled.empty()) {
-            std::string message = "create_release_view: columns without a label are published as they are: " +
-                                  unlabelled + "; label them, or create the policy with unlabelled => 'hide'";
+            std::string message =
+                "create_release_view: columns without a label are published as they are: " + unlabelled +
+                "; label them, or create the policy with unlabelled => 'hide'";
             pg_call([&] { ereport(WARNING, (errmsg("%s", message.c_str()))); });
         }
     }
@@ -427,10 +438,9 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
     // part quoted again; the policy goes in as a literal. Nothing is spliced.
     const char* view_text = view_name.c_str();
     RangeVar* target = pg_call([&] { return makeRangeVarFromNameList(stringToQualifiedNameList(view_text)); });
-    if (target->relpersistence == RELPERSISTENCE_TEMP || (target->schemaname && pg_call([&] {
-                                                              return isAnyTempNamespace(
-                                                                  get_namespace_oid(target->schemaname, true));
-                                                          })))
+    if (target->relpersistence == RELPERSISTENCE_TEMP ||
+        (target->schemaname &&
+         pg_call([&] { return isAnyTempNamespace(get_namespace_oid(target->schemaname, true)); })))
         fail(ErrorKind::InvalidParameter, "create_release_view: a release view must not be temporary");
     Oid schema = pg_call([&] { return RangeVarGetCreationNamespace(target); });
     if (pg_call([&] { return isAnyTempNamespace(schema); }))
@@ -474,8 +484,7 @@ PRIVRISK_FUNCTION(privrisk_create_release_view) {
                         ? "INSERT INTO privrisk.release_view(view, policy, column_numbers, column_names) "
                           "VALUES ($1, $2, $3::pg_catalog.int8[]::pg_catalog.int2[], $4::pg_catalog.name[])"
                         : "INSERT INTO privrisk.release_view(view, policy) VALUES ($1, $2)",
-                    {oid_arg(REGCLASSOID, view), text_arg(policy.name), int8_array_arg(numbers),
-                     text_array_arg(names)},
+                    {oid_arg(REGCLASSOID, view), text_arg(policy.name), int8_array_arg(numbers), text_array_arg(names)},
                     false);
         catalog.finish();
     }

@@ -90,7 +90,8 @@ Pseudonymizer* load_pseudonymizer(const std::string& policy, MemoryContext conte
              "policy " + quote_value(policy) +
                  " pseudonymizes a column but has no pseudonym key; its owner makes one with "
                  "privrisk.rotate_pseudonym_key(policy)");
-    auto* p = static_cast<Pseudonymizer*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(Pseudonymizer)); }));
+    auto* p =
+        static_cast<Pseudonymizer*>(pg_call([&] { return MemoryContextAllocZero(context, sizeof(Pseudonymizer)); }));
     pseudonymizer_init(p, key);
     sodium_memzero(key, sizeof key);
     return p;

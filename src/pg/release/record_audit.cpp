@@ -24,24 +24,26 @@ SpiArg procedure_arg(FunctionCallInfo fcinfo, int i, Oid type) {
 //              options jsonb, profile text)
 PRIVRISK_FUNCTION(privrisk_record_audit) {
     if (PG_ARGISNULL(0)) fail(ErrorKind::InvalidParameter, "record_audit: source must not be NULL");
-    std::vector<SpiArg> args{procedure_arg(fcinfo, 0, REGCLASSOID),   procedure_arg(fcinfo, 1, TEXTARRAYOID),
-                             procedure_arg(fcinfo, 2, TEXTOID),       procedure_arg(fcinfo, 3, TEXTARRAYOID),
+    std::vector<SpiArg> args{procedure_arg(fcinfo, 0, REGCLASSOID),  procedure_arg(fcinfo, 1, TEXTARRAYOID),
+                             procedure_arg(fcinfo, 2, TEXTOID),      procedure_arg(fcinfo, 3, TEXTARRAYOID),
                              procedure_arg(fcinfo, 4, INT4ARRAYOID), procedure_arg(fcinfo, 5, JSONBOID),
                              procedure_arg(fcinfo, 6, TEXTOID)};
     Spi spi;
     if (PG_NARGS() < 7) {  // a database not yet updated from 0.11: neither labels nor profiles
-        spi.run("SELECT privrisk.audit($1, $2, $3, $4, $5, $6)::pg_catalog.text, "
-                "pg_catalog.jsonb_build_object('quasi_identifiers', $2, 'sensitive', $3, 'hierarchies', $4, "
-                "'levels', $5, 'options', $6)::pg_catalog.text, $1::pg_catalog.text",
-                {args.begin(), args.begin() + 6}, false);
+        spi.run(
+            "SELECT privrisk.audit($1, $2, $3, $4, $5, $6)::pg_catalog.text, "
+            "pg_catalog.jsonb_build_object('quasi_identifiers', $2, 'sensitive', $3, 'hierarchies', $4, "
+            "'levels', $5, 'options', $6)::pg_catalog.text, $1::pg_catalog.text",
+            {args.begin(), args.begin() + 6}, false);
     } else {  // the settings record what was audited: the labels' columns where the call omitted them
-        spi.run("SELECT privrisk.audit($1, a.quasi_identifiers, a.sensitive, a.hierarchies, $5, $6, $7)::pg_catalog.text, "
-                "(pg_catalog.jsonb_build_object('quasi_identifiers', a.quasi_identifiers, 'sensitive', a.sensitive, "
-                "'hierarchies', a.hierarchies, 'levels', $5, 'options', $6) OPERATOR(pg_catalog.||) "
-                "CASE WHEN $7 IS NULL THEN '{}'::pg_catalog.jsonb ELSE pg_catalog.jsonb_build_object('profile', $7) END)"
-                "::pg_catalog.text, $1::pg_catalog.text "
-                "FROM privrisk.labelled_arguments($1, $2, $4, $3, 'record_audit') AS a",
-                args, false);
+        spi.run(
+            "SELECT privrisk.audit($1, a.quasi_identifiers, a.sensitive, a.hierarchies, $5, $6, $7)::pg_catalog.text, "
+            "(pg_catalog.jsonb_build_object('quasi_identifiers', a.quasi_identifiers, 'sensitive', a.sensitive, "
+            "'hierarchies', a.hierarchies, 'levels', $5, 'options', $6) OPERATOR(pg_catalog.||) "
+            "CASE WHEN $7 IS NULL THEN '{}'::pg_catalog.jsonb ELSE pg_catalog.jsonb_build_object('profile', $7) END)"
+            "::pg_catalog.text, $1::pg_catalog.text "
+            "FROM privrisk.labelled_arguments($1, $2, $4, $3, 'record_audit') AS a",
+            args, false);
     }
     std::string result = spi.string(0, 1), settings = spi.string(0, 2), source = spi.string(0, 3);
     append_audit_log(spi, source, settings, result, release_trace(PG_GETARG_OID(0)));

@@ -70,9 +70,10 @@ std::vector<ReleasedColumn> release_shape(const Policy& policy, Relation source)
             continue;
         }
         if (!c.hierarchy.empty() && c.hierarchy != rule.hierarchy)
-            fail(ErrorKind::InvalidParameter, where + " generalizes column " + quote_value(c.name) + " with hierarchy " +
-                                                  quote_value(rule.hierarchy) + ", but another rule uses " +
-                                                  quote_value(c.hierarchy) + "; a column has one hierarchy");
+            fail(ErrorKind::InvalidParameter, where + " generalizes column " + quote_value(c.name) +
+                                                  " with hierarchy " + quote_value(rule.hierarchy) +
+                                                  ", but another rule uses " + quote_value(c.hierarchy) +
+                                                  "; a column has one hierarchy");
         c.hierarchy = rule.hierarchy;
         c.height = gen_rule_height(rule, where, policy.name);
     }

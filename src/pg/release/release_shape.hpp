@@ -16,8 +16,8 @@ struct ReleasedColumn {
     Oid type;          // as released: text when generalized
     int32 typmod;
     Oid source_type;
-    std::string hierarchy;  // of its gen rules; empty when it has none
-    int height;             // of that hierarchy; 1 without (hide: ⊥ is level 1)
+    std::string hierarchy;   // of its gen rules; empty when it has none
+    int height;              // of that hierarchy; 1 without (hide: ⊥ is level 1)
     std::vector<int> rules;  // indexes into Policy::rules
     bool pseudonymized;      // a pseudonymize rule names it (height 2, no hierarchy)
 };

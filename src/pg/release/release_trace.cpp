@@ -41,7 +41,8 @@ std::optional<std::string> release_trace(Oid relation) {
     for (std::size_t i = 0; i < policy->rules.size(); ++i) {
         const PolicyRule& r = policy->rules[i];
         json += (i ? ", " : "") + rule_json(r);
-        if (r.op == DisclosureOp::Gen && std::find(hierarchies.begin(), hierarchies.end(), r.hierarchy) == hierarchies.end())
+        if (r.op == DisclosureOp::Gen &&
+            std::find(hierarchies.begin(), hierarchies.end(), r.hierarchy) == hierarchies.end())
             hierarchies.push_back(r.hierarchy);
     }
     json += "], \"hidden_by_default\": [";

@@ -23,7 +23,8 @@ std::vector<DefaultHidden> hidden_by_default(const Policy& policy) {
             const bool pseudonymized = std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& r) {
                 return r.attno == attno && r.op == DisclosureOp::Pseudonymize;
             });
-            hidden.push_back({c.name, attno, pseudonymized ? "labelled identifier, pseudonymized" : "labelled identifier", true,
+            hidden.push_back({c.name, attno,
+                              pseudonymized ? "labelled identifier, pseudonymized" : "labelled identifier", true,
                               pseudonymized});
         } else if ((c.label->role == ColumnRole::QuasiIdentifier || c.label->role == ColumnRole::Sensitive) && !ruled) {
             hidden.push_back({c.name, attno, std::string("labelled ") + role_name(c.label->role), false});
@@ -53,7 +54,8 @@ void notice_hidden_by_default(const Policy& policy, const std::string& who) {
                  hidden.end());
     if (hidden.empty()) return;
     std::string message = who + ": policy " + quote_value(policy.name) + " releases NULL in every row for " +
-                          describe_hidden(hidden) + "; a rule discloses a quasi_identifier or sensitive column "
+                          describe_hidden(hidden) +
+                          "; a rule discloses a quasi_identifier or sensitive column "
                           "(privrisk.add_rule(policy, column, 'hide', 'true') releases it as it is)";
     pg_call([&] { ereport(NOTICE, (errmsg("%s", message.c_str()))); });
 }

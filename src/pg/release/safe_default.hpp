@@ -24,10 +24,10 @@ struct DefaultHidden {
 };
 
 // In column order: a column labelled identifier, always (no rule discloses
-// it as it is; with a pseudonymize rule, its pseudonym in every row); one labelled quasi_identifier or sensitive that no rule of `policy`
-// names (by column number; a rule discloses it); with unlabelled => 'hide',
-// one without a label, always. The labels are read as they are now: a label set after
-// the policy was made covers its column from the next read.
+// it as it is; with a pseudonymize rule, its pseudonym in every row); one labelled quasi_identifier or sensitive that
+// no rule of `policy` names (by column number; a rule discloses it); with unlabelled => 'hide', one without a label,
+// always. The labels are read as they are now: a label set after the policy was made covers its column from the next
+// read.
 std::vector<DefaultHidden> hidden_by_default(const Policy& policy);
 
 // "\"a\", \"b\" (labelled quasi_identifier), \"c\" (labelled sensitive)":

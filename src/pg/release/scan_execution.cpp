@@ -56,7 +56,7 @@ void release_outputs(ReleaseScanState* s, ReleasedOutput* const* ruled, int rule
         int level = released_level(
             out->rule_count, [&](int r) { return out->rule_raised[r]; },
             [&](int r) { return holds[out->rule_condition[r]]; });
-        null |= level >= out->height;  // ⊥
+        null |= level >= out->height;                    // ⊥
         values[c] = value & -static_cast<Datum>(!null);  // a hidden value is not left behind its NULL
         isnull[c] = null;
         // Generalized: released as text, from the cache; a text value at level 0 needs no lookup.
@@ -260,9 +260,9 @@ void init_output(ReleaseScanState* s, ReleasedOutput& out, int index, const Rele
 }
 
 void refuse_changed_release(const char* policy, const char* what) {
-    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                    errmsg("release of policy %s: %s", quote_literal_cstr(policy), what),
-                    errhint("Read the release again.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("release of policy %s: %s", quote_literal_cstr(policy), what), errhint("Read the release again.")));
 }
 
 void reraise_rule_error(ReleaseScanState* s, MemoryContext context) {
@@ -337,16 +337,15 @@ const ReleasedColumn& output_column(Form_pg_attribute a, const std::vector<Relea
     for (const ReleasedColumn& rc : shape)
         if (granted.empty() && rc.name == column) col = &rc;
     if (!col)
-        fail(ErrorKind::UndefinedObject, "the release of policy " + quote_value(policy) +
-                                             " has no column " + quote_value(column) + " (its columns: " +
-                                             columns_text(shape) + ")");
+        fail(ErrorKind::UndefinedObject, "the release of policy " + quote_value(policy) + " has no column " +
+                                             quote_value(column) + " (its columns: " + columns_text(shape) + ")");
     if (col->type != a->atttypid) {
         Oid want = col->type, have = a->atttypid;
         std::string want_name = pg_call([&] { return format_type_be(want); });
         std::string have_name = pg_call([&] { return format_type_be(have); });
         fail(ErrorKind::InvalidParameter,
-             "column " + quote_value(column) + " of the release of policy " + quote_value(policy) + " is " +
-                 want_name + ", not " + have_name +
+             "column " + quote_value(column) + " of the release of policy " + quote_value(policy) + " is " + want_name +
+                 ", not " + have_name +
                  "; the column definition list (or release view) is out of date: recreate it with "
                  "privrisk.create_release_view");
     }
@@ -379,7 +378,8 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->source_name = pg_call([&] { return get_rel_name(source); });
     s->may_see_errors = reads_source(source);
     s->built_as = GetUserId();
-    verify_pins(policy, static_cast<List*>(linitial(plan->custom_private)), estate->es_plannedstmt);  // read for a coordinator: before any row or rule
+    verify_pins(policy, static_cast<List*>(linitial(plan->custom_private)),
+                estate->es_plannedstmt);  // read for a coordinator: before any row or rule
     std::vector<ReleasedColumn> shape = release_shape(policy, s->source);
     bool partitioned = pg_call([&] { return read_by_tables(s->source); });
     s->source_slot = pg_call([&] {
@@ -389,9 +389,8 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->row_slot = s->source_slot;
     s->by_tables = partitioned;
     if (partitioned) s->partitions = leaf_partitions(s->source);
-    s->cache_context = pg_call([] {
-        return AllocSetContextCreate(CurrentMemoryContext, "privrisk release cache", ALLOCSET_DEFAULT_SIZES);
-    });
+    s->cache_context = pg_call(
+        [] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk release cache", ALLOCSET_DEFAULT_SIZES); });
     s->cache_memory = construct_in<PgMemoryResource>(s->cache_context, s->cache_context);
     s->cache_limit = memory_bound().bytes;
     s->hierarchy_generation = hierarchy_generation();
@@ -441,10 +440,8 @@ void begin_release_body(ReleaseScanState* s, EState* estate) {
     s->in_place = s->output_count > 0;
     for (int c = 0; c < s->output_count; ++c) {
         const ReleasedOutput& out = s->outputs[c];
-        if (out.rule_count > 0 || out.generalized)
-            s->ruled[s->ruled_count++] = &s->outputs[c];
-        else
-            s->plain[s->plain_count++] = c;
+        if (out.rule_count > 0 || out.generalized) s->ruled[s->ruled_count++] = &s->outputs[c];
+        else s->plain[s->plain_count++] = c;
         s->in_place &= out.attno == c + 1;
     }
     s->slot_values = s->css.ss.ss_ScanTupleSlot->tts_values;
@@ -481,9 +478,7 @@ TupleTableSlot* exec_release(CustomScanState* node) {
     TupleTableSlot* volatile result = nullptr;
     MemoryContext context = CurrentMemoryContext;
     PG_TRY();
-    {
-        result = ExecScan(&node->ss, release_next, release_recheck);
-    }
+    { result = ExecScan(&node->ss, release_next, release_recheck); }
     PG_CATCH();
     {
         if (!s->in_rules) PG_RE_THROW();

@@ -53,8 +53,9 @@ bool release_index_scans();
 // list_make2(access, arguments): the chosen index and its quals (read by
 // begin_index_access), and the quals' other sides, which plan_release appends
 // to custom_exprs (where nested-loop parameters replace other items' columns).
-void add_release_index_paths(PlannerInfo* root, RelOptInfo* rel, Oid source, const std::vector<IndexableColumn>& columns,
-                             double per_row, const CustomPathMethods* methods);
+void add_release_index_paths(PlannerInfo* root, RelOptInfo* rel, Oid source,
+                             const std::vector<IndexableColumn>& columns, double per_row,
+                             const CustomPathMethods* methods);
 
 // Executor side (scan_index_exec.cpp). begin: opens the index when the plan
 // chose one (`access`, NIL when not) and every column it relies on still shows

@@ -106,7 +106,8 @@ void begin_index_access(ReleaseScanState* s, List* access, const std::vector<Ind
         const IndexableColumn* c = column_named(now, strVal(list_nth(q, 6)));
         if (!c || c->attno != intVal(list_nth(q, 3))) return;
         if ((kind == kScalar || kind == kArray) && c->access != ColumnAccess::AsIs) return;
-        if ((kind == kLabel || kind == kLabels) && (c->access != ColumnAccess::Label || c->level != intVal(list_nth(q, 4))))
+        if ((kind == kLabel || kind == kLabels) &&
+            (c->access != ColumnAccess::Label || c->level != intVal(list_nth(q, 4))))
             return;
     }
     if (!pg_call([&] { return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(index_oid)); })) return;
@@ -145,7 +146,8 @@ void begin_index_access(ReleaseScanState* s, List* access, const std::vector<Ind
             q.opno = pg_call([&] { return get_opfamily_member(family, type, type, BTEqualStrategyNumber); });
             q.strategy = BTEqualStrategyNumber;
             q.subtype = type;
-            q.collation = raw == TEXTOID || raw == VARCHAROID ? a->index->rd_indcollation[q.index_column - 1] : InvalidOid;
+            q.collation =
+                raw == TEXTOID || raw == VARCHAROID ? a->index->rd_indcollation[q.index_column - 1] : InvalidOid;
         } else {
             Oid left, right;
             pg_call([&] { get_op_opfamily_properties(q.opno, family, false, &q.strategy, &left, &right); });
@@ -192,14 +194,14 @@ void explain_index_access(ReleaseScanState* s, List* ancestors, ExplainState* es
     initStringInfo(&text);
     for (int i = 0; i < a->count; ++i) {
         const IndexQual& q = a->quals[i];
-        char* arg = deparse_expression(reinterpret_cast<Node*>(q.arg_expr), context, list_length(es->rtable) > 1, false);
+        char* arg =
+            deparse_expression(reinterpret_cast<Node*>(q.arg_expr), context, list_length(es->rtable) > 1, false);
         if (i) appendStringInfoString(&text, " AND ");
         if (q.kind == kScalar)
             appendStringInfo(&text, "(%s %s %s)", quote_identifier(q.column), get_opname(q.opno), arg);
         else if (q.kind == kArray)
             appendStringInfo(&text, "(%s %s ANY (%s))", quote_identifier(q.column), get_opname(q.opno), arg);
-        else
-            appendStringInfo(&text, "(%s = ANY (leaves under %s))", quote_identifier(q.column), arg);
+        else appendStringInfo(&text, "(%s = ANY (leaves under %s))", quote_identifier(q.column), arg);
     }
     ExplainPropertyText("Index Cond", text.data, es);
 }

@@ -91,7 +91,8 @@ IndexableColumn indexable_column(const Policy& policy, const ReleasedColumn& col
 // current memory context; false when no raw value prints as it.
 static bool leaf_datum(std::string_view leaf, Oid type, Datum* out) {
     if (type == TEXTOID || type == VARCHAROID) {
-        *out = pg_call([&] { return PointerGetDatum(cstring_to_text_with_len(leaf.data(), static_cast<int>(leaf.size()))); });
+        *out = pg_call(
+            [&] { return PointerGetDatum(cstring_to_text_with_len(leaf.data(), static_cast<int>(leaf.size()))); });
         return true;
     }
     // Integers: a raw value prints as [-]digits without leading zeros, within its type's range;
@@ -107,8 +108,9 @@ static bool leaf_datum(std::string_view leaf, Oid type, Datum* out) {
     const uint64 limit = type == INT2OID ? 32767 : type == INT4OID ? 2147483647 : PG_INT64_MAX;
     if (magnitude > limit + (negative ? 1 : 0)) return false;
     const int64 v = negative ? static_cast<int64>(0 - magnitude) : static_cast<int64>(magnitude);
-    *out = type == INT2OID ? Int16GetDatum(static_cast<int16>(v))
-                           : type == INT4OID ? Int32GetDatum(static_cast<int32>(v)) : Int64GetDatum(v);
+    *out = type == INT2OID   ? Int16GetDatum(static_cast<int16>(v))
+           : type == INT4OID ? Int32GetDatum(static_cast<int32>(v))
+                             : Int64GetDatum(v);
     return true;
 }
 
@@ -124,7 +126,8 @@ bool label_leaves(const Hierarchy& h, int level, Datum labels, bool array, Oid t
             deconstruct_array(DatumGetArrayTypeP(labels), TEXTOID, -1, false, TYPALIGN_INT, &items, &nulls, &count);
         });
         for (int i = 0; i < count; ++i)
-            if (!nulls[i]) names.emplace_back(pg_call([&] { return static_cast<const char*>(TextDatumGetCString(items[i])); }));
+            if (!nulls[i])
+                names.emplace_back(pg_call([&] { return static_cast<const char*>(TextDatumGetCString(items[i])); }));
     }
     std::vector<Datum> datums;
     for (const std::string& label : names) {
@@ -141,16 +144,18 @@ bool label_leaves(const Hierarchy& h, int level, Datum labels, bool array, Oid t
         bool byval;
         char align;
         get_typlenbyvalalign(type, &typlen, &byval, &align);
-        return PointerGetDatum(construct_array(datums.data(), static_cast<int>(datums.size()), type, typlen, byval, align));
+        return PointerGetDatum(
+            construct_array(datums.data(), static_cast<int>(datums.size()), type, typlen, byval, align));
     });
     return true;
 }
 
 void define_release_index_setting() {
-    DefineCustomBoolVariable("privrisk.release_index_scans",
-                             "Lets a release scan read its source through an index for quals that are exact on raw values.",
-                             "Off: every release scan reads its whole source (the reference an index path is compared with).",
-                             &index_scans_setting, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomBoolVariable(
+        "privrisk.release_index_scans",
+        "Lets a release scan read its source through an index for quals that are exact on raw values.",
+        "Off: every release scan reads its whole source (the reference an index path is compared with).",
+        &index_scans_setting, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
 }
 
 bool release_index_scans() { return index_scans_setting; }
@@ -174,12 +179,12 @@ struct ColumnPlan {
 // A qual of the release matched to a source column: `var op arg`.
 struct Matched {
     RestrictInfo* rinfo;
-    int kind;            // kScalar, kArray (as is); kLabel, kLabels (a label, a list of labels)
-    AttrNumber column;   // the release's
-    Oid opno;            // as is: the operator with the column on its left
-    Expr* arg;           // the other side
-    Oid collation;       // the qual's input collation
-    Relids outer;        // other FROM items the arg reads (NULL: a constant or a parameter)
+    int kind;           // kScalar, kArray (as is); kLabel, kLabels (a label, a list of labels)
+    AttrNumber column;  // the release's
+    Oid opno;           // as is: the operator with the column on its left
+    Expr* arg;          // the other side
+    Oid collation;      // the qual's input collation
+    Relids outer;       // other FROM items the arg reads (NULL: a constant or a parameter)
 };
 enum { kScalar = 0, kArray = 1, kLabel = 2, kLabels = 3 };
 
@@ -205,7 +210,8 @@ bool usable_argument(PlannerInfo* root, Node* arg, Index relid, Relids* outer) {
     return true;
 }
 
-bool match_qual(PlannerInfo* root, RestrictInfo* rinfo, Index relid, const std::vector<ColumnPlan>& columns, Matched* m) {
+bool match_qual(PlannerInfo* root, RestrictInfo* rinfo, Index relid, const std::vector<ColumnPlan>& columns,
+                Matched* m) {
     Node* clause = reinterpret_cast<Node*>(rinfo->clause);
     *m = Matched{rinfo, kScalar, 0, InvalidOid, nullptr, InvalidOid, nullptr};
     if (IsA(clause, OpExpr)) {
@@ -261,7 +267,9 @@ Const* leaf_array(const Matched& m, const ColumnPlan& c) {
     if (arg->constisnull) {
         leaves = PointerGetDatum(construct_empty_array(c.type));
     } else {
-        guarded([&] { listed = label_leaves(*c.hierarchy, c.level, arg->constvalue, m.kind == kLabels, c.type, &leaves, &n); });
+        guarded([&] {
+            listed = label_leaves(*c.hierarchy, c.level, arg->constvalue, m.kind == kLabels, c.type, &leaves, &n);
+        });
     }
     if (!listed) return nullptr;
     return makeConst(get_array_type(c.type), -1, InvalidOid, -1, leaves, false, false);
@@ -322,9 +330,9 @@ Expr* source_qual(const Matched& m, const ColumnPlan& c, Const* leaves) {
         sa->opno = m.opno;
         sa->args = list_make2(var, arg);
     } else {
-        sa->opno = c.type == TEXTOID || c.type == VARCHAROID ? TextEqualOperator
-                                                             : get_opfamily_member(INTEGER_BTREE_FAM_OID, c.type, c.type,
-                                                                                   BTEqualStrategyNumber);
+        sa->opno = c.type == TEXTOID || c.type == VARCHAROID
+                       ? TextEqualOperator
+                       : get_opfamily_member(INTEGER_BTREE_FAM_OID, c.type, c.type, BTEqualStrategyNumber);
         sa->inputcollid = c.type == TEXTOID || c.type == VARCHAROID ? c.collation : InvalidOid;
         sa->args = list_make2(var, leaves);
     }
@@ -411,11 +419,11 @@ bool best_index(PlannerInfo* sroot, RelOptInfo* srel, List* quals, const std::ve
 // [kind, index column, strategy or 0, operator, source attno, level, collation]
 // and the release column's name; the arguments separately.
 List* access_list(const Candidate& c, const std::vector<ColumnPlan>& columns, RangeTblEntry* rte, List** args) {
-    List* access = list_make2(makeString(psprintf("%u", c.index->indexoid)),
-                              makeString(get_rel_name(c.index->indexoid)));
+    List* access =
+        list_make2(makeString(psprintf("%u", c.index->indexoid)), makeString(get_rel_name(c.index->indexoid)));
     *args = NIL;
     ListCell *lm, *li;
-    forboth (lm, c.matched, li, c.index_columns) {
+    forboth(lm, c.matched, li, c.index_columns) {
         auto* m = static_cast<Matched*>(lfirst(lm));
         const ColumnPlan& col = columns[m->column];
         List* qual = list_make5(makeInteger(m->kind), makeInteger(lfirst_int(li)),
@@ -435,8 +443,8 @@ double outer_rows(PlannerInfo* root, Relids outer) {
     return rows > 1 ? rows : 1;
 }
 
-CustomPath* index_path(RelOptInfo* rel, const Candidate& c, List* access, List* args, ParamPathInfo* param,
-                       double rows, double per_row, const CustomPathMethods* methods) {
+CustomPath* index_path(RelOptInfo* rel, const Candidate& c, List* access, List* args, ParamPathInfo* param, double rows,
+                       double per_row, const CustomPathMethods* methods) {
     CustomPath* path = makeNode(CustomPath);
     path->path.pathtype = T_CustomScan;
     path->path.parent = rel;
@@ -448,8 +456,8 @@ CustomPath* index_path(RelOptInfo* rel, const Candidate& c, List* access, List* 
     path->path.rows = rows;
     double target = rel->reltarget->cost.per_tuple * rows;
     path->path.startup_cost = c.startup + rel->baserestrictcost.startup + rel->reltarget->cost.startup;
-    path->path.total_cost = path->path.startup_cost + (c.total - c.startup) +
-                            c.rows * (per_row + rel->baserestrictcost.per_tuple) + target;
+    path->path.total_cost =
+        path->path.startup_cost + (c.total - c.startup) + c.rows * (per_row + rel->baserestrictcost.per_tuple) + target;
     path->flags = 0;
     path->custom_private = list_make2(access, args);
     path->methods = methods;
@@ -484,8 +492,8 @@ void plan_index_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte, Oi
     }
     EcArg ec{&columns};
     if (rel->has_eclass_joins)
-        join_infos = list_concat(join_infos, generate_implied_equalities_for_column(root, rel, ec_matches_column, &ec,
-                                                                                     nullptr));
+        join_infos =
+            list_concat(join_infos, generate_implied_equalities_for_column(root, rel, ec_matches_column, &ec, nullptr));
     foreach (lc, join_infos) {
         Matched* m = static_cast<Matched*>(palloc(sizeof(Matched)));
         if (match_qual(root, lfirst_node(RestrictInfo, lc), rel->relid, columns, m) && m->outer &&
@@ -537,14 +545,16 @@ void plan_index_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte, Oi
 
 }  // namespace
 
-void add_release_index_paths(PlannerInfo* root, RelOptInfo* rel, Oid source, const std::vector<IndexableColumn>& columns,
-                             double per_row, const CustomPathMethods* methods) {
+void add_release_index_paths(PlannerInfo* root, RelOptInfo* rel, Oid source,
+                             const std::vector<IndexableColumn>& columns, double per_row,
+                             const CustomPathMethods* methods) {
     if (!index_scans_setting) return;
     RangeTblEntry* rte = planner_rt_fetch(rel->relid, root);
     const int count = list_length(rte->eref->colnames);
     std::vector<ColumnPlan> plan(count + 1, ColumnPlan{0, ColumnAccess::None, 0, nullptr, InvalidOid, -1, InvalidOid});
     for (int k = 1; k <= count; ++k) {
-        std::string name(pg_call([&] { return static_cast<const char*>(strVal(list_nth(rte->eref->colnames, k - 1))); }));
+        std::string name(
+            pg_call([&] { return static_cast<const char*>(strVal(list_nth(rte->eref->colnames, k - 1))); }));
         for (const IndexableColumn& c : columns) {
             if (c.name != name || c.access == ColumnAccess::None) continue;
             ColumnPlan& p = plan[k];

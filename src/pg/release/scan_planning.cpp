@@ -48,8 +48,8 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
                            list_nth_int(function->funccoltypmods, attno - 1),
                            list_nth_oid(function->funccolcollations, attno - 1), 0);
         char* name = strVal(list_nth(rte->eref->colnames, attno - 1));
-        scan_tlist = lappend(scan_tlist, makeTargetEntry(reinterpret_cast<Expr*>(var), list_length(scan_tlist) + 1,
-                                                         name, false));
+        scan_tlist = lappend(scan_tlist,
+                             makeTargetEntry(reinterpret_cast<Expr*>(var), list_length(scan_tlist) + 1, name, false));
     }
     CustomScan* scan = makeNode(CustomScan);
     scan->scan.plan.targetlist = tlist;
@@ -60,8 +60,8 @@ Plan* plan_release(PlannerInfo* root, RelOptInfo* rel, CustomPath* path, List*, 
     // The policy, and the release view that holds this call (its mark), if any.
     scan->custom_exprs = list_make1(copyObjectImpl(linitial(call->args)));
     if (Oid view = marked_view(call->args); OidIsValid(view))
-        scan->custom_exprs = lappend(scan->custom_exprs, makeConst(OIDOID, -1, InvalidOid, sizeof(Oid),
-                                                                   ObjectIdGetDatum(view), false, true));
+        scan->custom_exprs = lappend(
+            scan->custom_exprs, makeConst(OIDOID, -1, InvalidOid, sizeof(Oid), ObjectIdGetDatum(view), false, true));
     // An index access (scan_index.hpp): its quals' other sides follow the policy and mark.
     List *access = NIL, *args = NIL;
     if (path->custom_private) {
@@ -85,9 +85,9 @@ struct SourceSize {
     double tuples;
     std::vector<std::string> rule_columns;  // the column of each rule
     Oid source = InvalidOid;
-    bool plain = false;                     // a table without children: it may be read through an index
-    std::vector<IndexableColumn> columns;   // how each release column shows its source column
-    bool suppressing = false;               // the policy suppresses records: a full read counts the source first
+    bool plain = false;                    // a table without children: it may be read through an index
+    std::vector<IndexableColumn> columns;  // how each release column shows its source column
+    bool suppressing = false;              // the policy suppresses records: a full read counts the source first
 };
 
 // The size of the source of policy `name` (read through `view`, if valid), read from the catalog.
@@ -208,7 +208,8 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
     double startup = rel->baserestrictcost.startup + rel->reltarget->cost.startup;
     // With record suppression, no row comes before the count of the whole source (in
     // each participant of a parallel read): a read of the source, its rules, a lookup per row.
-    if (size.suppressing) startup += seq_page_cost * pages + (cpu_tuple_cost + (rules + 1) * cpu_operator_cost) * tuples;
+    if (size.suppressing)
+        startup += seq_page_cost * pages + (cpu_tuple_cost + (rules + 1) * cpu_operator_cost) * tuples;
     double target = rel->reltarget->cost.per_tuple * rel->rows;
     auto make_path = [&](int workers) {
         CustomPath* path = makeNode(CustomPath);
@@ -229,7 +230,8 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
         // A full read is a sequential scan of the source: enable_seqscan = off discourages it, as it does theirs.
         const double disabled = enable_seqscan ? 0 : disable_cost;
         path->path.startup_cost = startup + disabled;
-        path->path.total_cost = disabled + startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
+        path->path.total_cost =
+            disabled + startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
         path->flags = 0;
         path->custom_private = NIL;
         path->methods = &path_methods;

@@ -92,9 +92,9 @@ struct ReleasedOutput {
     Pseudonymizer* pseudonymizer;  // pseudonymized (level 1 is the pseudonym): the policy's PRF key, else NULL
     PseudonymCache* pseudonyms;    // its recent pseudonyms (instead of the value cache), built on first use
     bool pseudonyms_refused;       // no room for them within privrisk.memory_limit
-    bool by_datum;  // cache key is the datum itself
+    bool by_datum;                 // cache key is the datum itself
     ValueText value_text;
-    LevelCache** levels;  // [height], built on first use
+    LevelCache** levels;   // [height], built on first use
     ReleasedTexts* texts;  // built on first use
     long cached;
 };
@@ -116,7 +116,7 @@ struct ReleaseScanState {
     Relation partition;
     TupleTableSlot* partition_slot;
     AttrMap* partition_map;  // NULL when the partition's columns are the parent's
-    AttrNumber last_attno;  // deform the source up to here
+    AttrNumber last_attno;   // deform the source up to here
     int output_count;
     ReleasedOutput* outputs;
     int ruled_count;  // outputs some rule touches or that are generalized
@@ -134,18 +134,18 @@ struct ReleaseScanState {
     bool* condition_value;            // per row: TRUE discloses
     int native_count;                 // the conditions evaluated per row: natively,
     int* native;
-    int generic_count;                // and by the expression evaluator
+    int generic_count;  // and by the expression evaluator
     int* generic;
-    bool may_see_errors;              // reads the source anyway: rule errors keep their text
-    Oid built_as;                     // the user the scan was begun as (a cursor may be read as another)
-    bool guard_errors;                // a condition runs in the generic evaluator, whose errors may name a value
-    bool in_rules;                    // a rule is being applied (its errors are sanitized)
+    bool may_see_errors;           // reads the source anyway: rule errors keep their text
+    Oid built_as;                  // the user the scan was begun as (a cursor may be read as another)
+    bool guard_errors;             // a condition runs in the generic evaluator, whose errors may name a value
+    bool in_rules;                 // a rule is being applied (its errors are sanitized)
     Pseudonymizer* pseudonymizer;  // the policy's key when a read column is pseudonymized (wiped at the end)
     MemoryContext cache_context;
     PgMemoryResource* cache_memory;
-    Size cache_limit;     // privrisk.memory_limit when the scan began: past it, nothing more is cached
-    long cache_refused;   // values generalized uncached because the cache was full
-    long misses;          // value cache misses so far
+    Size cache_limit;    // privrisk.memory_limit when the scan began: past it, nothing more is cached
+    long cache_refused;  // values generalized uncached because the cache was full
+    long misses;         // value cache misses so far
     uint64_t hierarchy_generation;
     struct ScanSuppression* suppression;  // the policy's record suppression (scan_suppression.hpp), else NULL
     struct IndexAccess* index_access;     // the source read through an index (scan_index.hpp), else NULL

@@ -53,7 +53,8 @@ void presize_counts(ReleaseScanState* s, ScanSuppression* u, double share, std::
     // The record holds a row's class in 4 bytes: room for the rows the statistics
     // expect (`share` of them), within half of privrisk.memory_limit.
     const double rows = s->source->rd_rel->reltuples;
-    const std::size_t record = rows > 0 ? std::min<double>(rows * share * 1.05 + 1024, s->cache_limit / 2 / sizeof(uint32_t)) : 0;
+    const std::size_t record =
+        rows > 0 ? std::min<double>(rows * share * 1.05 + 1024, s->cache_limit / 2 / sizeof(uint32_t)) : 0;
     guarded([&] {
         if (u->recording && record > 0) u->sequence->reserve(record);
         if (classes > 0 && classes * 64 < s->cache_limit / 2) u->classes->reserve(classes);
@@ -96,7 +97,8 @@ void row_values(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) 
     // Detoasted here, where an ERROR may be raised: class_code reads them behind guarded().
     for (int j = 0; j < u->key_count; ++j)
         if (u->typlen[j] == -1 && !u->isnull[j])
-            u->values[j] = PointerGetDatum(pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(u->values[j]))));
+            u->values[j] = PointerGetDatum(
+                pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(u->values[j]))));
     MemoryContextSwitchTo(old);
 }
 
@@ -104,7 +106,8 @@ void row_key(ReleaseScanState* s, ScanSuppression* u, ExprContext* econtext) {
     row_values(s, u, econtext);
     MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
     resetStringInfo(&u->key);
-    for (int j = 0; j < u->key_count; ++j) append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
+    for (int j = 0; j < u->key_count; ++j)
+        append_value(&u->key, u->values[j], u->isnull[j], u->typlen[j], u->typbyval[j]);
     MemoryContextSwitchTo(old);
 }
 
@@ -236,10 +239,8 @@ void queue_class(ScanSuppression* u) {
 
 // The row's block in the recorded sequence. May throw; behind guarded().
 void record_block(ScanSuppression* u, BlockNumber block) {
-    if (!u->blocks->empty() && (u->blocks->back() >> 32) == block)
-        ++u->blocks->back();
-    else
-        u->blocks->push_back(uint64_t(block) << 32 | 1);
+    if (!u->blocks->empty() && (u->blocks->back() >> 32) == block) ++u->blocks->back();
+    else u->blocks->push_back(uint64_t(block) << 32 | 1);
 }
 
 }  // namespace
@@ -259,9 +260,10 @@ bool record_whole(const ScanSuppression* u) {
 }
 
 char* count_memory_message(const ScanSuppression* u, Size held, Size limit) {
-    return psprintf("release of policy %s: record suppression's class counts need %zu kB, more than "
-                    "privrisk.memory_limit (%zu kB)",
-                    quote_literal_cstr(u->policy), held / 1024, limit / 1024);
+    return psprintf(
+        "release of policy %s: record suppression's class counts need %zu kB, more than "
+        "privrisk.memory_limit (%zu kB)",
+        quote_literal_cstr(u->policy), held / 1024, limit / 1024);
 }
 
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
@@ -271,8 +273,8 @@ void check_count_memory(ReleaseScanState* s, ScanSuppression* u) {
         held = MemoryContextMemAllocated(u->context, true);
     }
     if (held > s->cache_limit)
-        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("%s", count_memory_message(u, held, s->cache_limit)),
-                        errhint("%s", kCountMemoryHint)));
+        ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                        errmsg("%s", count_memory_message(u, held, s->cache_limit)), errhint("%s", kCountMemoryHint)));
 }
 
 void count_source_row(ReleaseScanState* s, void*) {
@@ -307,7 +309,8 @@ void decide(ScanSuppression* u) {
     BaseClassBuilder builder(1, u->histograms);
     if (u->histograms) {
         std::vector<std::pair<uint64_t, int64_t>> pairs;
-        for (std::size_t p = 0; p < u->pair_keys->size(); ++p) pairs.emplace_back((*u->pair_keys)[p], (*u->pair_counts)[p]);
+        for (std::size_t p = 0; p < u->pair_keys->size(); ++p)
+            pairs.emplace_back((*u->pair_keys)[p], (*u->pair_counts)[p]);
         std::sort(pairs.begin(), pairs.end());  // by class, so the builder numbers classes as they are here
         for (const auto& [pair, count] : pairs) {
             uint32_t c = static_cast<uint32_t>(pair >> 32);
@@ -349,8 +352,7 @@ void count_and_decide(ReleaseScanState* s) {
     ScanSuppression* u = s->suppression;
     // Recorded when the rows released are read next by a serial scan of the same heap
     // (not begun yet: a parallel one is set up before, an index read is another order).
-    u->recording = !s->by_tables && !s->index_access && !s->scan &&
-                   s->source->rd_tableam == GetHeapamTableAmRoutine();
+    u->recording = !s->by_tables && !s->index_access && !s->scan && s->source->rd_tableam == GetHeapamTableAmRoutine();
     presize_counts(s, u, 1.0, u->classes_hint = classes_hint(u->policy));
     if (!count_in_parallel(s)) for_each_source_row(s, count_source_row, nullptr);
     ExecClearTuple(s->row_slot);  // the last row counted: no buffer stays pinned

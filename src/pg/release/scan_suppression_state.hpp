@@ -18,31 +18,31 @@ struct ClassIndex;
 
 struct ScanSuppression {
     char* policy;
-    char* description;             // for EXPLAIN: the quasi-identifiers and constraints
-    int key_count;                 // quasi-identifiers: outputs 0..key_count-1 of `keys`
-    bool has_sensitive;            // keys[key_count] is the sensitive column
+    char* description;   // for EXPLAIN: the quasi-identifiers and constraints
+    int key_count;       // quasi-identifiers: outputs 0..key_count-1 of `keys`
+    bool has_sensitive;  // keys[key_count] is the sensitive column
     ReleasedOutput* keys;
     ReleasedOutput** key_outputs;
-    int16* typlen;                 // of each released value's type
+    int16* typlen;  // of each released value's type
     bool* typbyval;
-    Datum* values;                 // the current row's released values
+    Datum* values;  // the current row's released values
     bool* isnull;
     ValueText sensitive_text;
-    Constraints constraints;       // trivially destructible
+    Constraints constraints;  // trivially destructible
     bool histograms;
-    MemoryContext context;         // the counts
+    MemoryContext context;  // the counts
     PgMemoryResource* memory;
-    FlatIndex* classes;            // coded class key (class_code) -> class id, ids in order of first row
-    FlatIndex** value_codes;       // per quasi-identifier: released value's bytes -> code - 1 (class_code)
-    char* coded;                   // class_code's key: 5 bytes per quasi-identifier at most
+    FlatIndex* classes;       // coded class key (class_code) -> class id, ids in order of first row
+    FlatIndex** value_codes;  // per quasi-identifier: released value's bytes -> code - 1 (class_code)
+    char* coded;              // class_code's key: 5 bytes per quasi-identifier at most
     // Rows counted but not yet looked up in `classes` (count_row): their coded keys,
     // coded_room apart, and hashes, whose slots are being brought into the cache.
     char* batch_keys;
     int* batch_lengths;
     uint64_t* batch_hashes;
     int batched;
-    int coded_room;                // 5 * key_count
-    FlatIndex* kept;               // after the decision: the classes kept, by coded key (when kept_indexed)
+    int coded_room;   // 5 * key_count
+    FlatIndex* kept;  // after the decision: the classes kept, by coded key (when kept_indexed)
     bool kept_indexed;
     // The count's classes in the order it read the rows, replayed by the serial read
     // after it (a row's class is then known without its key): each row's class id, and
@@ -55,34 +55,34 @@ struct ScanSuppression {
     // After a count in parallel: where each entry of `blocks` has its rows in
     // `sequence` (each process's rows are there apart, blocks sorted); else empty.
     std::pmr::vector<uint64_t>* run_starts;
-    bool replayable;               // the sequence is whole (a read that leaves its order ends this)
+    bool replayable;  // the sequence is whole (a read that leaves its order ends this)
     bool replaying;
-    int64 replay_row;              // the next row's index in `sequence`
-    std::size_t replay_run;        // the next entry of `blocks`
-    uint32_t replay_left;          // rows left in the current block
+    int64 replay_row;        // the next row's index in `sequence`
+    std::size_t replay_run;  // the next entry of `blocks`
+    uint32_t replay_left;    // rows left in the current block
     BlockNumber replay_block;
-    int64 replayed;                // rows decided so (EXPLAIN ANALYZE)
+    int64 replayed;                          // rows decided so (EXPLAIN ANALYZE)
     char fingerprint[2 * kDigestBytes + 1];  // of what the quasi-identifiers' released values depend on
-    std::size_t classes_hint;      // classes_hint() when the count began
-    int count_workers;             // workers that counted with the leader (EXPLAIN ANALYZE); -1: a serial count
+    std::size_t classes_hint;                // classes_hint() when the count began
+    int count_workers;  // workers that counted with the leader (EXPLAIN ANALYZE); -1: a serial count
     std::pmr::vector<int64_t>* sizes;
-    FlatIndex* pairs;              // (class id << 32 | sensitive id) -> pair id, with histograms
+    FlatIndex* pairs;  // (class id << 32 | sensitive id) -> pair id, with histograms
     std::pmr::vector<uint64_t>* pair_keys;
     std::pmr::vector<int64_t>* pair_counts;
-    FlatIndex* sensitive_ids;      // released sensitive value's key -> id
+    FlatIndex* sensitive_ids;                             // released sensitive value's key -> id
     std::pmr::vector<std::string_view>* sensitive_names;  // by id; data() NULL for ⊥
     StringInfoData key;
     bool decided;
-    bool* keep;                    // per class id
+    bool* keep;  // per class id
     int64 rows;
     int64 suppressed;
     bool within;
     // Per class through an index (ClassIndex below), for reads through an index.
-    bool per_class_decidable;      // no constraint compares a class with the whole source (t, delta, c)
-    bool decided_early;            // k and max_risk only: a class is kept once it has enough rows
-    AttrNumber* qi_attno;          // each quasi-identifier's source column
-    IndexableColumn* qi_access;    // how its released value shows it (scan_index.hpp); array of key_count
-    struct ClassIndex* by_class;   // NULL: decided from the whole source (or not yet)
+    bool per_class_decidable;     // no constraint compares a class with the whole source (t, delta, c)
+    bool decided_early;           // k and max_risk only: a class is kept once it has enough rows
+    AttrNumber* qi_attno;         // each quasi-identifier's source column
+    IndexableColumn* qi_access;   // how its released value shows it (scan_index.hpp); array of key_count
+    struct ClassIndex* by_class;  // NULL: decided from the whole source (or not yet)
     bool by_class_tried;
 };
 
@@ -127,7 +127,8 @@ void drain_class_counts(ScanSuppression* u);
 void check_count_memory(ReleaseScanState* s, ScanSuppression* u);
 // That ERROR's message (palloc'd) and hint, for a caller that raises it otherwise.
 char* count_memory_message(const ScanSuppression* u, Size held, Size limit);
-constexpr const char* kCountMemoryHint = "Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.";
+constexpr const char* kCountMemoryHint =
+    "Raise privrisk.memory_limit, or suppress by fewer or coarser quasi-identifiers.";
 // The record is given up (its memory is wanted for the counts; no read replays it).
 // May throw; behind guarded().
 void forget_sequence(ScanSuppression* u);

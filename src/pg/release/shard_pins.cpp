@@ -54,8 +54,8 @@ Oid release_is_pinned_oid() {
                 callbacks = true;
             }
             Oid schema = get_namespace_oid("privrisk", true);
-            Oid type = OidIsValid(schema) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_policy"),
-                                                            ObjectIdGetDatum(schema))
+            Oid type = OidIsValid(schema) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+                                                            CStringGetDatum("pinned_policy"), ObjectIdGetDatum(schema))
                                           : InvalidOid;
             if (!OidIsValid(type)) return InvalidOid;
             Oid argtypes[2] = {ANYELEMENTOID, type};
@@ -136,8 +136,7 @@ List* take_pins(List** restrictinfos) {
             bool call;
             if (Const* pin = pin_argument(reinterpret_cast<Node*>(info->clause), function, &call))
                 pins = lappend(pins, makeString(TextDatumGetCString(pin->constvalue)));
-            else
-                others = lappend(others, info);
+            else others = lappend(others, info);
         }
         *restrictinfos = others;
         return pins;
@@ -226,7 +225,8 @@ bool node_has_pin(Plan* plan, void* context) {
         case T_WindowAgg:
             return found(reinterpret_cast<WindowAgg*>(plan)->runCondition);
         case T_Limit:
-            return found(reinterpret_cast<Limit*>(plan)->limitOffset) || found(reinterpret_cast<Limit*>(plan)->limitCount);
+            return found(reinterpret_cast<Limit*>(plan)->limitOffset) ||
+                   found(reinterpret_cast<Limit*>(plan)->limitCount);
         case T_Hash:
             return found(reinterpret_cast<Hash*>(plan)->hashkeys);
         case T_ModifyTable: {
@@ -235,7 +235,8 @@ bool node_has_pin(Plan* plan, void* context) {
                    found(modify->withCheckOptionLists);
         }
         case T_HashJoin:
-            return found(reinterpret_cast<HashJoin*>(plan)->hashclauses) || found(reinterpret_cast<Join*>(plan)->joinqual);
+            return found(reinterpret_cast<HashJoin*>(plan)->hashclauses) ||
+                   found(reinterpret_cast<Join*>(plan)->joinqual);
         case T_MergeJoin:
             return found(reinterpret_cast<MergeJoin*>(plan)->mergeclauses) ||
                    found(reinterpret_cast<Join*>(plan)->joinqual);
@@ -294,7 +295,8 @@ bool node_reads_other(Plan* plan, void* context) {
     auto* search = static_cast<OtherScan*>(context);
     if (IsA(plan, FunctionScan) || IsA(plan, TableFuncScan)) {
         search->what = "a function in FROM";
-    } else if (IsA(plan, CustomScan) && strcmp(reinterpret_cast<CustomScan*>(plan)->methods->CustomName, kReleaseScanName) == 0) {
+    } else if (IsA(plan, CustomScan) &&
+               strcmp(reinterpret_cast<CustomScan*>(plan)->methods->CustomName, kReleaseScanName) == 0) {
         Node* arg = static_cast<Node*>(linitial(reinterpret_cast<CustomScan*>(plan)->custom_exprs));
         const char* named = IsA(arg, Const) && !reinterpret_cast<Const*>(arg)->constisnull
                                 ? TextDatumGetCString(reinterpret_cast<Const*>(arg)->constvalue)
@@ -344,18 +346,19 @@ void verify_pins(const Policy& policy, List* pins, PlannedStmt* stmt) {
                                                   " is a release of policy " + quote_value(policy.name) +
                                                   ": the foreign table must read that policy's release view");
         if (other)
-            fail(ErrorKind::InvalidParameter, "the relation read" + where + " for policy " + quote_value(pin.name) +
-                                                  " reads " + other +
-                                                  ", not only a release view of that policy: read for a coordinator, "
-                                                  "it must be a release view made by create_release_view and read nothing else");
+            fail(ErrorKind::InvalidParameter,
+                 "the relation read" + where + " for policy " + quote_value(pin.name) + " reads " + other +
+                     ", not only a release view of that policy: read for a coordinator, "
+                     "it must be a release view made by create_release_view and read nothing else");
         // The role the coordinator connects as must not read the source: this
         // scan would then report a rule's error with the value that raised it,
         // and postgres_fdw would hand that text to the coordinator's reader.
         if (reads_source(policy.source))
-            fail(ErrorKind::PermissionDenied,
-                 "the release of policy " + quote_value(pin.name) + where + " is read by a role that may read its "
-                 "source: map the coordinator's view owner to a role that may read only the release view (its errors "
-                 "then name no value)");
+            fail(ErrorKind::PermissionDenied, "the release of policy " + quote_value(pin.name) + where +
+                                                  " is read by a role that may read its "
+                                                  "source: map the coordinator's view owner to a role that may read "
+                                                  "only the release view (its errors "
+                                                  "then name no value)");
         if (digest.empty()) digest = policy_digest(policy, source_name(policy.source));
         if (digest != pin.digest)
             fail(ErrorKind::InvalidParameter,
@@ -379,4 +382,3 @@ PRIVRISK_FUNCTION(privrisk_release_is_pinned) {
     fail_unbound_pin(std::string(text_view(PG_GETARG_DATUM(1))));
     PG_RETURN_BOOL(false);
 }
-

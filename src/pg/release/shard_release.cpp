@@ -83,7 +83,9 @@ std::vector<std::string> policy_digests(const Policy& policy, const std::vector<
     return digests;
 }
 
-std::string policy_digest(const Policy& policy, const std::string& source) { return policy_digests(policy, {source})[0]; }
+std::string policy_digest(const Policy& policy, const std::string& source) {
+    return policy_digests(policy, {source})[0];
+}
 
 std::vector<ShardTable> shard_tables(Oid source, const std::string& policy) {
     std::vector<ShardTable> shards;
@@ -110,16 +112,20 @@ std::vector<ShardTable> shard_tables(Oid source, const std::string& policy) {
         ListCell* lc;
         foreach (lc, table->options) {
             DefElem* option = lfirst_node(DefElem, lc);
-            if (strcmp(option->defname, "schema_name") == 0) remote_schema = pg_call([&] { return defGetString(option); });
-            if (strcmp(option->defname, "table_name") == 0) remote_table = pg_call([&] { return defGetString(option); });
+            if (strcmp(option->defname, "schema_name") == 0)
+                remote_schema = pg_call([&] { return defGetString(option); });
+            if (strcmp(option->defname, "table_name") == 0)
+                remote_table = pg_call([&] { return defGetString(option); });
         }
-        shards.push_back({leaf, pg_call([&] { return get_rel_name(leaf); }), server, remote_schema + "." + remote_table});
+        shards.push_back(
+            {leaf, pg_call([&] { return get_rel_name(leaf); }), server, remote_schema + "." + remote_table});
     }
     if (!shards.empty() && !local.empty())
-        fail(ErrorKind::InvalidParameter,
-             "the source of policy " + quote_value(policy) + " mixes local and foreign partitions: " + local +
-                 " is local, " + foreign + " is foreign; a release view reads either its own tables or "
-                 "the shards' releases");
+        fail(ErrorKind::InvalidParameter, "the source of policy " + quote_value(policy) +
+                                              " mixes local and foreign partitions: " + local + " is local, " +
+                                              foreign +
+                                              " is foreign; a release view reads either its own tables or "
+                                              "the shards' releases");
     return shards;
 }
 
@@ -161,9 +167,9 @@ void create_shard_release_view(const Policy& policy, const std::vector<ReleasedC
                     .c_str(),
                 {}, false);
         spi.run(("COMMENT ON FOREIGN TABLE " + qualified + " IS " +
-                 sql_literal("privrisk: the release of policy " + policy.name + " on server " + shard.server + " (partition " +
-                         shard.name + "; the shard's release view " + schema_name + "." + view +
-                         "), read by the view of that name here; drop it with the view"))
+                 sql_literal("privrisk: the release of policy " + policy.name + " on server " + shard.server +
+                             " (partition " + shard.name + "; the shard's release view " + schema_name + "." + view +
+                             "), read by the view of that name here; drop it with the view"))
                     .c_str(),
                 {}, false);
         // A shard whose policy reads another table fails: its digest names the table.
@@ -208,10 +214,11 @@ PRIVRISK_FUNCTION(privrisk_release_policy_is) {
     // The digest now only for a role that may read the policy: a reader of the
     // view could test guessed rules against it offline.
     if (digest != pinned)
-        fail(ErrorKind::InvalidParameter, "policy " + quote_value(name) + " is not the one its release view pinned (digest " +
-                                              (reads_source(policy.source) ? digest + " now, " : std::string()) +
-                                              pinned + " pinned): it changed since create_release_view; make the same "
-                                              "change on every shard, drop the view and its foreign tables (<view>_1, "
-                                              "…) and create the release view again");
+        fail(ErrorKind::InvalidParameter,
+             "policy " + quote_value(name) + " is not the one its release view pinned (digest " +
+                 (reads_source(policy.source) ? digest + " now, " : std::string()) + pinned +
+                 " pinned): it changed since create_release_view; make the same "
+                 "change on every shard, drop the view and its foreign tables (<view>_1, "
+                 "…) and create the release view again");
     PG_RETURN_BOOL(true);
 }

@@ -22,7 +22,8 @@ namespace privrisk::pg {
 // its policy reads. Equal on servers that hold the same policy.
 std::string policy_digest(const Policy& policy_with_default_rules, const std::string& source = "");
 // The same for several sources at once ("" for none): the rules and columns read once.
-std::vector<std::string> policy_digests(const Policy& policy_with_default_rules, const std::vector<std::string>& sources);
+std::vector<std::string> policy_digests(const Policy& policy_with_default_rules,
+                                        const std::vector<std::string>& sources);
 
 // The foreign partitions of `source` (a partitioned table's leaves), or none.
 // A table that mixes local and foreign leaves is an error naming one of each.

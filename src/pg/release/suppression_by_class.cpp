@@ -37,12 +37,12 @@ struct ClassIndex {
     Relation index;
     char* name;
     IndexScanDesc scan;
-    TupleTableSlot* slot;      // candidates; also keeps the current row while the whole source is counted
+    TupleTableSlot* slot;  // candidates; also keeps the current row while the whole source is counted
     int nkeys;
     ScanKey keys;
-    int* qi;                   // the quasi-identifier of each key column
-    RegProcedure* equality;    // of each key column's type in its operator family
-    Oid* type;                 // the key column's operator class input type
+    int* qi;                 // the quasi-identifier of each key column
+    RegProcedure* equality;  // of each key column's type in its operator family
+    Oid* type;               // the key column's operator class input type
     Oid* collation;
     MemoryContext context;     // one class's keys, copy and histogram; reset per class
     PgMemoryResource* memory;  // of the decisions (the scan's suppression context)
@@ -82,8 +82,9 @@ ClassIndex* open_class_index(ReleaseScanState* s, ScanSuppression* u) {
         // As the planner (get_relation_info): an index built over broken HOT chains
         // (indcheckxmin) holds each chain under its newest value only, so a snapshot
         // older than the index may not read through it.
-        const bool too_new = form->indcheckxmin &&
-                             !TransactionIdPrecedes(HeapTupleHeaderGetXmin(index->rd_indextuple->t_data), TransactionXmin);
+        const bool too_new =
+            form->indcheckxmin &&
+            !TransactionIdPrecedes(HeapTupleHeaderGetXmin(index->rd_indextuple->t_data), TransactionXmin);
         if (index->rd_rel->relam == BTREE_AM_OID && form->indisvalid && form->indisready && form->indislive &&
             !too_new && heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, nullptr)) {
             for (int c = 0; c < form->indnkeyatts; ++c) {
@@ -171,7 +172,9 @@ bool class_keys(ReleaseScanState* s, ScanSuppression* u, ClassIndex* ci) {
             Datum label = u->values[j];
             int n = 0;
             bool listed = false;
-            guarded([&] { listed = label_leaves(cached_hierarchy(access.hierarchy), access.level, label, false, raw, &value, &n); });
+            guarded([&] {
+                listed = label_leaves(cached_hierarchy(access.hierarchy), access.level, label, false, raw, &value, &n);
+            });
             if (!listed || n == 0) return false;
             flags = SK_SEARCHARRAY;
         }
@@ -184,7 +187,7 @@ bool class_keys(ReleaseScanState* s, ScanSuppression* u, ClassIndex* ci) {
 struct ClassCount {
     ScanSuppression* u;
     int64 size;
-    FlatIndex* sensitive_ids;                 // with histograms
+    FlatIndex* sensitive_ids;  // with histograms
     std::pmr::vector<int64_t>* counts;
     std::pmr::vector<std::string_view>* names;  // data() NULL for ⊥
     bool keep;
@@ -204,13 +207,14 @@ void decide_class(ClassCount* c) {
     BaseClassBuilder builder(1, u->histograms);
     uint32_t code = 0;
     if (u->histograms)
-        for (std::size_t v = 0; v < c->counts->size(); ++v) builder.add(&code, static_cast<uint32_t>(v), (*c->counts)[v]);
-    else
-        builder.add(&code, 0, c->size);
+        for (std::size_t v = 0; v < c->counts->size(); ++v)
+            builder.add(&code, static_cast<uint32_t>(v), (*c->counts)[v]);
+    else builder.add(&code, 0, c->size);
     NodeClasses classes = builder.finish();
     std::vector<std::optional<std::string>> names;
     if (u->histograms)
-        for (std::string_view n : *c->names) names.push_back(n.data() ? std::optional<std::string>(std::string(n)) : std::nullopt);
+        for (std::string_view n : *c->names)
+            names.push_back(n.data() ? std::optional<std::string>(std::string(n)) : std::nullopt);
     c->keep = violating_classes(classes, names, u->constraints).keep[0];
 }
 

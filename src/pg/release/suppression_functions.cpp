@@ -28,8 +28,8 @@ using namespace privrisk::pg;
 namespace privrisk::pg {
 
 const std::vector<const char*>& suppression_keys() {
-    static const std::vector<const char*> keys = {"k", "max_risk", "l", "l_kind", "l_c", "t",
-                                                  "t_kind", "t_hierarchy", "delta", "max_suppression"};
+    static const std::vector<const char*> keys = {"k", "max_risk", "l",           "l_kind", "l_c",
+                                                  "t", "t_kind",   "t_hierarchy", "delta",  "max_suppression"};
     return keys;
 }
 
@@ -83,13 +83,14 @@ PRIVRISK_FUNCTION(privrisk_set_suppression) {
     if (PG_ARGISNULL(2)) {
         AsCatalogOwner owner;
         Spi spi;
-        spi.run("DELETE FROM privrisk.policy_suppression WHERE policy OPERATOR(pg_catalog.=) $1", {text_arg(policy.name)},
-                false);
+        spi.run("DELETE FROM privrisk.policy_suppression WHERE policy OPERATOR(pg_catalog.=) $1",
+                {text_arg(policy.name)}, false);
         spi.finish();
         PG_RETURN_VOID();
     }
     auto qi = text_array_arg_values(fcinfo, 1, "quasi_identifiers", false);
-    if (qi.empty()) fail(ErrorKind::InvalidParameter, "set_suppression: quasi_identifiers must name at least one column");
+    if (qi.empty())
+        fail(ErrorKind::InvalidParameter, "set_suppression: quasi_identifiers must name at least one column");
     std::optional<std::string> sensitive;
     if (!PG_ARGISNULL(3)) sensitive = std::string(text_view(PG_GETARG_DATUM(3)));
     Datum constraints = PG_GETARG_DATUM(2);
@@ -121,7 +122,8 @@ PRIVRISK_FUNCTION(privrisk_set_suppression) {
     std::vector<std::string> columns;
     for (const auto& c : qi) {
         if (std::find(columns.begin(), columns.end(), *c) != columns.end())
-            fail(ErrorKind::InvalidParameter, "set_suppression: quasi-identifier " + quote_value(*c) + " is listed twice");
+            fail(ErrorKind::InvalidParameter,
+                 "set_suppression: quasi-identifier " + quote_value(*c) + " is listed twice");
         require_column(source, *c, "quasi-identifier", policy.name);
         columns.push_back(*c);
     }
@@ -157,13 +159,14 @@ PRIVRISK_FUNCTION(privrisk_set_suppression) {
 
     AsCatalogOwner owner;
     Spi spi;
-    spi.run("INSERT INTO privrisk.policy_suppression (policy, quasi_identifiers, sensitive, constraints) "
-            "VALUES ($1, $2::pg_catalog.name[], $3, $4) ON CONFLICT (policy) DO UPDATE SET "
-            "quasi_identifiers = excluded.quasi_identifiers, sensitive = excluded.sensitive, "
-            "constraints = excluded.constraints",
-            {text_arg(policy.name), text_array_arg(columns),
-             sensitive ? text_arg(*sensitive) : SpiArg{TEXTOID, 0, true}, SpiArg{JSONBOID, constraints, false}},
-            false);
+    spi.run(
+        "INSERT INTO privrisk.policy_suppression (policy, quasi_identifiers, sensitive, constraints) "
+        "VALUES ($1, $2::pg_catalog.name[], $3, $4) ON CONFLICT (policy) DO UPDATE SET "
+        "quasi_identifiers = excluded.quasi_identifiers, sensitive = excluded.sensitive, "
+        "constraints = excluded.constraints",
+        {text_arg(policy.name), text_array_arg(columns), sensitive ? text_arg(*sensitive) : SpiArg{TEXTOID, 0, true},
+         SpiArg{JSONBOID, constraints, false}},
+        false);
     spi.finish();
     PG_RETURN_VOID();
 }

@@ -44,8 +44,8 @@ void generalize_through_hierarchy(MissRequest* r, std::string& scratch, Value& g
         g = h.generalize(r->value, r->level, scratch);
     } catch (const Error&) {
         // Never name the value: the reader may see only released data.
-        fail(ErrorKind::InvalidParameter, "a value of column " + quote_value(out->name) + " is not in hierarchy " +
-                                              quote_value(out->hierarchy));
+        fail(ErrorKind::InvalidParameter,
+             "a value of column " + quote_value(out->name) + " is not in hierarchy " + quote_value(out->hierarchy));
     }
 }
 
@@ -77,7 +77,8 @@ void cache_result(MissRequest* r, Value g) {
         r->result = out->texts->texts[id];
     }
     if (keyed_by_word(out, r->value)) {
-        if (r->result) cache.words.put(WordMap<text>::word(r->value), r->result);  // ⊥ is not cached (it is no valid level's)
+        if (r->result)
+            cache.words.put(WordMap<text>::word(r->value), r->result);  // ⊥ is not cached (it is no valid level's)
     } else {
         cache.index.find_or_add(out->by_datum ? datum_key(&r->key) : r->value);
         cache.results.push_back(r->result);
@@ -116,16 +117,14 @@ Datum pseudonymized_text(ReleaseScanState* s, ReleasedOutput* out, Datum value) 
     // value cache (which would grow and rehash for values never seen again).
     if (!out->pseudonyms && !out->pseudonyms_refused) {
         if (MemoryContextMemAllocated(s->cache_context, true) + sizeof(PseudonymCache) <= s->cache_limit)
-            out->pseudonyms = static_cast<PseudonymCache*>(MemoryContextAllocZero(s->cache_context, sizeof(PseudonymCache)));
-        else
-            out->pseudonyms_refused = true;  // no room within privrisk.memory_limit: every value through the PRF
+            out->pseudonyms =
+                static_cast<PseudonymCache*>(MemoryContextAllocZero(s->cache_context, sizeof(PseudonymCache)));
+        else out->pseudonyms_refused = true;  // no room within privrisk.memory_limit: every value through the PRF
     }
     auto* t = static_cast<text*>(palloc(VARHDRSZ + kPseudonymChars));
     SET_VARSIZE(t, VARHDRSZ + kPseudonymChars);
-    if (out->pseudonyms)
-        cached_pseudonym(out->pseudonyms, out->pseudonymizer, v, VARDATA(t));
-    else
-        pseudonym(out->pseudonymizer, v, VARDATA(t));
+    if (out->pseudonyms) cached_pseudonym(out->pseudonyms, out->pseudonymizer, v, VARDATA(t));
+    else pseudonym(out->pseudonymizer, v, VARDATA(t));
     return PointerGetDatum(t);
 }
 
@@ -135,8 +134,8 @@ __attribute__((noinline)) Datum generalized_miss(ReleaseScanState* s, ReleasedOu
         // the values released with the old one: rows released with the new one
         // could form classes it never counted, so such a read stops.
         if (s->suppression)
-            refuse_changed_release(s->policy,
-                                   "a hierarchy changed during the read, after record suppression had counted its classes");
+            refuse_changed_release(
+                s->policy, "a hierarchy changed during the read, after record suppression had counted its classes");
         // Otherwise what is cached may be stale (an output that is not generalized has no cache).
         for (int c = 0; c < s->output_count; ++c) {
             if (s->outputs[c].levels)

@@ -13,7 +13,9 @@ inline bool keyed_by_word(const ReleasedOutput* out, std::string_view value) {
 }
 
 // A by-value datum as an index key: its 8 bytes.
-inline std::string_view datum_key(const uint64_t* key) { return std::string_view(reinterpret_cast<const char*>(key), 8); }
+inline std::string_view datum_key(const uint64_t* key) {
+    return std::string_view(reinterpret_cast<const char*>(key), 8);
+}
 
 // Not cached yet: generalize now (rarely; kept out of the per-row path).
 Datum generalized_miss(ReleaseScanState* s, ReleasedOutput* out, Datum value, int level);

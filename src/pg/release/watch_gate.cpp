@@ -61,13 +61,13 @@ std::string closed_reason(Oid view) {
         spi.finish();
     }
     if (name.empty()) return "";
-    const std::string whose = read == name ? "its last check" : "the last check of release view " + quote_value(name) +
-                                                                     " of the same policy";
+    const std::string whose =
+        read == name ? "its last check" : "the last check of release view " + quote_value(name) + " of the same policy";
     return "release view " + quote_value(read) + " is closed: " + whose + " against risk profile " +
-             quote_value(profile) + " failed (" + summary + ") at " + when + " by " + quote_value(by) +
-             "; it is watched with fail_closed: the owner of its source fixes the data or the policy and rechecks "
-             "the view (privrisk.recheck_view, or CALL privrisk.recheck_watched()), or stops watching it "
-             "(privrisk.unwatch)";
+           quote_value(profile) + " failed (" + summary + ") at " + when + " by " + quote_value(by) +
+           "; it is watched with fail_closed: the owner of its source fixes the data or the policy and rechecks "
+           "the view (privrisk.recheck_view, or CALL privrisk.recheck_watched()), or stops watching it "
+           "(privrisk.unwatch)";
 }
 
 }  // namespace

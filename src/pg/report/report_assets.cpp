@@ -31,7 +31,8 @@ std::string read_asset(const std::string& name) {
 // report_page(model jsonb, data jsonb): the page. `model` holds the texts and
 // the verdict tables (read_page_model), `data` the charts' data.
 PRIVRISK_FUNCTION(privrisk_report_page) {
-    if (PG_ARGISNULL(0) || PG_ARGISNULL(1)) fail(ErrorKind::InvalidParameter, "report_page: model and data must not be NULL");
+    if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+        fail(ErrorKind::InvalidParameter, "report_page: model and data must not be NULL");
     ReportPage page;
     read_page_model(parse_json(jsonb_text(PG_GETARG_DATUM(0))), page);
     page.data_json = jsonb_text(PG_GETARG_DATUM(1));

@@ -23,7 +23,8 @@ void check_range(const char* name, const std::optional<double>& v) {
     const BoundKey& b = bound_key(name);
     if (!std::isfinite(*v) || *v > b.hi || *v < b.lo || (b.lo_open && *v == b.lo))
         fail(ErrorKind::InvalidParameter, std::string("constraint ") + name + " must be in " + (b.lo_open ? "(" : "[") +
-                                              number_text(b.lo) + ", " + number_text(b.hi) + "], got " + number_text(*v));
+                                              number_text(b.lo) + ", " + number_text(b.hi) + "], got " +
+                                              number_text(*v));
 }
 
 }  // namespace
@@ -45,16 +46,16 @@ Constraints parse_constraints(const std::map<std::string, std::string>& given) {
     }
     q.l = number("l");
     check_range("l", q.l);
-    q.l_kind = choice_of<LDiversity>(kind_of("l_kind", "distinct"), "l_kind",
-                                     {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy},
-                                      {"recursive", LDiversity::Recursive}});
+    q.l_kind = choice_of<LDiversity>(
+        kind_of("l_kind", "distinct"), "l_kind",
+        {{"distinct", LDiversity::Distinct}, {"entropy", LDiversity::Entropy}, {"recursive", LDiversity::Recursive}});
     if (auto c = number("l_c")) q.l_c = *c;
     check_c(q.l_c);
     q.t = number("t");
     check_range("t", q.t);
-    q.t_kind = choice_of<TCloseness>(kind_of("t_kind", "equal"), "t_kind",
-                                     {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered},
-                                      {"hierarchical", TCloseness::Hierarchical}});
+    q.t_kind = choice_of<TCloseness>(
+        kind_of("t_kind", "equal"), "t_kind",
+        {{"equal", TCloseness::Equal}, {"ordered", TCloseness::Ordered}, {"hierarchical", TCloseness::Hierarchical}});
     if (q.t && q.t_kind == TCloseness::Hierarchical) {
         auto h = text_of("t_hierarchy");
         if (!h) fail(ErrorKind::InvalidParameter, "t_kind hierarchical needs t_hierarchy");

@@ -163,7 +163,8 @@ std::string search_stats_json(const SearchStats& stats, int workers, double scan
            ", \"tagged\": " + std::to_string(stats.tagged) + ", \"bounded\": " + std::to_string(stats.bounded) +
            ", \"classes_rolled_up\": " + std::to_string(stats.rolled_up) + ", \"pruning\": " +
            (stats.monotone ? "\"monotone constraints and utility bound\"" : "\"utility bound only\"") +
-           ", \"scan_workers\": " + std::to_string(workers) + ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
+           ", \"scan_workers\": " + std::to_string(workers) +
+           ", \"scan_ms\": " + json_number(std::round(scan_ms * 10) / 10) +
            ", \"ms\": " + json_number(std::round(ms * 10) / 10) + "}";
 }
 
@@ -173,7 +174,8 @@ std::string search_stats_json(const SearchStats& stats, int workers, double scan
 std::vector<LatticeDimension> lattice_dimensions(const SourceRelation& source, const std::vector<SourceColumn>& columns,
                                                  const std::vector<std::optional<std::string>>& qi,
                                                  const std::vector<std::optional<std::string>>& hierarchy_names,
-                                                 const std::vector<const Hierarchy*>& hierarchies, const CodedClasses& read) {
+                                                 const std::vector<const Hierarchy*>& hierarchies,
+                                                 const CodedClasses& read) {
     const std::size_t width = qi.size();
     std::vector<LatticeDimension> dims(width);
     for (std::size_t j = 0; j < width; ++j) {
@@ -217,6 +219,35 @@ std::vector<LatticeDimension> lattice_dimensions(const SourceRelation& source, c
     return dims;
 }
 
+// The utility metric argument `i` (loss when NULL).
+UtilityMetric utility_metric(FunctionCallInfo fcinfo, int i) {
+    return choice_arg<UtilityMetric>(fcinfo, i, "utility", "loss",
+                                     {{"loss", UtilityMetric::Loss},
+                                      {"height", UtilityMetric::Height},
+                                      {"discernibility", UtilityMetric::Discernibility},
+                                      {"entropy", UtilityMetric::Entropy},
+                                      {"levels_kept", UtilityMetric::LevelsKept}});
+}
+
+// The quasi-identifiers (each once) and the sensitive column of the source; each
+// quasi-identifier's hierarchy pinned for the search (nullptr: none) into `hierarchies`.
+std::vector<SourceColumn> searched_columns(const SourceRelation& source,
+                                           const std::vector<std::optional<std::string>>& qi,
+                                           const std::vector<std::optional<std::string>>& hierarchy_names,
+                                           const std::optional<std::string>& sensitive, HierarchyPins& pins,
+                                           std::vector<const Hierarchy*>& hierarchies) {
+    std::vector<SourceColumn> columns;
+    for (std::size_t j = 0; j < qi.size(); ++j) {
+        for (std::size_t i = 0; i < j; ++i)
+            if (*qi[i] == *qi[j])
+                fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[j]) + " is listed twice");
+        columns.push_back(source_column(source, *qi[j], "quasi-identifier"));
+        hierarchies.push_back(hierarchy_names[j] ? &pins.pin(*hierarchy_names[j]) : nullptr);
+    }
+    if (sensitive) columns.push_back(source_column(source, *sensitive, "sensitive"));
+    return columns;
+}
+
 // What was searched, at the head of search()'s and lattice()'s result.
 std::string what_was_searched_json(const SourceRelation& source, const std::vector<std::optional<std::string>>& qi,
                                    const std::vector<std::optional<std::string>>& hierarchy_names,
@@ -237,13 +268,14 @@ std::string node_verdict(GeneralizationLattice& lattice, const NodeReport& node,
     std::optional<ContingencyTable> table;
     std::optional<ReleaseMeasures> measures;
     Spi spi;
-    std::string json = profile_verdict(spi, profile, source, [&](const Threshold& t, const RiskProfile& p, std::string* why) {
-        if (!measures) {
-            table = lattice.table_at(node.levels);
-            measures = profile_release_measures(*table, sensitive, p);
-        }
-        return threshold_value(t, p, *measures, why);
-    });
+    std::string json =
+        profile_verdict(spi, profile, source, [&](const Threshold& t, const RiskProfile& p, std::string* why) {
+            if (!measures) {
+                table = lattice.table_at(node.levels);
+                measures = profile_release_measures(*table, sensitive, p);
+            }
+            return threshold_value(t, p, *measures, why);
+        });
     spi.finish();
     return json;
 }
@@ -286,40 +318,33 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     Constraints q = parse_constraints(given);
     if (q.needs_histograms() && !sensitive)
         fail(ErrorKind::InvalidParameter, "the l, t, delta and c constraints need a sensitive column");
-    std::string utility = PG_ARGISNULL(5) ? "loss" : std::string(text_view(PG_GETARG_DATUM(5)));  // echoed in the result
-    UtilityMetric metric = choice_arg<UtilityMetric>(
-        fcinfo, 5, "utility", "loss",
-        {{"loss", UtilityMetric::Loss}, {"height", UtilityMetric::Height},
-         {"discernibility", UtilityMetric::Discernibility}, {"entropy", UtilityMetric::Entropy},
-         {"levels_kept", UtilityMetric::LevelsKept}});
+    std::string utility =
+        PG_ARGISNULL(5) ? "loss" : std::string(text_view(PG_GETARG_DATUM(5)));  // echoed in the result
+    UtilityMetric metric = utility_metric(fcinfo, 5);
     bool every = !PG_ARGISNULL(6) && PG_GETARG_BOOL(6);
     std::optional<std::string> profile;  // 0.14's search_lattice has no profile argument
     if (PG_NARGS() > 7 && !PG_ARGISNULL(7)) profile = std::string(text_view(PG_GETARG_DATUM(7)));
 
     // The source and its columns; names are quoted, never spliced.
     SourceRelation source = source_relation(relid);
-    std::vector<SourceColumn> columns;
     HierarchyPins pins;
     std::vector<const Hierarchy*> hierarchies;
-    for (std::size_t j = 0; j < qi.size(); ++j) {
-        for (std::size_t i = 0; i < j; ++i)
-            if (*qi[i] == *qi[j]) fail(ErrorKind::InvalidParameter, "quasi-identifier " + quote_value(*qi[j]) + " is listed twice");
-        columns.push_back(source_column(source, *qi[j], "quasi-identifier"));
-        hierarchies.push_back(hierarchy_names[j] ? &pins.pin(*hierarchy_names[j]) : nullptr);
-    }
-    if (sensitive) columns.push_back(source_column(source, *sensitive, "sensitive"));
+    const std::vector<SourceColumn> columns =
+        searched_columns(source, qi, hierarchy_names, sensitive, pins, hierarchies);
 
     // The level-0 classes and the coded values, within privrisk.memory_limit (docs/memory.md).
     const std::size_t width = qi.size();
     const MemoryBound memory = memory_bound();
-    CodedClasses read = read_coded_classes(source, {columns, width, heights(hierarchies), memory, every ? "lattice" : "search",
-                                                    "raise it, or search fewer quasi-identifiers"});
+    CodedClasses read =
+        read_coded_classes(source, {columns, width, heights(hierarchies), memory, every ? "lattice" : "search",
+                                    "raise it, or search fewer quasi-identifiers"});
     const TextIds& sensitive_values = read.sensitive;
     auto scanned = std::chrono::steady_clock::now();
     if (q.t && q.t_kind == TCloseness::Ordered) require_numbers(sensitive_values.text);
 
     pins.check("while the source was read; run the search again");
-    const std::vector<LatticeDimension> dims = lattice_dimensions(source, columns, qi, hierarchy_names, hierarchies, read);
+    const std::vector<LatticeDimension> dims =
+        lattice_dimensions(source, columns, qi, hierarchy_names, hierarchies, read);
 
     // The search, cancellable; its progress in pg_stat_activity every 100 ms for other
     // sessions (privrisk.progress), and as a NOTICE to the caller now and then.
@@ -345,20 +370,23 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
     MemoryBound lattice_memory = memory;
     lattice_memory.reserved = read.coded_bytes;
     lattice_memory.operation = operation;
-    GeneralizationLattice lattice(dims, std::move(read.classes), sensitive_values.text, q, metric, interrupt, lattice_memory);
+    GeneralizationLattice lattice(dims, std::move(read.classes), sensitive_values.text, q, metric, interrupt,
+                                  lattice_memory);
     constexpr int64_t kMaxListedNodes = 1'000'000;  // lattice() returns every node in one jsonb
     if (every && lattice.nodes() > kMaxListedNodes)
-        fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) + " nodes; this one has " +
-                                          std::to_string(lattice.nodes()) + " (search() takes up to " +
-                                          std::to_string(GeneralizationLattice::kMaxNodes) + ")");
+        fail(ErrorKind::ProgramLimit, "lattice() lists at most " + std::to_string(kMaxListedNodes) +
+                                          " nodes; this one has " + std::to_string(lattice.nodes()) +
+                                          " (search() takes up to " + std::to_string(GeneralizationLattice::kMaxNodes) +
+                                          ")");
     const int64_t total_rows = lattice.rows();
     std::string json = "{" + what_was_searched_json(source, qi, hierarchy_names, utility, total_rows);
     SearchStats stats;
     if (every)  // the reports (held twice) and their jsonb
-        lattice_memory.check(lattice.held_bytes() + std::size_t(lattice.nodes()) * (2 * GeneralizationLattice::kReportBytes +
-                                                                                     kReportJsonBytes(width)),
-                     "lattice: the reports of the lattice's " + std::to_string(lattice.nodes()) + " nodes",
-                     "raise it, or list a smaller lattice (fewer quasi-identifiers; search() keeps only what it needs)");
+        lattice_memory.check(
+            lattice.held_bytes() +
+                std::size_t(lattice.nodes()) * (2 * GeneralizationLattice::kReportBytes + kReportJsonBytes(width)),
+            "lattice: the reports of the lattice's " + std::to_string(lattice.nodes()) + " nodes",
+            "raise it, or list a smaller lattice (fewer quasi-identifiers; search() keeps only what it needs)");
     if (every) {
         json += ", \"nodes\": [";
         auto all = lattice.every_node();
@@ -372,8 +400,8 @@ PRIVRISK_FUNCTION(privrisk_search_nodes) {
         json += ", \"found\": " + std::string(result.best ? "true" : "false");
         std::string found = result.best ? report_json(*result.best, dims, q, metric, total_rows) : "null";
         if (profile && result.best && result.best->suppressed == 0)
-            found.insert(found.size() - 1,
-                         ", \"verdict\": " + node_verdict(lattice, *result.best, sensitive.has_value(), *profile, relid));
+            found.insert(found.size() - 1, ", \"verdict\": " + node_verdict(lattice, *result.best,
+                                                                            sensitive.has_value(), *profile, relid));
         json += ", \"result\": " + found;
         if (!result.best) json += ", \"nothing_found\": " + nothing_found_json(lattice, dims, q, total_rows);
     }

@@ -45,8 +45,8 @@ Oid require_steward(Oid view, const char* action) {
     if (!owner) fail(ErrorKind::PermissionDenied, "must be owner of view " + quote_value(name) + " to " + action);
     std::optional<std::string> policy = policy_of_view(view);
     if (!policy)
-        fail(ErrorKind::InvalidParameter, "relation " + quote_value(name) +
-                                              " is not a release view (one made by privrisk.create_release_view)");
+        fail(ErrorKind::InvalidParameter,
+             "relation " + quote_value(name) + " is not a release view (one made by privrisk.create_release_view)");
     Oid source = load_owned_policy(*policy).source;  // the same error for a stranger's policy as for none
     require_source_owner(source, action);
     return source;
@@ -94,14 +94,15 @@ Verdict audit_view(Oid view, const std::string& profile) {
     AsCatalogOwner owner;
     Spi spi;
     // Not read-only: the statement must see the row the CALL just wrote.
-    const uint64 n = spi.run("SELECT l.id, "
-            "COALESCE(l.result OPERATOR(pg_catalog.#>>) '{verdict,publishable}' OPERATOR(pg_catalog.=) "
-            "'true', false)::pg_catalog.int4, "
-            "pg_catalog.jsonb_path_query_array(l.result, '$.verdict.checks[*] ? (@.passed == false)')::pg_catalog.text, "
-            "COALESCE(l.result OPERATOR(pg_catalog.#>>) '{verdict,summary}', '') "
-            "FROM privrisk.audit_log l "
-            "WHERE l.id OPERATOR(pg_catalog.=) pg_catalog.currval('privrisk.audit_log_id_seq'::pg_catalog.regclass)",
-            {}, false);
+    const uint64 n = spi.run(
+        "SELECT l.id, "
+        "COALESCE(l.result OPERATOR(pg_catalog.#>>) '{verdict,publishable}' OPERATOR(pg_catalog.=) "
+        "'true', false)::pg_catalog.int4, "
+        "pg_catalog.jsonb_path_query_array(l.result, '$.verdict.checks[*] ? (@.passed == false)')::pg_catalog.text, "
+        "COALESCE(l.result OPERATOR(pg_catalog.#>>) '{verdict,summary}', '') "
+        "FROM privrisk.audit_log l "
+        "WHERE l.id OPERATOR(pg_catalog.=) pg_catalog.currval('privrisk.audit_log_id_seq'::pg_catalog.regclass)",
+        {}, false);
     if (n != 1) fail(ErrorKind::Internal, "the audit of the watched view wrote no audit log row");
     v.audit_id = spi.int8(0, 1);
     v.passed = spi.int8(0, 2) != 0;
@@ -132,7 +133,8 @@ std::string recheck(Oid view, bool first) {
         v = audit_view(view, watch->profile);
     } else {
         Caught caught;
-        if (!in_subtransaction(recorded_as_failure, [&] { v = audit_view(view, watch->profile); }, &caught)) {
+        if (!in_subtransaction(
+                recorded_as_failure, [&] { v = audit_view(view, watch->profile); }, &caught)) {
             v = Verdict{};
             v.summary = "not checked: " + caught.message;
             Spi spi;
@@ -143,32 +145,37 @@ std::string recheck(Oid view, bool first) {
         }
     }
     const char* role = pg_call([] { return GetUserNameFromId(GetUserId(), false); });
-    const SpiArg previous = watch->passed ? SpiArg{BOOLOID, BoolGetDatum(*watch->passed), false} : SpiArg{BOOLOID, 0, true};
+    const SpiArg previous =
+        watch->passed ? SpiArg{BOOLOID, BoolGetDatum(*watch->passed), false} : SpiArg{BOOLOID, 0, true};
     const SpiArg passed{BOOLOID, BoolGetDatum(v.passed), false};
     const SpiArg audit_id = v.audit_id ? SpiArg{INT8OID, Int64GetDatum(*v.audit_id), false} : SpiArg{INT8OID, 0, true};
     {
         AsCatalogOwner owner;
         Spi spi;
-        spi.run("UPDATE privrisk.watched_view SET passed = $2, failed = $3::pg_catalog.jsonb, summary = $4, "
-                "checked_at = pg_catalog.now(), checked_by = $5::pg_catalog.name, audit_id = $6 "
-                "WHERE view OPERATOR(pg_catalog.=) $1",
-                {oid_arg(REGCLASSOID, view), passed, text_arg(v.failed), text_arg(v.summary), text_arg(role), audit_id},
-                false);
+        spi.run(
+            "UPDATE privrisk.watched_view SET passed = $2, failed = $3::pg_catalog.jsonb, summary = $4, "
+            "checked_at = pg_catalog.now(), checked_by = $5::pg_catalog.name, audit_id = $6 "
+            "WHERE view OPERATOR(pg_catalog.=) $1",
+            {oid_arg(REGCLASSOID, view), passed, text_arg(v.failed), text_arg(v.summary), text_arg(role), audit_id},
+            false);
         spi.finish();
     }
     const bool changed = !watch->passed || *watch->passed != v.passed;
     Spi spi;
-    spi.run("SELECT pg_catalog.jsonb_build_object('view', $1, 'profile', $2, 'passed', $3, 'previous', $4)::pg_catalog.text",
-            {text_arg(watch->view), text_arg(watch->profile), passed, previous}, true);
+    spi.run(
+        "SELECT pg_catalog.jsonb_build_object('view', $1, 'profile', $2, 'passed', $3, 'previous', "
+        "$4)::pg_catalog.text",
+        {text_arg(watch->view), text_arg(watch->profile), passed, previous}, true);
     const std::string payload = spi.string(0, 1);
     // The payload names the view and the profile, never a value or a threshold:
     // any role may LISTEN on the channel.
     if (changed) spi.run("SELECT pg_catalog.pg_notify($1, $2)", {text_arg(kChannel), text_arg(payload)}, false);
-    spi.run("SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('summary', $2, "
-            "'failed', $3::pg_catalog.jsonb, 'audit_id', $4, 'notified', $5))::pg_catalog.text",
-            {text_arg(payload), text_arg(v.summary), text_arg(v.failed), audit_id,
-             SpiArg{BOOLOID, BoolGetDatum(changed), false}},
-            true);
+    spi.run(
+        "SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('summary', $2, "
+        "'failed', $3::pg_catalog.jsonb, 'audit_id', $4, 'notified', $5))::pg_catalog.text",
+        {text_arg(payload), text_arg(v.summary), text_arg(v.failed), audit_id,
+         SpiArg{BOOLOID, BoolGetDatum(changed), false}},
+        true);
     std::string verdict = spi.string(0, 1);
     spi.finish();
     return verdict;
@@ -193,11 +200,12 @@ PRIVRISK_FUNCTION(privrisk_watch) {
     {
         AsCatalogOwner owner;
         Spi spi;
-        uint64 n = spi.run("INSERT INTO privrisk.watched_view(view, profile, fail_closed, watched_by) "
-                           "VALUES ($1, $2, $3, $4::pg_catalog.name) ON CONFLICT (view) DO NOTHING",
-                           {oid_arg(REGCLASSOID, view), text_arg(profile), SpiArg{BOOLOID, BoolGetDatum(fail_closed), false},
-                            text_arg(role)},
-                           false);
+        uint64 n = spi.run(
+            "INSERT INTO privrisk.watched_view(view, profile, fail_closed, watched_by) "
+            "VALUES ($1, $2, $3, $4::pg_catalog.name) ON CONFLICT (view) DO NOTHING",
+            {oid_arg(REGCLASSOID, view), text_arg(profile), SpiArg{BOOLOID, BoolGetDatum(fail_closed), false},
+             text_arg(role)},
+            false);
         spi.finish();
         if (n == 0)
             fail(ErrorKind::DuplicateObject, "release view " + quote_value(relation_text(view)) +
@@ -215,11 +223,12 @@ PRIVRISK_FUNCTION(privrisk_unwatch) {
     {
         AsCatalogOwner owner;
         Spi spi;
-        n = spi.run("DELETE FROM privrisk.watched_view WHERE view OPERATOR(pg_catalog.=) $1", {oid_arg(REGCLASSOID, view)},
-                    false);
+        n = spi.run("DELETE FROM privrisk.watched_view WHERE view OPERATOR(pg_catalog.=) $1",
+                    {oid_arg(REGCLASSOID, view)}, false);
         spi.finish();
     }
-    if (n == 0) fail(ErrorKind::UndefinedObject, "release view " + quote_value(relation_text(view)) + " is not watched");
+    if (n == 0)
+        fail(ErrorKind::UndefinedObject, "release view " + quote_value(relation_text(view)) + " is not watched");
     PG_RETURN_VOID();
 }
 
