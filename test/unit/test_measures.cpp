@@ -36,14 +36,14 @@ ContingencyTable contingency(const Table& t) {
 }
 
 // --- naive reference: [BS08] Appendix A, literally ---
-struct Reference {
+struct MeasureReference {
     double n = 0, a_know = 0, a_acc = 0, gain = 0, t = 0, delta = 0, l_rec = 1e300;
     int64_t k = INT64_MAX;
 };
 
-Reference reference(const Table& t, double c) {
+MeasureReference reference(const Table& t, double c) {
     Class base;
-    Reference r;
+    MeasureReference r;
     for (auto& cl : t)
         for (auto& [s, n] : cl) base[s] += n, r.n += n;
     auto entropy = [](const Class& k) {
@@ -268,7 +268,7 @@ TEST(Measures, AgreeWithNaiveReference) {
     for (int round = 0; round < 2000; ++round) {
         Table t = random_table(rng, 1 + rng() % 8, 1 + rng() % 6, 5);
         auto ct = contingency(t);
-        Reference r = reference(t, 3);
+        MeasureReference r = reference(t, 3);
         EXPECT_EQ(*k_anonymity(ct), r.k);
         EXPECT_NEAR(*a_know(ct), r.a_know, 1e-12);
         EXPECT_NEAR(*a_acc(ct), r.a_acc, 1e-12);
