@@ -325,6 +325,47 @@ void check_json_options(Datum options, const char* argument, const char* what, c
              std::string(argument) + " must be a JSON object, got " + jsonb_value_text(options));
 }
 
+JsonbAt jsonb_text_at(Datum jsonb, const std::vector<std::string>& path) {
+    JsonbContainer* container = &pg_call([&] { return DatumGetJsonbP(jsonb); })->root;
+    JsonbValue found;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const std::string& step = path[i];
+        const JsonbValue* v = nullptr;
+        if (JsonContainerIsScalar(container)) {
+            return {};
+        } else if (JsonContainerIsObject(container)) {
+            v = pg_call([&] { return getKeyJsonValueFromContainer(container, step.data(), step.size(), &found); });
+        } else {  // an array: a step is an index, as #> takes it (here without a sign)
+            if (step.empty() || step.size() > 9 || step.find_first_not_of("0123456789") != std::string::npos) return {};
+            const uint32 index = static_cast<uint32>(std::stoul(step));
+            v = pg_call([&] { return getIthJsonbValueFromContainer(container, index); });
+        }
+        if (!v) return {};
+        found = *v;
+        if (i + 1 < path.size()) {
+            if (found.type != jbvBinary) return {};
+            container = found.val.binary.data;
+        }
+    }
+    JsonbAt at{true, std::nullopt};
+    switch (found.type) {
+        case jbvNull:
+            break;
+        case jbvString:
+            at.text = std::string(found.val.string.val, found.val.string.len);
+            break;
+        case jbvNumeric:
+            at.text = numeric_text(found.val.numeric, false);
+            break;
+        case jbvBool:
+            at.text = found.val.boolean ? "true" : "false";
+            break;
+        default:  // an object or an array: its JSON text
+            at.text = pg_call([&] { return JsonbToCString(nullptr, found.val.binary.data, found.val.binary.len); });
+    }
+    return at;
+}
+
 std::map<std::string, std::string> json_option_texts(Datum options) {
     std::map<std::string, std::string> texts;
     for_each_json_value(options, [&](const std::string& key, const JsonbValue& v) {

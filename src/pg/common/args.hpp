@@ -85,6 +85,13 @@ bool for_each_json_value(Datum options, const std::function<void(const std::stri
 // string's content, a number's digits, true/false), as ->> gives them; JSON
 // null is left out (absent). Read once, after check_json_options.
 std::map<std::string, std::string> json_option_texts(Datum options);
+// The value at `path` in a jsonb (object keys; an array's index as its decimal
+// text), as #> finds it; its text as #>> gives it (nullopt for JSON null).
+struct JsonbAt {
+    bool found = false;
+    std::optional<std::string> text;
+};
+JsonbAt jsonb_text_at(Datum jsonb, const std::vector<std::string>& path);
 // The JSON text of a jsonb value, for messages: cut short and quoted like quote_value.
 std::string jsonb_value_text(Datum jsonb);
 // The whole JSON text of a jsonb value.

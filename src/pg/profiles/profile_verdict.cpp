@@ -72,26 +72,24 @@ PRIVRISK_FUNCTION(privrisk_profile_verdict) {
     std::string name(text_arg_view(fcinfo, 0, "profile"));
     if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
         fail(ErrorKind::InvalidParameter, "profile_verdict: audit and source must not be NULL");
-    std::string audit = jsonb_text(PG_GETARG_DATUM(1));
+    const Datum audit = PG_GETARG_DATUM(1);
     Oid source = PG_GETARG_OID(2);
-    Spi spi;
     auto measure_of = [&](const Threshold& t, const RiskProfile& profile, std::string* why) -> std::optional<double> {
         std::vector<std::string> path{t.measure};
         if (t.measure == "ck_max_disclosure") path = {"ck_disclosure_curve", profile.audit_options.at("ck_k")};
         if (t.measure == "dt_risk") path = {"dt_risk", "risk"};
-        // The measure; else whether audit() reported it at all, and whether the release has a
-        // sensitive column (audit() reports l_distinct then), to say why it is missing.
-        spi.run(
-            "SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) "
-            "$3)::pg_catalog.text, "
-            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.#>>) "
-            "$2::pg_catalog.text[])::pg_catalog.float8, "
-            "($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'l_distinct')::pg_catalog.text",
-            {text_arg(audit), text_array_arg(path), text_arg(path.front())}, true);
-        if (!spi.null(0, 2)) return spi.float8(0, 2);
-        *why = missing_measure_reason(t.measure, spi.string(0, 1) == "true", spi.string(0, 3) == "true");
+        // The measure, read as (audit #>> path)::float8 would; else whether audit() reported it at
+        // all, and whether the release has a sensitive column (audit() reports l_distinct then).
+        const JsonbAt at = jsonb_text_at(audit, path);
+        if (at.text) {
+            const char* text = at.text->c_str();
+            return pg_call([&] { return DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(text))); });
+        }
+        *why = missing_measure_reason(t.measure, jsonb_text_at(audit, {path.front()}).found,
+                                      jsonb_text_at(audit, {"l_distinct"}).found);
         return std::nullopt;
     };
+    Spi spi;
     std::string json = profile_verdict(spi, name, source, measure_of);
     spi.finish();
     return jsonb_datum(json);

@@ -73,6 +73,17 @@ SELECT pg_temp.reads($$SELECT privrisk.search('sv')$$) AS search,
        pg_temp.reads($$SELECT * FROM privrisk.check('sv', 'sv_all', levels => ARRAY[1, 2, 0])$$) AS check_at_levels;
 RESET max_parallel_workers_per_gather;
 
+-- profile_verdict reads a report as (report #>> path)::float8 would: numbers, their text
+-- ("Infinity"), the (c,k) curve at ck_k, JSON null and missing keys each say why.
+SELECT c->>'measure' AS measure, c->'value' AS value, c->'passed' AS passed, c->>'note' AS note
+FROM jsonb_array_elements(privrisk.profile_verdict('sv_all',
+         '{"k_anonymity": "Infinity", "average_risk": null, "t_equal": 0.25, "ck_disclosure_curve": [0.1, 0.2, 0.95],
+           "delta_disclosure": "2.4"}', 'sv')->'checks') AS c;
+SELECT privrisk.profile_verdict('sv_all', '{"k_anonymity": "many"}', 'sv');
+SELECT privrisk.profile_verdict('sv_all', '{"k_anonymity": [4]}', 'sv');
+SELECT c->>'measure' AS measure, c->>'note' AS note
+FROM jsonb_array_elements(privrisk.profile_verdict('sv_all', '["k_anonymity", 5]', 'sv')->'checks') AS c;
+
 SELECT count(privrisk.drop_profile(name)) AS dropped FROM sv_profiles;
 DROP TABLE sv, sv_runs, sv_profiles;
 SELECT privrisk.drop_hierarchy(h) FROM unnest(ARRAY['sv_age', 'sv_zip', 'sv_diag']) AS h;
