@@ -325,6 +325,21 @@ void check_json_options(Datum options, const char* argument, const char* what, c
              std::string(argument) + " must be a JSON object, got " + jsonb_value_text(options));
 }
 
+// A string's content, a number's digits, true/false, as ->> gives them; nullopt for
+// JSON null, an object or an array.
+static std::optional<std::string> scalar_text(const JsonbValue& v) {
+    switch (v.type) {
+        case jbvString:
+            return std::string(v.val.string.val, v.val.string.len);
+        case jbvNumeric:
+            return numeric_text(v.val.numeric, false);
+        case jbvBool:
+            return std::string(v.val.boolean ? "true" : "false");
+        default:
+            return std::nullopt;
+    }
+}
+
 JsonbAt jsonb_text_at(Datum jsonb, const std::vector<std::string>& path) {
     JsonbContainer* container = &pg_call([&] { return DatumGetJsonbP(jsonb); })->root;
     JsonbValue found;
@@ -347,35 +362,16 @@ JsonbAt jsonb_text_at(Datum jsonb, const std::vector<std::string>& path) {
             container = found.val.binary.data;
         }
     }
-    JsonbAt at{true, std::nullopt};
-    switch (found.type) {
-        case jbvNull:
-            break;
-        case jbvString:
-            at.text = std::string(found.val.string.val, found.val.string.len);
-            break;
-        case jbvNumeric:
-            at.text = numeric_text(found.val.numeric, false);
-            break;
-        case jbvBool:
-            at.text = found.val.boolean ? "true" : "false";
-            break;
-        default:  // an object or an array: its JSON text
-            at.text = pg_call([&] { return JsonbToCString(nullptr, found.val.binary.data, found.val.binary.len); });
-    }
+    JsonbAt at{true, scalar_text(found)};
+    if (found.type == jbvBinary)  // an object or an array: its JSON text
+        at.text = pg_call([&] { return JsonbToCString(nullptr, found.val.binary.data, found.val.binary.len); });
     return at;
 }
 
 std::map<std::string, std::string> json_option_texts(Datum options) {
     std::map<std::string, std::string> texts;
     for_each_json_value(options, [&](const std::string& key, const JsonbValue& v) {
-        if (v.type == jbvString) {
-            texts[key] = std::string(v.val.string.val, v.val.string.len);
-        } else if (v.type == jbvNumeric) {
-            texts[key] = numeric_text(v.val.numeric, false);
-        } else if (v.type == jbvBool) {
-            texts[key] = v.val.boolean ? "true" : "false";
-        }
+        if (std::optional<std::string> text = scalar_text(v)) texts[key] = std::move(*text);
     });
     return texts;
 }

@@ -265,15 +265,11 @@ std::string what_was_searched_json(const SourceRelation& source, const std::vect
 // reading the source again (docs/profiles.md).
 std::string node_verdict(GeneralizationLattice& lattice, const NodeReport& node, bool sensitive,
                          const std::string& profile, Oid source) {
-    std::optional<ContingencyTable> table;
-    std::optional<ReleaseMeasures> measures;
+    std::optional<ReleaseMeasures> measures;  // measured at the first threshold that needs them
     Spi spi;
     std::string json =
         profile_verdict(spi, profile, source, [&](const Threshold& t, const RiskProfile& p, std::string* why) {
-            if (!measures) {
-                table = lattice.table_at(node.levels);
-                measures = profile_release_measures(*table, sensitive, p);
-            }
+            if (!measures) measures = profile_release_measures(lattice.table_at(node.levels), sensitive, p);
             return threshold_value(t, p, *measures, why);
         });
     spi.finish();
