@@ -37,6 +37,10 @@ SAME = {
     "level 1: the analyst's GROUP BY": f"SELECT hist FROM ({LEVEL1}) c ORDER BY hist::text",
     "audit()": f"SELECT privrisk.audit('{{t}}', {QI}, 'occupation', {HIER}, {LEVELS}, '{{\"kmax\": 5}}')",
     "audit(), k only": f"SELECT privrisk.audit('{{t}}', {QI}, NULL, {HIER}, ARRAY[1, 1, 1, 1])",
+    # An integer sensitive column, counted by its canonical text on each shard and here, and
+    # found by that text in its hierarchy.
+    "audit(), an integer sensitive": "SELECT privrisk.audit('{t}', ARRAY['marital_status', 'race', 'sex'], 'age', "
+                                     "ARRAY['marital', 'race', 'sex'], ARRAY[1, 0, 0], '{\"t_hierarchy\": \"age\"}')",
     # The report without its timings and the source's name.
     "search()": f"SELECT (privrisk.search('{{t}}', {QI}, {HIER}, 'occupation', '{{\"k\": 5, \"l\": 2}}')) "
                 "#- '{search,ms}' #- '{search,scan_ms}' #- '{source}'",
@@ -188,6 +192,9 @@ def main():
         plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) SELECT privrisk.class_tally(occupation, race, sex) FROM adult_shard1")[1]
         check("class_tally is shipped to the shard",
               "Remote SQL: SELECT privrisk.class_tally(occupation, race, sex) FROM public.adult" in plan, plan)
+        plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) SELECT privrisk.class_tally(age, race, sex) FROM adult_shard1")[1]
+        check("class_tally of an integer sensitive column is shipped as it is (the shard takes its canonical text)",
+              "Remote SQL: SELECT privrisk.class_tally(age, race, sex) FROM public.adult" in plan, plan)
         code, out, err = coordinator(f"SET client_min_messages = debug1; SELECT (privrisk.audit('adult', {QI}, 'occupation', "
                                      f"{HIER}, {LEVELS})->>'rows')")
         check("audit() over shards reads their class tallies", code == 0 and "(class tallies," in err, err)

@@ -67,7 +67,8 @@ public:
             pg_call([&] { init_value_text(&coded_[j].text, request.columns[j].type, CurrentMemoryContext); });
         }
         if (sensitive_)
-            pg_call([&] { init_value_text(&sensitive_text_, request.columns[width_].type, CurrentMemoryContext); });
+            pg_call(
+                [&] { init_value_text(&sensitive_text_, request.columns[width_].type, CurrentMemoryContext, true); });
     }
 
     // A row of the source: the quasi-identifiers, then the sensitive value. What
@@ -82,7 +83,7 @@ public:
             std::optional<std::string_view> text;
             if (!nulls[width_]) {
                 Datum v = values[width_];
-                text = pg_call([&] { return value_text(&sensitive_text_, v); });
+                text = value_text_of(&sensitive_text_, v);
             }
             s = sensitive_id(text);
         }
@@ -166,7 +167,7 @@ private:
             }
             Datum v = values[j];
             codes_[j] = value_code(j, coded_[j].reader.read(v, scratch_[j].data(), row_context_),
-                                   [&] { return pg_call([&] { return value_text(&coded_[j].text, v); }); });
+                                   [&] { return value_text_of(&coded_[j].text, v); });
         }
     }
     uint32_t sensitive_id(std::optional<std::string_view> text) {
@@ -217,9 +218,8 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
     ClassCoder coder(request, out, row_context, progress ? &*progress : nullptr);
     std::vector<AttrNumber> key_attnums;
     for (std::size_t j = 0; j < width; ++j) key_attnums.push_back(columns[j].attnum);
-    // Workers key a sensitive column by its text: only a text one is keyed as it is read.
-    const bool text_sensitive = !sensitive || columns[width].type == TEXTOID || columns[width].type == VARCHAROID;
-    const ReadChoice choice = choose_read(source.relid, columns, width, {request.shards, true, text_sensitive, false});
+    // Workers key a sensitive column by its canonical text, as the serial read does.
+    const ReadChoice choice = choose_read(source.relid, columns, width, {request.shards, true, true, false});
     const std::vector<Shard>& shards = choice.shards;
     const int workers = choice.workers;
     Spi spi;

@@ -6,6 +6,7 @@
 #include "classes/class_histogram.hpp"
 #include "common/error.hpp"
 #include "classes/hist_type.hpp"
+#include "common/value_text.hpp"
 #include "common/memory.hpp"
 
 using namespace privrisk;
@@ -48,7 +49,9 @@ PRIVRISK_FUNCTION(privrisk_hist_transition) {
     if (PG_ARGISNULL(1)) {
         b->add_bottom(1);
     } else {
-        std::string_view value = value_text(fcinfo, 1, &fcinfo->flinfo->fn_extra);
+        // Its canonical text, as every other reader counts a sensitive value (value_text.hpp).
+        std::string_view value =
+            value_text_of(argument_value_text(fcinfo, 1, &fcinfo->flinfo->fn_extra), PG_GETARG_DATUM(1));
         bounded(context, b, [&](std::pmr::memory_resource* mr) { b->add(value, 1, mr); });
     }
     PG_RETURN_POINTER(b);

@@ -26,36 +26,6 @@ std::string_view hist_bytes(Datum d) { return text_view(d); }
 
 Datum hist_datum(std::string_view encoded) { return text_datum(encoded); }
 
-namespace {
-struct OutputMemo {
-    Oid type;
-    bool is_text;    // text, varchar: the bytes themselves
-    bool is_bpchar;  // char(n): the bytes without the padding PostgreSQL ignores
-    FmgrInfo output;
-};
-}  // namespace
-
-std::string_view value_text(FunctionCallInfo fcinfo, int arg, void** slot) {
-    auto* memo = static_cast<OutputMemo*>(*slot);
-    if (!memo) {
-        Oid type = pg_call([&] { return get_fn_expr_argtype(fcinfo->flinfo, arg); });
-        if (!OidIsValid(type)) fail(ErrorKind::InvalidParameter, "cannot determine the type of the sensitive value");
-        memo = static_cast<OutputMemo*>(
-            pg_call([&] { return MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(OutputMemo)); }));
-        memo->type = type;
-        memo->is_text = type == TEXTOID || type == VARCHAROID;
-        memo->is_bpchar = type == BPCHAROID;
-        if (!memo->is_text && !memo->is_bpchar) output_function(type, &memo->output, fcinfo->flinfo->fn_mcxt);
-        *slot = memo;
-    }
-    Datum value = PG_GETARG_DATUM(arg);
-    if (memo->is_text) return text_view(value);
-    if (memo->is_bpchar) return bpchar_view(value);
-    // The output string lives in the per-call memory context, which PostgreSQL resets.
-    char* s = pg_call([&] { return OutputFunctionCall(&memo->output, value); });
-    return std::string_view(s, std::strlen(s));
-}
-
 }  // namespace privrisk::pg
 
 PRIVRISK_FUNCTION(privrisk_hist_in) {

@@ -13,7 +13,5 @@ namespace privrisk::pg {
 std::string_view hist_bytes(Datum d);
 // A new hist datum in the current memory context.
 Datum hist_datum(std::string_view encoded);
-// The text of a value of any type, as hist counts it (output function, cached in *slot).
-std::string_view value_text(FunctionCallInfo fcinfo, int arg, void** slot);
 
 }  // namespace privrisk::pg

@@ -29,6 +29,7 @@
 #include "common/parallel_workers.hpp"
 #include "common/row_stream.hpp"
 #include "common/source_columns.hpp"
+#include "common/value_text.hpp"
 #include "classes/class_memory.hpp"
 
 extern "C" {
@@ -122,6 +123,9 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
         readers.push_back(ClassKeyReader::for_type(pg_call([&] { return get_atttype(s->relid, s->keys[i]); })));
     MemoryContext row_context = pg_call(
         [&] { return AllocSetContextCreate(memory, "privrisk parallel classes rows", ALLOCSET_DEFAULT_SIZES); });
+    ValueText sensitive_text{};
+    if (s->sensitive)
+        pg_call([&] { init_value_text(&sensitive_text, get_atttype(s->relid, s->sensitive), memory, true); });
     PgMemoryResource bounded(memory, s->limit);
     ClassAggregator aggregator(&bounded, width);
     std::vector<Value> key(width);
@@ -130,7 +134,8 @@ Size tally_blocks(Shared* s, dsa_area* area, ParallelTableScanDesc scan, MemoryC
         s->relid, columns,
         [&](const Datum* values, const bool* nulls) {
             Value sensitive;
-            read_class_row(readers, scratch, row_context, values, nulls, s->sensitive != 0, key.data(), &sensitive);
+            read_class_row(readers, scratch, row_context, values, nulls, s->sensitive ? &sensitive_text : nullptr,
+                           key.data(), &sensitive);
             aggregator.add(key.data(), sensitive);
             if ((aggregator.rows() & 4095) == 0 || row_context->mem_allocated > kRowMemory)
                 pg_call([&] { MemoryContextReset(row_context); });

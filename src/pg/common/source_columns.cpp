@@ -105,15 +105,15 @@ std::string_view ClassKeyReader::read(Datum d, char* scratch, MemoryContext row_
 }
 
 void read_class_row(std::vector<ClassKeyReader>& readers, std::vector<std::array<char, sizeof(Datum)>>& scratch,
-                    MemoryContext row_context, const Datum* values, const bool* nulls, bool sensitive, Value* keys,
-                    Value* sensitive_value) {
+                    MemoryContext row_context, const Datum* values, const bool* nulls, ValueText* sensitive,
+                    Value* keys, Value* sensitive_value) {
     const std::size_t width = readers.size();
     // Switching contexts cannot fail; an exception switches back before it goes on.
     MemoryContext old = MemoryContextSwitchTo(row_context);
     try {
         for (std::size_t i = 0; i < width; ++i)
             keys[i] = nulls[i] ? Value() : Value(readers[i].read(values[i], scratch[i].data(), row_context));
-        *sensitive_value = !sensitive || nulls[width] ? Value() : Value(text_view(values[width]));
+        *sensitive_value = !sensitive || nulls[width] ? Value() : Value(value_text_of(sensitive, values[width]));
     } catch (...) {
         MemoryContextSwitchTo(old);
         throw;

@@ -74,15 +74,16 @@ struct ClassKeyReader {
 // What a row context may hold before it is reset early (wide detoasted values).
 constexpr Size kRowMemory = Size(1) << 20;
 
-// One row's class key values (keys[i], ⊥ for NULL) and sensitive text (when
-// `sensitive`, from values[keys.size()]). Whatever reading allocates (detoasted
-// values, output texts) goes to `row_context`, which the caller resets every so
-// many rows or past kRowMemory, so it is bounded, not the table's size.
-void read_class_row(std::vector<ClassKeyReader>& readers, std::vector<std::array<char, sizeof(Datum)>>& scratch,
-                    MemoryContext row_context, const Datum* values, const bool* nulls, bool sensitive, Value* keys,
-                    Value* sensitive_value);
-
 struct ValueText;
+
+// One row's class key values (keys[i], ⊥ for NULL) and sensitive value's canonical
+// text (when `sensitive` is given, from values[keys.size()]: value_text.hpp).
+// Whatever reading allocates (detoasted values, output texts) goes to
+// `row_context`, which the caller resets every so many rows or past kRowMemory,
+// so it is bounded, not the table's size.
+void read_class_row(std::vector<ClassKeyReader>& readers, std::vector<std::array<char, sizeof(Datum)>>& scratch,
+                    MemoryContext row_context, const Datum* values, const bool* nulls, ValueText* sensitive,
+                    Value* keys, Value* sensitive_value);
 
 // How an aggregate reads its key arguments `first` … `first + width − 1`: each
 // one's class key bytes and text, for the call's argument types, allocated in

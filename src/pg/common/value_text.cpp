@@ -1,12 +1,16 @@
 #include "common/value_text.hpp"
 
+#include "common/args.hpp"
+#include "common/guard.hpp"
+
 #include <cstdio>
 #include <cstring>
 
 namespace privrisk::pg {
 
-void init_value_text(ValueText* method, Oid type, MemoryContext context) {
+void init_value_text(ValueText* method, Oid type, MemoryContext context, bool infinite_dates) {
     method->type = type;
+    method->infinite_dates = infinite_dates;
     Oid base = getBaseType(type);
     if (base == TEXTOID || base == VARCHAROID) method->kind = ValueText::Text;
     else if (base == BPCHAROID) method->kind = ValueText::Bpchar;
@@ -20,6 +24,25 @@ void init_value_text(ValueText* method, Oid type, MemoryContext context) {
     }
 }
 
+ValueText* argument_value_text(FunctionCallInfo fcinfo, int arg, void** slot) {
+    if (*slot) return static_cast<ValueText*>(*slot);
+    return pg_call([&] {
+        Oid type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+        if (!OidIsValid(type))
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("cannot determine the type of argument %d", arg + 1)));
+        auto* method = static_cast<ValueText*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ValueText)));
+        init_value_text(method, type, fcinfo->flinfo->fn_mcxt, true);
+        *slot = method;
+        return method;
+    });
+}
+
+std::string_view value_text_of(ValueText* method, Datum value) {
+    if (method->kind == ValueText::Text) return text_view(value);
+    return pg_call([&] { return value_text_slow(method, value); });
+}
+
 std::string_view value_text_slow(ValueText* method, Datum value) {
     switch (method->kind) {
         case ValueText::Text:
@@ -31,6 +54,8 @@ std::string_view value_text_slow(ValueText* method, Datum value) {
         }
         case ValueText::Date: {
             DateADT date = DatumGetDateADT(value);
+            if (DATE_NOT_FINITE(date) && method->infinite_dates)
+                return DATE_IS_NOBEGIN(date) ? "-infinity" : "infinity";
             if (DATE_NOT_FINITE(date))
                 ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                                 errmsg("gen: an infinite date has no generalization")));

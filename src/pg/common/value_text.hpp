@@ -1,6 +1,7 @@
 // A value as the text a hierarchy holds: text as is, char(n) without its pad
 // blanks, dates in ISO form whatever DateStyle says, anything else through its
-// output function. Shared by gen() and the release scan.
+// output function. Shared by gen(), the release scan, the class reader, hist() and
+// canonical_text(): every reader of a value as text, so that they all agree.
 //
 // value_text is PostgreSQL-style: it may palloc in CurrentMemoryContext and may
 // raise an ERROR, and it never throws, so the release scan can call it per row
@@ -16,11 +17,22 @@ namespace privrisk::pg {
 struct ValueText {
     Oid type;
     enum Kind : char { Text, Bpchar, Date, Output } kind;
+    bool infinite_dates;  // 'infinity' and '-infinity' as such; else an ERROR (gen: no generalization)
     FmgrInfo output;
     char date[16];  // holds the last date's text
 };
 
-void init_value_text(ValueText* method, Oid type, MemoryContext context);
+// `infinite_dates`: a sensitive value is counted by its text whatever it is; a value
+// to generalize (gen, the release scan) refuses an infinite date.
+void init_value_text(ValueText* method, Oid type, MemoryContext context, bool infinite_dates = false);
+
+// For C++ callers (both throw where PostgreSQL raises an ERROR):
+// - the method for argument `arg` of a function of any type (hist(), class_tally,
+//   canonical_text()), made once per call site in *slot (flinfo's memory), with
+//   infinite dates as text;
+// - the text of a non-NULL value, with no PostgreSQL call for an inline text.
+ValueText* argument_value_text(FunctionCallInfo fcinfo, int arg, void** slot);
+std::string_view value_text_of(ValueText* method, Datum value);
 
 // The bytes of a text (or varchar, char(n)) datum. Inline values, nearly all,
 // need no call; a toasted one is detoasted in CurrentMemoryContext, which may

@@ -41,7 +41,7 @@ public:
             bool added;
             uint32_t index = c.seen.find_or_add(c.reader.read(v, scratch_[j].data(), row_context_), &added);
             if (added) {
-                std::string_view text = pg_call([&] { return value_text(&c.text, v); });
+                std::string_view text = value_text_of(&c.text, v);
                 c.code_of.push_back(scan_.on_value(j, text));
             }
             codes_[j] = c.code_of[index];

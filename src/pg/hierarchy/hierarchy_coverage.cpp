@@ -1,6 +1,11 @@
 #include "hierarchy/hierarchy_coverage.hpp"
 
+#include <algorithm>
+
+#include "classes/class_histogram.hpp"
+#include "common/args.hpp"
 #include "common/error.hpp"
+#include "common/row_stream.hpp"
 #include "common/spi.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 
@@ -39,14 +44,23 @@ ErrorData* copy_error(const ErrorData* from, MemoryContext into) {
 
 std::vector<UncoveredValue> uncovered_values(const SourceRelation& source, const SourceColumn& column,
                                              const std::string& hierarchy) {
-    // As the caller: PostgreSQL checks the right to read the column.
-    std::string sql = source_select(source, {"(" + column.quoted + ")::pg_catalog.text", "pg_catalog.count(*)"}) +
-                      " WHERE " + column.quoted + " IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1";
+    // As the caller: PostgreSQL checks the right to read the column. Each value is counted
+    // by the text gen() looks it up by, its canonical text (value_text.hpp), which hist()
+    // counts by (in every version since 0.2, so an older install's SQL is served too).
+    std::string sql =
+        source_select(source, {"privrisk.hist(" + column.quoted + ")"}) + " WHERE " + column.quoted + " IS NOT NULL";
     std::vector<UncoveredValue> values;
     Spi spi;
-    uint64 n = spi.run(sql.c_str(), {}, true);
-    for (uint64 r = 0; r < n; ++r) values.push_back({spi.string(r, 1), spi.int8(r, 2), {}});
+    stream_rows(sql, {}, [&](const Datum* row, const bool* nulls) {
+        if (nulls[0]) return;
+        HistogramView(text_view(row[0])).for_each([&](std::string_view v, int64_t rows) {
+            values.push_back({std::string(v), rows, {}});
+        });
+    });
     spi.finish();
+    std::sort(values.begin(), values.end(), [](const UncoveredValue& a, const UncoveredValue& b) {
+        return a.rows != b.rows ? a.rows > b.rows : a.value < b.value;  // most rows first, then by value
+    });
     // Looked up after the query: a cache entry is only valid until the next catalog change is seen.
     const Hierarchy& h = cached_hierarchy(hierarchy);
     std::vector<UncoveredValue> missing;

@@ -18,6 +18,7 @@
 #include "common/memory_limit.hpp"
 #include "common/row_stream.hpp"
 #include "common/spi.hpp"
+#include "common/value_text.hpp"
 #include "measures/audit_levels.hpp"
 
 extern "C" {
@@ -26,6 +27,7 @@ extern "C" {
 #include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
 #include "optimizer/paths.h"
+#include "parser/parse_func.h"
 #include "storage/bufmgr.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -48,6 +50,7 @@ struct AuditScan {
     bool sensitive;
     std::vector<AttrNumber> attnums;       // of the columns read, in the query's order
     std::vector<ClassKeyReader> readers;   // one per quasi-identifier
+    ValueText sensitive_text{};            // the sensitive value's canonical text (value_text.hpp)
     std::vector<std::string> expressions;  // what the query selects, one per column
     std::vector<SpiArg> args;
     std::string select;
@@ -78,17 +81,17 @@ struct AuditScan {
                 readers.push_back(ClassKeyReader::for_type(column.column.type));
             }
         }
+        // The sensitive value is read as it is and counted by its canonical text, by
+        // every read below and by class_tally and hist() in SQL (value_text.hpp).
         if (sensitive) {
             attnums.push_back(a.sensitive->attnum);
-            expressions.push_back("(" + a.sensitive->quoted + ")::pg_catalog.text");
+            expressions.push_back(a.sensitive->quoted);
+            pg_call([&] { init_value_text(&sensitive_text, a.sensitive->type, CurrentMemoryContext, true); });
         }
         select = source_select(a.source, expressions);
         // Plain columns of a table the reader may read whole, without row-level
         // security, are read straight from the heap: the query would only project them.
-        choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty() && text_sensitive(), true, true});
-    }
-    bool text_sensitive() const {
-        return !sensitive || a.sensitive->type == TEXTOID || a.sensitive->type == VARCHAROID;
+        choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty(), true, true});
     }
     std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
     void note_peak() {
@@ -144,16 +147,27 @@ ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
     return ParallelOutcome::Serial;
 }
 
+// Whether the installed class_tally takes a sensitive value of any type (0.15 on):
+// an install whose SQL is not yet updated has the one on text, given value::text.
+bool class_tally_takes_any() {
+    return pg_call([] {
+        Oid argtypes[3] = {INTERNALOID, ANYOID, ANYOID};
+        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("class_tally_transition")));
+        return OidIsValid(LookupFuncName(name, 3, argtypes, true));
+    });
+}
+
 // Over shards, or through SQL with workers: class_tally tallies each shard's or
 // worker's rows and they are merged here. False when a tally passed the limit.
 bool read_tallies(AuditScan& s) {
     const bool sharded = !s.choice.shards.empty();
-    const std::string sensitive_text = s.sensitive ? s.expressions.back() : std::string("NULL::pg_catalog.text");
+    std::string sensitive_arg = s.sensitive ? s.expressions.back() : std::string("NULL::pg_catalog.text");
+    if (s.sensitive && !class_tally_takes_any()) sensitive_arg = "(" + sensitive_arg + ")::pg_catalog.text";
     std::string select_tally;
     for (const Shard& part : sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
         select_tally +=
             (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
-            sensitive_text;
+            sensitive_arg;
         for (const std::string& k : class_key_expressions(s.a.columns, part.server, sharded)) select_tally += ", " + k;
         select_tally += ") FROM " + part.qualified;
     }
@@ -186,7 +200,8 @@ bool read_serially(AuditScan& s, bool direct) {
         uint64_t rows = 0;
         auto on_row = [&](const Datum* values, const bool* nulls) {
             Value sensitive_value;
-            read_class_row(s.readers, scratch, s.row_context, values, nulls, s.sensitive, key.data(), &sensitive_value);
+            read_class_row(s.readers, scratch, s.row_context, values, nulls, s.sensitive ? &s.sensitive_text : nullptr,
+                           key.data(), &sensitive_value);
             aggregator.add(key.data(), sensitive_value);
             if (s.row_context->mem_allocated > kRowMemory)
                 pg_call([&] { MemoryContextReset(s.row_context); });  // wide values
@@ -254,11 +269,9 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     const bool direct = s.choice.heap;
     const bool sharded = !s.choice.shards.empty();
     const int workers = s.choice.workers;
-    // A sensitive column of another type than text keeps the read through SQL, whose ::text it
-    // counts by; so does a call in parallel mode (audit() above a Gather), where the reader's
-    // fallbacks could not start their subtransactions.
-    const bool by_reader =
-        !s.args.empty() && !sharded && s.text_sensitive() && !pg_call([] { return IsInParallelMode(); });
+    // A call in parallel mode (audit() above a Gather) keeps the read through SQL: the
+    // reader's fallbacks could not start their subtransactions there.
+    const bool by_reader = !s.args.empty() && !sharded && !pg_call([] { return IsInParallelMode(); });
     const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays);
 
     // The read's memory lives in a context of its own, so it can be measured and bounded.

@@ -55,7 +55,7 @@ Datum gen_result(FunctionCallInfo fcinfo, Lookup lookup) {
     const Hierarchy& h = lookup(memo);
     bool disclose = PG_NARGS() > 3 && !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
     Datum datum = PG_GETARG_DATUM(0);
-    std::string value(pg_call([&] { return value_text(&memo.value_text, datum); }));
+    std::string value(value_text_of(&memo.value_text, datum));
     std::string scratch;
     Value g =
         h.generalize(value, PG_GETARG_INT32(2), scratch);  // checks value and level on every row, disclosed or not
@@ -81,4 +81,13 @@ PRIVRISK_FUNCTION(privrisk_gen_pinned) {
     return gen_result(fcinfo, [&](GenMemo& memo) -> const Hierarchy& {
         return pinned_hierarchy_for_call(fcinfo, PG_GETARG_DATUM(1), &memo.hierarchy_memo);
     });
+}
+
+// canonical_text(value): the text gen() looks a value up by and every reader of a
+// sensitive value counts it by (value_text.hpp), whatever DateStyle says; what
+// audit() sends to a shard or through SQL instead of value::text.
+PRIVRISK_FUNCTION(privrisk_canonical_text) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    std::string_view v = value_text_of(argument_value_text(fcinfo, 0, &fcinfo->flinfo->fn_extra), PG_GETARG_DATUM(0));
+    return text_datum(v);
 }

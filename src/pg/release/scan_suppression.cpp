@@ -483,7 +483,7 @@ ScanSuppression* begin_suppression(ReleaseScanState* s, const Policy& policy, co
         Oid type = col->type;
         pg_call([&] {
             get_typlenbyval(type, &u->typlen[j], &u->typbyval[j]);
-            if (j == u->key_count) init_value_text(&u->sensitive_text, type, CurrentMemoryContext);
+            if (j == u->key_count) init_value_text(&u->sensitive_text, type, CurrentMemoryContext, true);
         });
     }
     const std::string fingerprint_hex = fingerprint.hex();

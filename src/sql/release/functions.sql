@@ -37,6 +37,10 @@ CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy privrisk.pin
 
 CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
 
+CREATE OR REPLACE FUNCTION privrisk.canonical_text(value anyelement) RETURNS text LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_canonical_text';
+
+CREATE OR REPLACE FUNCTION privrisk.canonical_text(value text) RETURNS text LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_canonical_text';
+
 CREATE OR REPLACE FUNCTION privrisk.hide(value anyelement, disclose boolean) RETURNS anyelement LANGUAGE c IMMUTABLE LEAKPROOF PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_hide';
 
 CREATE OR REPLACE FUNCTION privrisk.owns_source(source regclass) RETURNS boolean

@@ -73,6 +73,51 @@ SELECT :'in_parallel_mode'::jsonb
        AS same_in_parallel_mode, (:'in_parallel_mode'::jsonb)->'k_anonymity' AS k;
 DROP TABLE alp;
 
+-- A sensitive column of any type is counted by its canonical text (privrisk.canonical_text):
+-- text as it is, t and f for booleans, dates in ISO form whatever DateStyle says. The class
+-- reader (serial or with workers) and the spilling GROUP BY agree, and neither depends on
+-- DateStyle; before, audit() counted value::text ('true', '04/01/2026' under DMY) where the
+-- search, gen() and the release counted the canonical text.
+SET DateStyle = 'SQL, DMY';
+SELECT privrisk.canonical_text(true) AS yes, privrisk.canonical_text(date '2026-03-04') AS day,
+       privrisk.canonical_text('ab '::char(4)) AS padded, privrisk.canonical_text('-infinity'::date) AS never,
+       privrisk.canonical_text(1.50) AS number, privrisk.canonical_text(NULL::date) AS nothing;
+SELECT privrisk.hist(x) FROM (VALUES (date '2026-01-04'), (date '2026-01-04'), ('infinity'), (NULL)) AS v(x);
+ALTER TABLE al ADD COLUMN ill boolean, ADD COLUMN seen date, ADD COLUMN severity numeric;
+UPDATE al SET ill = diagnosis <> 'none', seen = date '2026-01-01' + length(diagnosis),
+              severity = CASE WHEN diagnosis = 'flu' THEN 1.0 ELSE length(diagnosis) END;
+VACUUM ANALYZE al;
+SELECT s.sensitive, w.workers, a.same, a.reader_gen_calls, a.spill_gen_calls > 0 AS spill_called_gen, a.k
+FROM (VALUES ('ill'), ('seen'), ('severity')) AS s(sensitive), (VALUES (0), (2)) AS w(workers),
+     LATERAL audit_both(ARRAY[1, 1, 0], s.sensitive, w.workers) AS a
+ORDER BY 1, 2;
+-- Hierarchies over the sensitive values hold their canonical texts; hierarchy_coverage finds
+-- them by the same text (a value it lacks is shown as gen() would look it up).
+SELECT privrisk.load_hierarchy('al_ill', E't;*\nf;*') AS ill_height,
+       privrisk.load_hierarchy('al_seen', E'2026-01-04;short;*\n2026-01-05;long;*\n2026-01-07;long;*') AS seen_height,
+       privrisk.load_hierarchy('al_seen_part', E'2026-01-04;*\n2026-01-05;*') AS part_height;
+SELECT * FROM privrisk.hierarchy_coverage('al', 'seen', 'al_seen');
+SELECT * FROM privrisk.hierarchy_coverage('al', 'seen', 'al_seen_part');
+CREATE FUNCTION t_both(sensitive text, hierarchy text, OUT t_read float8, OUT t_spilled float8)
+LANGUAGE plpgsql AS $$
+BEGIN
+    t_read := privrisk.audit('al', ARRAY['age', 'zip', 'sex'], sensitive, ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0],
+                             jsonb_build_object('t_hierarchy', hierarchy))->'t_hierarchical';
+    PERFORM set_config('privrisk.audit_memory_limit', '1MB', true);
+    t_spilled := privrisk.audit('al', ARRAY['age', 'zip', 'sex'], sensitive, ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0],
+                                jsonb_build_object('t_hierarchy', hierarchy))->'t_hierarchical';
+    PERFORM set_config('privrisk.audit_memory_limit', '512MB', true);
+END $$;
+SELECT d.style, h.sensitive, t.t_read, t.t_read = t.t_spilled AS same
+FROM (VALUES ('SQL, DMY'), ('ISO, MDY')) AS d(style), (VALUES ('ill', 'al_ill'), ('seen', 'al_seen')) AS h(sensitive, hierarchy),
+     LATERAL (SELECT set_config('DateStyle', d.style, false)) AS set_style,
+     LATERAL t_both(h.sensitive, h.hierarchy) AS t
+ORDER BY 1, 2;
+RESET DateStyle;
+DROP FUNCTION t_both;
+ALTER TABLE al DROP COLUMN ill, DROP COLUMN seen, DROP COLUMN severity;
+SELECT privrisk.drop_hierarchy('al_ill'), privrisk.drop_hierarchy('al_seen'), privrisk.drop_hierarchy('al_seen_part');
+
 -- A value the hierarchy lacks fails the read with the one error that counts them all.
 INSERT INTO al VALUES (30, '99999', 'F', 'flu'), (31, '99998', 'M', 'flu');
 SELECT privrisk.audit('al', ARRAY['age', 'zip', 'sex'], 'diagnosis', ARRAY['al_age', 'al_zip', NULL], ARRAY[1, 1, 0]);
