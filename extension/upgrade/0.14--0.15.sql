@@ -59,8 +59,3 @@ ALTER TABLE privrisk.watched_view ENABLE ALWAYS TRIGGER release_catalog_changed;
 -- CREATE OR REPLACE cannot add the parameter, so the 0.14 function goes (its new
 -- form is replayed).
 DROP FUNCTION privrisk.search_lattice(regclass, text[], text[], text, jsonb, text, boolean);
-
--- canonical text: class_tally counts the sensitive value by its canonical text, so it
--- takes the value of any type; the 0.14 aggregate on text goes (its new form is replayed).
-DROP AGGREGATE privrisk.class_tally(text, VARIADIC "any");
-DROP FUNCTION privrisk.class_tally_transition(internal, text, VARIADIC "any");

@@ -269,6 +269,12 @@ TEST(ParallelRead, SearchGivesTheSerialResult) {
     parallel_settings(c, 2);
     EXPECT_EQ(one(c, "SELECT (" + numeric + " - 'search')::text"), numeric_serial);
     EXPECT_NE(one(c, numeric + " -> 'search' ->> 'scan_workers'"), "0");
+    // Workers take that text through numeric's output function: one not marked parallel safe
+    // (pg_proc is this database's own) keeps the read serial, with the same result.
+    itest::exec(c, "ALTER FUNCTION pg_catalog.numeric_out(numeric) PARALLEL UNSAFE");
+    EXPECT_EQ(one(c, numeric + " -> 'search' ->> 'scan_workers'"), "0");
+    EXPECT_EQ(one(c, "SELECT (" + numeric + " - 'search')::text"), numeric_serial);
+    itest::exec(c, "ALTER FUNCTION pg_catalog.numeric_out(numeric) PARALLEL SAFE");
 }
 
 // Each process holds its row buffers (16 MB) before its first tuple: under a

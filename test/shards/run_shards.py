@@ -88,6 +88,19 @@ def coordinator(sql):
     return on(PORT, sql)
 
 
+def sharded_and_local(name, columns, rows, *more):
+    """A table `name` hash-partitioned over the shards and `name`_local on the coordinator, both
+    holding `rows` (a query), then the statements `more`. True and '' when all went well, else
+    False and what failed."""
+    r = shards("table", name, columns)
+    failed = [r.stderr] if r.returncode != 0 else []
+    for sql in (f"INSERT INTO {name} {rows}", f"CREATE TABLE {name}_local AS SELECT * FROM {name}") + more:
+        code, _, err = coordinator(sql)
+        if code != 0:
+            failed.append(err)
+    return not failed, "\n".join(failed)
+
+
 def main():
     failures, passed = [], 0
 
@@ -160,21 +173,19 @@ def main():
         check("dp_release counts the shards' classes, not their rows", code == 0 and want in err, f"want {want}: {err}")
         # A type whose SQL equality is coarser than its text (0 = -0, 1.0 = 1.00) is counted here, from the
         # rows: a shard's GROUP BY would merge values the release tells apart.
-        r = shards("table", "nums", "id bigint, x float8, y numeric")
-        setup = [r.returncode == 0]
-        for sql in ("INSERT INTO nums SELECT g, CASE WHEN g % 2 = 0 THEN 0::float8 ELSE '-0'::float8 END, "
-                    "CASE WHEN g % 3 = 0 THEN 1.0 ELSE 1.00 END FROM generate_series(1, 3000) g",
-                    "CREATE TABLE nums_local AS SELECT * FROM nums",
-                    "SELECT privrisk.set_budget('nums', 10, 0.5), privrisk.set_budget('nums_local', 10, 0.5)"):
-            setup.append(coordinator(sql)[0] == 0)
+        made, setup_error = sharded_and_local(
+            "nums", "id bigint, x float8, y numeric",
+            "SELECT g, CASE WHEN g % 2 = 0 THEN 0::float8 ELSE '-0'::float8 END, "
+            "CASE WHEN g % 3 = 0 THEN 1.0 ELSE 1.00 END FROM generate_series(1, 3000) g",
+            "SELECT privrisk.set_budget('nums', 10, 0.5), privrisk.set_budget('nums_local', 10, 0.5)")
         q = ("SELECT string_agg(concat_ws('|', x, y, n), ',' ORDER BY i) FROM ROWS FROM (privrisk.dp_release('{t}', "
              "ARRAY['x', 'y'], ARRAY[NULL, NULL], 1, 1e-3, levels => ARRAY[0, 0], seed => 5, output => 'classes') "
              "AS (x text, y text, n bigint)) WITH ORDINALITY AS r(x, y, n, i)")
         a = coordinator("SET client_min_messages = debug1; " + q.format(t="nums"))
         b = coordinator(q.format(t="nums_local"))
         check("dp_release counts float and numeric classes from rows, as one server does",
-              all(setup) and a[0] == 0 and a[1].splitlines()[-1] == b[1] and b[1].count(",") == 3 and
-              "rows read here" in a[2], f"{a}\n{b}\n{r.stderr}")
+              made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and b[1].count(",") == 3 and
+              "rows read here" in a[2], f"{a}\n{b}\n{setup_error}")
         # The same for classes(), audit() and search(): float and numeric keys are grouped here.
         sql = coordinator("SELECT privrisk.classes_sql('nums', ARRAY['x', 'y'], NULL, NULL, NULL)")[1]
         check("classes() groups float and numeric keys here, not on the shards",
@@ -192,9 +203,18 @@ def main():
         plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) SELECT privrisk.class_tally(occupation, race, sex) FROM adult_shard1")[1]
         check("class_tally is shipped to the shard",
               "Remote SQL: SELECT privrisk.class_tally(occupation, race, sex) FROM public.adult" in plan, plan)
-        plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) SELECT privrisk.class_tally(age, race, sex) FROM adult_shard1")[1]
-        check("class_tally of an integer sensitive column is shipped as it is (the shard takes its canonical text)",
-              "Remote SQL: SELECT privrisk.class_tally(age, race, sex) FROM public.adult" in plan, plan)
+        # A boolean sensitive column: each shard tallies its canonical text (t, f; ::text says true, false),
+        # which a hierarchy of t and f finds, as on one server.
+        made, setup_error = sharded_and_local(
+            "flags", "id bigint, grp text, ill boolean",
+            "SELECT g, (g % 5)::text, CASE WHEN g % 7 = 0 THEN NULL ELSE g % 3 = 0 END FROM generate_series(1, 3000) g",
+            "SELECT privrisk.load_hierarchy('ill', E't;*\\nf;*')")
+        q = "SELECT privrisk.audit('{t}', ARRAY['grp'], 'ill', NULL, NULL, '{{\"t_hierarchy\": \"ill\"}}')"
+        a = coordinator("SET client_min_messages = debug1; " + q.format(t="flags"))
+        b = coordinator(q.format(t="flags_local"))
+        check("audit() of a boolean sensitive column over shards: their tallies of t and f, as one server counts",
+              made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"t_hierarchical"' in b[1] and
+              "(class tallies," in a[2], f"{a}\n{b}\n{setup_error}")
         code, out, err = coordinator(f"SET client_min_messages = debug1; SELECT (privrisk.audit('adult', {QI}, 'occupation', "
                                      f"{HIER}, {LEVELS})->>'rows')")
         check("audit() over shards reads their class tallies", code == 0 and "(class tallies," in err, err)

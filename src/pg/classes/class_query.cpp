@@ -105,6 +105,22 @@ std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& colu
     return source_shards(relid);
 }
 
+std::string canonical_text_sql(const SourceColumn& column) {
+    switch (column.type) {
+        case TEXTOID:
+            return column.quoted;
+        case VARCHAROID:
+        case INT2OID:
+        case INT4OID:
+        case INT8OID:
+            return "(" + column.quoted + ")::pg_catalog.text";
+        case BOOLOID:  // its output function's t and f, where ::text says true and false
+            return "pg_catalog.left((" + column.quoted + ")::pg_catalog.text, 1)";
+        default:
+            return "";
+    }
+}
+
 std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,
                                                bool pinned) {
     std::vector<std::string> out;

@@ -50,6 +50,12 @@ struct Shard {
 // Called by choose_read only (read_choice.hpp), which decides how every class read reads.
 std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns);
 
+// A sensitive column's canonical text (value_text.hpp) as an IMMUTABLE SQL expression
+// that postgres_fdw ships and any privrisk version runs: the column itself for text and
+// varchar, ::text for integers, 't'/'f' for a boolean; "" for another type, which only
+// C++ reads by its canonical text (class_shards ships none of them).
+std::string canonical_text_sql(const SourceColumn& column);
+
 // The class key of each column as SQL: the column, or gen() of it. Pinned:
 // through the hierarchies pinned for `server` (a server with another
 // definition errors, naming both), so postgres_fdw may ship it.

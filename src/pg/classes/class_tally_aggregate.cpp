@@ -1,8 +1,9 @@
-// privrisk.class_tally(sensitive, VARIADIC keys): the classes of the rows
+// privrisk.class_tally(sensitive text, VARIADIC keys): the classes of the rows
 // (one per distinct key tuple) with their sensitive counts, in the byte form of
 // the core ClassAggregator. It is how audit() reads a table with parallel
 // workers (each tallies part of it, the leader merges) and a sharded table
 // (each shard tallies its rows, the coordinator merges): docs/scale-out.md.
+// audit() gives it the sensitive value's canonical text (canonical_text_sql).
 // A state's memory is bounded by privrisk.audit_memory_limit in each process;
 // past it the tally fails with SQLSTATE 54000 and audit() groups with a
 // spilling GROUP BY instead.
@@ -125,10 +126,7 @@ PRIVRISK_FUNCTION(privrisk_class_tally_transition) {
                          ? Value()
                          : Value(s->readers[j].read(PG_GETARG_DATUM(arg), s->scratch[j].data(), s->row_context));
     }
-    // The sensitive value by its canonical text (value_text.hpp), as every reader counts it.
-    Value sensitive;
-    if (!PG_ARGISNULL(1))
-        sensitive = value_text_of(argument_value_text(fcinfo, 1, &fcinfo->flinfo->fn_extra), PG_GETARG_DATUM(1));
+    Value sensitive = PG_ARGISNULL(1) ? Value() : Value(text_view(PG_GETARG_DATUM(1)));
     ArgumentTexts texts;
     texts.fcinfo = fcinfo;
     texts.s = s;

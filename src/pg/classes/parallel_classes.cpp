@@ -231,19 +231,33 @@ void privrisk_parallel_classes_worker(dsm_segment* seg, shm_toc* toc) {
 
 namespace privrisk::pg {
 
-int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys) {
+namespace {
+
+bool output_parallel_safe(Oid type) {
+    return pg_call([&] {
+        Oid output;
+        bool varlena;
+        getTypeOutputInfo(type, &output, &varlena);
+        return func_parallel(output) == PROPARALLEL_SAFE;
+    });
+}
+
+}  // namespace
+
+int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive) {
     for (AttrNumber key : keys) {
         const Oid type = pg_call([&] { return get_atttype(relid, key); });
         if (ClassKeyReader::for_type(type).kind == ClassKeyReader::kOutput) return 0;
         // Callers make a by-value key's text with its output function while the read is in
         // parallel mode: a function not marked parallel safe keeps the serial read.
-        const bool safe = pg_call([&] {
-            Oid output;
-            bool varlena;
-            getTypeOutputInfo(type, &output, &varlena);
-            return func_parallel(output) == PROPARALLEL_SAFE;
-        });
-        if (!safe) return 0;
+        if (!output_parallel_safe(type)) return 0;
+    }
+    // Each process takes the sensitive value's canonical text, through its type's output
+    // function unless it is a string or a date (value_text.hpp).
+    if (sensitive) {
+        const Oid base = pg_call([&] { return getBaseType(get_atttype(relid, sensitive)); });
+        const bool own_text = base == TEXTOID || base == VARCHAROID || base == BPCHAROID || base == DATEOID;
+        if (!own_text && !output_parallel_safe(base)) return 0;
     }
     return parallel_scan_workers(relid);
 }

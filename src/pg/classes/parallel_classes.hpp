@@ -27,9 +27,11 @@ namespace privrisk::pg {
 // table's parallel_workers, max_parallel_workers_per_gather), and unless the
 // table's parallel_workers says otherwise, one process per CPU at most; 0 where a
 // parallel read cannot be used: a key read through an output function, or
-// whose type's output function is not marked parallel safe, a table that is not
-// a plain heap table, a temporary table, or a call already in parallel mode.
-int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys);
+// whose type's output function is not marked parallel safe, a sensitive column
+// (`sensitive`, 0 for none) whose canonical text takes an output function not
+// marked parallel safe, a table that is not a plain heap table, a temporary
+// table, or a call already in parallel mode.
+int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys, AttrNumber sensitive);
 
 struct ParallelClasses {
     ContingencyTable table;

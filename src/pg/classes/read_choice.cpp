@@ -60,7 +60,8 @@ ReadChoice choose_read(Oid relid, const std::vector<SourceColumn>& columns, std:
     c.heap = needs.as_stored && c.shards.empty() && readable_from_heap(relid);
     std::vector<AttrNumber> key_attnums;
     for (std::size_t j = 0; j < keys && j < columns.size(); ++j) key_attnums.push_back(columns[j].attnum);
-    if (c.heap && needs.parallel) c.workers = parallel_class_workers(relid, key_attnums);
+    const AttrNumber sensitive = columns.size() > keys ? columns[keys].attnum : 0;
+    if (c.heap && needs.parallel) c.workers = parallel_class_workers(relid, key_attnums, sensitive);
     c.tally_pays = needs.tally && c.workers == 0 && parallel_tally_pays(relid, key_attnums);
     return c;
 }

@@ -21,7 +21,7 @@ namespace privrisk::pg {
 struct ReadNeeds {
     bool over_shards = true;  // classes sent by each shard
     bool as_stored = true;    // the columns as they are (no SQL expression): a heap read serves it
-    bool parallel = true;     // a parallel heap read (workers key a sensitive column by its text)
+    bool parallel = true;     // a parallel heap read (workers key a sensitive column by its canonical text)
     bool tally = false;       // class tallies of parallel workers through SQL
 };
 

@@ -38,8 +38,30 @@ ValueText* argument_value_text(FunctionCallInfo fcinfo, int arg, void** slot) {
     });
 }
 
+namespace {
+
+// A finite date's ISO text, held in method->date. Plain C: no PostgreSQL call.
+std::string_view iso_date(ValueText* method, DateADT date) {
+    int year, month, day;
+    j2date(date + POSTGRES_EPOCH_JDATE, &year, &month, &day);
+    std::snprintf(method->date, sizeof method->date, "%04d-%02d-%02d", year, month, day);
+    return method->date;
+}
+
+}  // namespace
+
 std::string_view value_text_of(ValueText* method, Datum value) {
-    if (method->kind == ValueText::Text) return text_view(value);
+    switch (method->kind) {
+        case ValueText::Text:
+            return text_view(value);
+        case ValueText::Bpchar:
+            return bpchar_view(value);
+        case ValueText::Date:
+            if (!DATE_NOT_FINITE(DatumGetDateADT(value))) return iso_date(method, DatumGetDateADT(value));
+            break;
+        case ValueText::Output:
+            break;
+    }
     return pg_call([&] { return value_text_slow(method, value); });
 }
 
@@ -59,10 +81,7 @@ std::string_view value_text_slow(ValueText* method, Datum value) {
             if (DATE_NOT_FINITE(date))
                 ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                                 errmsg("gen: an infinite date has no generalization")));
-            int year, month, day;
-            j2date(date + POSTGRES_EPOCH_JDATE, &year, &month, &day);
-            std::snprintf(method->date, sizeof method->date, "%04d-%02d-%02d", year, month, day);
-            return method->date;
+            return iso_date(method, date);
         }
         case ValueText::Output:
             break;

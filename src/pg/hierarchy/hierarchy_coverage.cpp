@@ -1,13 +1,12 @@
 #include "hierarchy/hierarchy_coverage.hpp"
 
-#include <algorithm>
-
-#include "classes/class_histogram.hpp"
-#include "common/args.hpp"
 #include "common/error.hpp"
-#include "common/row_stream.hpp"
 #include "common/spi.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+
+extern "C" {
+#include "parser/parse_func.h"
+}
 
 namespace privrisk::pg {
 
@@ -40,27 +39,30 @@ ErrorData* copy_error(const ErrorData* from, MemoryContext into) {
     });
 }
 
+bool canonical_text_installed() {
+    return pg_call([] {
+        Oid argtypes[1] = {ANYELEMENTOID};
+        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("canonical_text")));
+        return OidIsValid(LookupFuncName(name, 1, argtypes, true));
+    });
+}
+
 }  // namespace
 
 std::vector<UncoveredValue> uncovered_values(const SourceRelation& source, const SourceColumn& column,
                                              const std::string& hierarchy) {
-    // As the caller: PostgreSQL checks the right to read the column. Each value is counted
-    // by the text gen() looks it up by, its canonical text (value_text.hpp), which hist()
-    // counts by (in every version since 0.2, so an older install's SQL is served too).
-    std::string sql =
-        source_select(source, {"privrisk.hist(" + column.quoted + ")"}) + " WHERE " + column.quoted + " IS NOT NULL";
+    // As the caller: PostgreSQL checks the right to read the column. Each value by the text
+    // gen() looks it up by, its canonical text (value_text.hpp); an install whose SQL is
+    // older than canonical_text() lists them by ::text, as it did.
+    const std::string text = (canonical_text_installed() ? "privrisk.canonical_text(" + column.quoted + ")"
+                                                         : "(" + column.quoted + ")::pg_catalog.text");
+    std::string sql = source_select(source, {text, "pg_catalog.count(*)"}) + " WHERE " + column.quoted +
+                      " IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1";
     std::vector<UncoveredValue> values;
     Spi spi;
-    stream_rows(sql, {}, [&](const Datum* row, const bool* nulls) {
-        if (nulls[0]) return;
-        HistogramView(text_view(row[0])).for_each([&](std::string_view v, int64_t rows) {
-            values.push_back({std::string(v), rows, {}});
-        });
-    });
+    uint64 n = spi.run(sql.c_str(), {}, true);
+    for (uint64 r = 0; r < n; ++r) values.push_back({spi.string(r, 1), spi.int8(r, 2), {}});
     spi.finish();
-    std::sort(values.begin(), values.end(), [](const UncoveredValue& a, const UncoveredValue& b) {
-        return a.rows != b.rows ? a.rows > b.rows : a.value < b.value;  // most rows first, then by value
-    });
     // Looked up after the query: a cache entry is only valid until the next catalog change is seen.
     const Hierarchy& h = cached_hierarchy(hierarchy);
     std::vector<UncoveredValue> missing;

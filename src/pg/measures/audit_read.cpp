@@ -7,6 +7,7 @@
 
 #include "classes/class_aggregator.hpp"
 #include "classes/class_memory.hpp"
+#include "classes/class_query.hpp"
 #include "classes/class_set.hpp"
 #include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
@@ -27,7 +28,6 @@ extern "C" {
 #include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
 #include "optimizer/paths.h"
-#include "parser/parse_func.h"
 #include "storage/bufmgr.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -81,8 +81,8 @@ struct AuditScan {
                 readers.push_back(ClassKeyReader::for_type(column.column.type));
             }
         }
-        // The sensitive value is read as it is and counted by its canonical text, by
-        // every read below and by class_tally and hist() in SQL (value_text.hpp).
+        // The sensitive value is read as it is and counted by its canonical text (value_text.hpp):
+        // in C++, by hist() in the spilling GROUP BY, and given to class_tally as that text.
         if (sensitive) {
             attnums.push_back(a.sensitive->attnum);
             expressions.push_back(a.sensitive->quoted);
@@ -94,6 +94,10 @@ struct AuditScan {
         choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty(), true, true});
     }
     std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
+    // What class_tally counts the sensitive value by; "" for a type only C++ reads so.
+    std::string tally_sensitive() const {
+        return sensitive ? canonical_text_sql(*a.sensitive) : std::string("NULL::pg_catalog.text");
+    }
     void note_peak() {
         peak = std::max(peak, pg_call([&] { return MemoryContextMemAllocated(memory, true); }));
     }
@@ -147,22 +151,11 @@ ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
     return ParallelOutcome::Serial;
 }
 
-// Whether the installed class_tally takes a sensitive value of any type (0.15 on):
-// an install whose SQL is not yet updated has the one on text, given value::text.
-bool class_tally_takes_any() {
-    return pg_call([] {
-        Oid argtypes[3] = {INTERNALOID, ANYOID, ANYOID};
-        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("class_tally_transition")));
-        return OidIsValid(LookupFuncName(name, 3, argtypes, true));
-    });
-}
-
 // Over shards, or through SQL with workers: class_tally tallies each shard's or
 // worker's rows and they are merged here. False when a tally passed the limit.
 bool read_tallies(AuditScan& s) {
     const bool sharded = !s.choice.shards.empty();
-    std::string sensitive_arg = s.sensitive ? s.expressions.back() : std::string("NULL::pg_catalog.text");
-    if (s.sensitive && !class_tally_takes_any()) sensitive_arg = "(" + sensitive_arg + ")::pg_catalog.text";
+    const std::string sensitive_arg = s.tally_sensitive();
     std::string select_tally;
     for (const Shard& part : sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
         select_tally +=
@@ -272,7 +265,9 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     // A call in parallel mode (audit() above a Gather) keeps the read through SQL: the
     // reader's fallbacks could not start their subtransactions there.
     const bool by_reader = !s.args.empty() && !sharded && !pg_call([] { return IsInParallelMode(); });
-    const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays);
+    // Tallies need the sensitive value's canonical text in SQL: the types shards accept have
+    // it (class_shards); for another one the read stays in C++.
+    const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays) && !s.tally_sensitive().empty();
 
     // The read's memory lives in a context of its own, so it can be measured and bounded.
     s.memory =

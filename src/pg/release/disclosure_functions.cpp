@@ -85,7 +85,7 @@ PRIVRISK_FUNCTION(privrisk_gen_pinned) {
 
 // canonical_text(value): the text gen() looks a value up by and every reader of a
 // sensitive value counts it by (value_text.hpp), whatever DateStyle says; what
-// audit() sends to a shard or through SQL instead of value::text.
+// hierarchy_coverage() lists a value by.
 PRIVRISK_FUNCTION(privrisk_canonical_text) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     std::string_view v = value_text_of(argument_value_text(fcinfo, 0, &fcinfo->flinfo->fn_extra), PG_GETARG_DATUM(0));

@@ -1,6 +1,6 @@
 COMMENT ON TYPE privrisk.hist IS 'counts per sensitive value of one equivalence class; NULL counts as ⊥';
 
-COMMENT ON AGGREGATE privrisk.class_tally("any", VARIADIC "any") IS 'internal: the classes of its key arguments with the counts of the sensitive value (by its canonical text), in privrisk''s byte form (read by audit over parallel workers and shards)';
+COMMENT ON AGGREGATE privrisk.class_tally(text, VARIADIC "any") IS 'internal: the classes of its key arguments with the counts of the sensitive value, in privrisk''s byte form (read by audit over parallel workers and shards)';
 COMMENT ON AGGREGATE privrisk.tuple_tally(VARIADIC "any") IS 'internal: the distinct tuples of its arguments with their counts, in privrisk''s byte form (read by match_counts)';
 
 
@@ -36,7 +36,7 @@ COMMENT ON FUNCTION privrisk.class_tally_combine(internal,internal) IS 'internal
 COMMENT ON FUNCTION privrisk.class_tally_deserialize(bytea,internal) IS 'internal: deserialization function of aggregate class_tally';
 COMMENT ON FUNCTION privrisk.class_tally_final(internal) IS 'internal: final function of aggregate class_tally';
 COMMENT ON FUNCTION privrisk.class_tally_serialize(internal) IS 'internal: serialization function of aggregate class_tally';
-COMMENT ON FUNCTION privrisk.class_tally_transition(internal,"any","any") IS 'internal: transition function of aggregate class_tally';
+COMMENT ON FUNCTION privrisk.class_tally_transition(internal,text,"any") IS 'internal: transition function of aggregate class_tally';
 COMMENT ON FUNCTION privrisk.tuple_tally_combine(internal,internal) IS 'internal: combine function of aggregate tuple_tally';
 COMMENT ON FUNCTION privrisk.tuple_tally_deserialize(bytea,internal) IS 'internal: deserialization function of aggregate tuple_tally';
 COMMENT ON FUNCTION privrisk.tuple_tally_final(internal) IS 'internal: final function of aggregate tuple_tally';

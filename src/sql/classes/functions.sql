@@ -32,7 +32,7 @@ CREATE OR REPLACE FUNCTION privrisk.class_tally_final(internal) RETURNS bytea LA
 
 CREATE OR REPLACE FUNCTION privrisk.class_tally_serialize(internal) RETURNS bytea LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_class_tally_serialize';
 
-CREATE OR REPLACE FUNCTION privrisk.class_tally_transition(internal, "any", VARIADIC "any") RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_class_tally_transition';
+CREATE OR REPLACE FUNCTION privrisk.class_tally_transition(internal, text, VARIADIC "any") RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_class_tally_transition';
 
 CREATE OR REPLACE FUNCTION privrisk.tuple_tally_combine(internal, internal) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_tuple_tally_combine';
 
@@ -65,7 +65,7 @@ CREATE OR REPLACE AGGREGATE privrisk.hist(sensitive character varying) (
 CREATE OR REPLACE AGGREGATE privrisk.hist_merge(privrisk.hist) (
     SFUNC = privrisk.hist_merge_transition, STYPE = internal, FINALFUNC = privrisk.hist_final, COMBINEFUNC = privrisk.hist_combine, SERIALFUNC = privrisk.hist_serialize, DESERIALFUNC = privrisk.hist_deserialize, PARALLEL = SAFE);
 
-CREATE OR REPLACE AGGREGATE privrisk.class_tally(sensitive "any", VARIADIC "any") (
+CREATE OR REPLACE AGGREGATE privrisk.class_tally(sensitive text, VARIADIC "any") (
     SFUNC = privrisk.class_tally_transition, STYPE = internal, FINALFUNC = privrisk.class_tally_final, COMBINEFUNC = privrisk.class_tally_combine, SERIALFUNC = privrisk.class_tally_serialize, DESERIALFUNC = privrisk.class_tally_deserialize, PARALLEL = SAFE);
 
 CREATE OR REPLACE AGGREGATE privrisk.tuple_tally(VARIADIC "any") (
