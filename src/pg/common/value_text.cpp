@@ -40,11 +40,13 @@ ValueText* argument_value_text(FunctionCallInfo fcinfo, int arg, void** slot) {
 
 namespace {
 
-// A finite date's ISO text, held in method->date. Plain C: no PostgreSQL call.
+// A finite date's ISO text, held in method->date, as PostgreSQL's ISO DateStyle writes it
+// (year 0 is 1 BC: 0044-03-15 BC). Plain C: no PostgreSQL call.
 std::string_view iso_date(ValueText* method, DateADT date) {
     int year, month, day;
     j2date(date + POSTGRES_EPOCH_JDATE, &year, &month, &day);
-    std::snprintf(method->date, sizeof method->date, "%04d-%02d-%02d", year, month, day);
+    if (year > 0) std::snprintf(method->date, sizeof method->date, "%04d-%02d-%02d", year, month, day);
+    else std::snprintf(method->date, sizeof method->date, "%04d-%02d-%02d BC", 1 - year, month, day);
     return method->date;
 }
 

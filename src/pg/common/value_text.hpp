@@ -19,7 +19,7 @@ struct ValueText {
     enum Kind : char { Text, Bpchar, Date, Output } kind;
     bool infinite_dates;  // 'infinity' and '-infinity' as such; else an ERROR (gen: no generalization)
     FmgrInfo output;
-    char date[16];  // holds the last date's text
+    char date[24];  // holds the last date's text (at most 13 characters: 5874897-12-31, 4714-11-24 BC)
 };
 
 // `infinite_dates`: a sensitive value is counted by its text whatever it is; a value

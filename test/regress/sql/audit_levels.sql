@@ -81,7 +81,8 @@ DROP TABLE alp;
 SET DateStyle = 'SQL, DMY';
 SELECT privrisk.canonical_text(true) AS yes, privrisk.canonical_text(date '2026-03-04') AS day,
        privrisk.canonical_text('ab '::char(4)) AS padded, privrisk.canonical_text('-infinity'::date) AS never,
-       privrisk.canonical_text(1.50) AS number, privrisk.canonical_text(NULL::date) AS nothing;
+       privrisk.canonical_text(1.50) AS number, privrisk.canonical_text(NULL::date) AS nothing,
+       privrisk.canonical_text(date '0044-03-15 BC') AS ides, privrisk.canonical_text(date '5874897-12-31') AS last;
 SELECT privrisk.hist(x) FROM (VALUES (date '2026-01-04'), (date '2026-01-04'), ('infinity'), (NULL)) AS v(x);
 ALTER TABLE al ADD COLUMN ill boolean, ADD COLUMN seen date, ADD COLUMN severity numeric;
 UPDATE al SET ill = diagnosis <> 'none', seen = date '2026-01-01' + length(diagnosis),
