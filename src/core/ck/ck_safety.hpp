@@ -15,6 +15,8 @@ class ContingencyTable;
 // Largest k accepted: the per-bucket dynamic program costs O(k^3) and the
 // knapsack state O(k).
 constexpr int kMaxCkK = 200;
+// The k up to which audit() reports the (c,k) curve when not told (ck_k).
+constexpr int kDefaultCkK = 10;
 void check_ck_k(long k);
 
 // A bucket as the algorithms see it: its size and its counts, descending.

@@ -33,10 +33,15 @@ enum class MeasureId {
     CkMaxDisclosure,
 };
 
+// The defaults of the measures' parameters, written once: audit(), the search and the
+// bounds' registry (profiles/bound_keys, which shows them) take them from here.
+inline constexpr double kDefaultRiskThreshold = 0.2;  // records_at_risk
+inline constexpr double kDefaultLC = 3;               // recursive (c, ℓ)-diversity
+
 // What a measure's computation may need besides the classes.
 struct MeasureParameters {
-    double risk_threshold = 0.2;                     // records_at_risk
-    double l_c = 3;                                  // recursive (c, ℓ)-diversity
+    double risk_threshold = kDefaultRiskThreshold;   // records_at_risk
+    double l_c = kDefaultLC;                         // recursive (c, ℓ)-diversity
     const Hierarchy* sensitive_hierarchy = nullptr;  // hierarchical t-closeness
 };
 

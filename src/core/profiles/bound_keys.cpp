@@ -4,6 +4,7 @@
 
 #include "ck/ck_safety.hpp"
 #include "common/error.hpp"
+#include "measures/measure_registry.hpp"
 #include "common/no_postgres.hpp"
 
 namespace privrisk {
@@ -40,24 +41,28 @@ BoundKey option(BoundKey::Kind kind, const char* name, std::vector<const char*> 
 std::vector<BoundKey> build() {
     using K = BoundKey;
     using C = Comparison;
+    // The measures' own defaults, as text: built once, as the registry is.
+    static const std::string risk_threshold = number_text(kDefaultRiskThreshold), l_c = number_text(kDefaultLC),
+                             ck_k = number_text(kDefaultCkK);
     return {
         threshold(K::Integer, "k", 1, 9.3e18, false, kSearchAndProfile, "k_anonymity", C::AtLeast),
         threshold(K::Number, "max_risk", 0, 1, true, kSearchAndProfile, "prosecutor_risk", C::AtMost),
         threshold(K::Number, "average_risk", 0, 1, true, kSearchAndProfile, "average_risk", C::AtMost),
         threshold(K::Number, "records_at_risk", 0, 1, false, kProfileKey, "records_at_risk", C::AtMost),
-        qualifier(K::Number, "risk_threshold", 0, 1, false, {}, "0.2", kAuditOption | kProfileKey, "records_at_risk"),
+        qualifier(K::Number, "risk_threshold", 0, 1, false, {}, risk_threshold.c_str(), kAuditOption | kProfileKey,
+                  "records_at_risk"),
         threshold(K::Number, "l", 1, 1e9, false, kSearchAndProfile, "l_*", C::AtLeast),
         qualifier(K::Text, "l_kind", 0, 0, false, {"distinct", "entropy", "recursive"}, "distinct", kSearchAndProfile,
                   "l"),
-        qualifier(K::Number, "l_c", 0, kInf, true, {}, "3", kAll, "l"),
+        qualifier(K::Number, "l_c", 0, kInf, true, {}, l_c.c_str(), kAll, "l"),
         threshold(K::Number, "t", 0, 1, false, kSearchAndProfile, "t_*", C::AtMost),
         qualifier(K::Text, "t_kind", 0, 0, false, {"equal", "ordered", "hierarchical"}, "equal", kSearchAndProfile,
                   "t"),
         qualifier(K::Text, "t_hierarchy", 0, 0, false, {}, nullptr, kAll, "t", "sensitive_hierarchy"),
         threshold(K::Number, "delta", 0, 1e9, true, kSearchAndProfile, "delta_disclosure", C::Below),
         threshold(K::Number, "c", 0, 1, true, kSearchAndProfile, "ck_max_disclosure", C::Below),
-        // audit() reports the (c,k) curve up to ck_k (10 when not given); c needs it.
-        qualifier(K::Integer, "ck_k", 0, kMaxCkK, false, {}, "10", kAll, "c", "kmax"),
+        // audit() reports the (c,k) curve up to ck_k (kDefaultCkK when not given); c needs it.
+        qualifier(K::Integer, "ck_k", 0, kMaxCkK, false, {}, ck_k.c_str(), kAll, "c", "kmax"),
         threshold(K::Number, "dt_risk", 0, kInf, false, kProfileKey, "dt_risk", C::AtMost),
         threshold(K::Number, "epsilon", 0, kInf, true, kProfileKey, "epsilon", C::AtMost),
         option(K::Number, "max_suppression", {}, "0", kSearchConstraint, 1),

@@ -23,6 +23,7 @@
 
 #include "common/memory_bound.hpp"
 #include "hierarchy/hierarchy.hpp"
+#include "measures/measure_registry.hpp"
 #include "search/node_classes.hpp"
 
 namespace privrisk {
@@ -45,7 +46,7 @@ struct Constraints {
     std::optional<int64_t> k;  // every class has ≥ k rows
     std::optional<double> l;   // ℓ-diversity level ≥ l
     LDiversity l_kind = LDiversity::Distinct;
-    double l_c = 3;           // recursive (c,ℓ)
+    double l_c = kDefaultLC;  // recursive (c,ℓ)
     std::optional<double> t;  // every class within distance t of the table
     TCloseness t_kind = TCloseness::Equal;
     const Hierarchy* t_hierarchy = nullptr;

@@ -30,11 +30,11 @@ static Datum audit_classes(FunctionCallInfo fcinfo) {
     auto hierarchies = text_array_arg_values(fcinfo, 3, "hierarchies", true);
     std::vector<long> levels;
     if (!PG_ARGISNULL(4)) levels = int4_array_arg_values(fcinfo, 4, "levels");
-    double threshold = PG_ARGISNULL(5) ? 0.2 : PG_GETARG_FLOAT8(5);
-    double c = PG_ARGISNULL(6) ? 3.0 : PG_GETARG_FLOAT8(6);
+    double threshold = PG_ARGISNULL(5) ? kDefaultRiskThreshold : PG_GETARG_FLOAT8(5);
+    double c = PG_ARGISNULL(6) ? kDefaultLC : PG_GETARG_FLOAT8(6);
     std::optional<std::string> sensitive_hierarchy;
     if (!PG_ARGISNULL(7)) sensitive_hierarchy = std::string(text_view(PG_GETARG_DATUM(7)));
-    int kmax = PG_NARGS() > 8 && !PG_ARGISNULL(8) ? PG_GETARG_INT32(8) : 10;
+    int kmax = PG_NARGS() > 8 && !PG_ARGISNULL(8) ? PG_GETARG_INT32(8) : kDefaultCkK;
     check_threshold(threshold);
     check_c(c);
     check_ck_k(kmax);

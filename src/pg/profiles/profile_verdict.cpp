@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "ck/ck_safety.hpp"
 #include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
@@ -30,7 +31,8 @@ ReleaseMeasures profile_release_measures(const ContingencyTable& table, bool sen
     if (const std::string* v = option("t_hierarchy"); v && sensitive)
         params.sensitive_hierarchy = &cached_hierarchy(*v);
     const std::string* kmax = option("ck_k");
-    return release_measures(table, sensitive, params, kmax ? int(std::strtol(kmax->c_str(), nullptr, 10)) : 10);
+    return release_measures(table, sensitive, params,
+                            kmax ? int(std::strtol(kmax->c_str(), nullptr, 10)) : kDefaultCkK);
 }
 
 std::string profile_verdict(Spi& spi, const std::string& name, Oid source, const ReleaseMeasure& measure_of) {
