@@ -87,24 +87,6 @@ std::vector<Shard> source_shards(Oid relid) {
 
 }  // namespace
 
-std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
-    for (const SourceColumn& c : columns) {
-        const Oid type = c.type;
-        if (type != TEXTOID && type != VARCHAROID && type != INT2OID && type != INT4OID && type != INT8OID &&
-            type != BOOLOID)
-            return {};
-        const AttrNumber attnum = c.attnum;
-        const bool deterministic = pg_call([&] {
-            Oid t, collation;
-            int32 typmod;
-            get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
-            return !OidIsValid(collation) || get_collation_isdeterministic(collation);
-        });
-        if (!deterministic) return {};
-    }
-    return source_shards(relid);
-}
-
 std::string canonical_text_sql(const SourceColumn& column) {
     switch (column.type) {
         case TEXTOID:
@@ -119,6 +101,23 @@ std::string canonical_text_sql(const SourceColumn& column) {
         default:
             return "";
     }
+}
+
+std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
+    for (const SourceColumn& c : columns) {
+        // The types whose SQL equality is their canonical text's, which a shard can then
+        // write: a shard's GROUP BY merges no values the coordinator would tell apart.
+        if (canonical_text_sql(c).empty()) return {};
+        const AttrNumber attnum = c.attnum;
+        const bool deterministic = pg_call([&] {
+            Oid t, collation;
+            int32 typmod;
+            get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
+            return !OidIsValid(collation) || get_collation_isdeterministic(collation);
+        });
+        if (!deterministic) return {};
+    }
+    return source_shards(relid);
 }
 
 std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,

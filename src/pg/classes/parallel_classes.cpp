@@ -255,9 +255,9 @@ int parallel_class_workers(Oid relid, const std::vector<AttrNumber>& keys, AttrN
     // Each process takes the sensitive value's canonical text, through its type's output
     // function unless it is a string or a date (value_text.hpp).
     if (sensitive) {
-        const Oid base = pg_call([&] { return getBaseType(get_atttype(relid, sensitive)); });
-        const bool own_text = base == TEXTOID || base == VARCHAROID || base == BPCHAROID || base == DATEOID;
-        if (!own_text && !output_parallel_safe(base)) return 0;
+        const Oid type = pg_call([&] { return get_atttype(relid, sensitive); });
+        if (pg_call([&] { return value_text_kind(type); }) == ValueText::Output && !output_parallel_safe(type))
+            return 0;
     }
     return parallel_scan_workers(relid);
 }

@@ -11,17 +11,21 @@ namespace privrisk::pg {
 void init_value_text(ValueText* method, Oid type, MemoryContext context, bool infinite_dates) {
     method->type = type;
     method->infinite_dates = infinite_dates;
-    Oid base = getBaseType(type);
-    if (base == TEXTOID || base == VARCHAROID) method->kind = ValueText::Text;
-    else if (base == BPCHAROID) method->kind = ValueText::Bpchar;
-    else if (base == DATEOID) method->kind = ValueText::Date;
-    else method->kind = ValueText::Output;
+    method->kind = value_text_kind(type);
     if (method->kind == ValueText::Output) {
         Oid function;
         bool varlena;
         getTypeOutputInfo(type, &function, &varlena);
         fmgr_info_cxt(function, &method->output, context);
     }
+}
+
+ValueText::Kind value_text_kind(Oid type) {
+    Oid base = getBaseType(type);
+    if (base == TEXTOID || base == VARCHAROID) return ValueText::Text;
+    if (base == BPCHAROID) return ValueText::Bpchar;
+    if (base == DATEOID) return ValueText::Date;
+    return ValueText::Output;
 }
 
 ValueText* argument_value_text(FunctionCallInfo fcinfo, int arg, void** slot) {

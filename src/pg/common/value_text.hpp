@@ -25,6 +25,8 @@ struct ValueText {
 // `infinite_dates`: a sensitive value is counted by its text whatever it is; a value
 // to generalize (gen, the release scan) refuses an infinite date.
 void init_value_text(ValueText* method, Oid type, MemoryContext context, bool infinite_dates = false);
+// How a value of `type` becomes its text (Output: through its output function).
+ValueText::Kind value_text_kind(Oid type);
 
 // For C++ callers (both throw where PostgreSQL raises an ERROR):
 // - the method for argument `arg` of a function of any type (hist(), class_tally,
