@@ -1,7 +1,8 @@
 // Module entry: the hierarchy and release caches' invalidation callbacks, the settings, the
-// release scan's planner hook and the column label provider. Above every wing (the
+// release scan's and the shards' GROUP BY's planner hooks and the column label provider. Above every wing (the
 // only file that includes them all), so no wing includes a higher one to be registered.
 #include "classes/class_memory.hpp"
+#include "classes/shard_grouping.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 #include "labels/column_labels.hpp"
 #include "common/memory_limit.hpp"
@@ -18,6 +19,7 @@ void _PG_init(void) {
     privrisk::pg::register_hierarchy_cache();
     privrisk::pg::register_audit_settings();
     privrisk::pg::register_release_scan();
+    privrisk::pg::register_shard_grouping();
     privrisk::pg::register_release_cache();
     privrisk::pg::register_search_settings();
     privrisk::pg::register_label_provider();

@@ -5,7 +5,8 @@ id into "adult" and copied whole into "adult_local" on the coordinator.
 
 Checks: every function gives exactly the single-server answer on the sharded
 table (a seeded dp_release too); the class GROUP BY with hist() is in each shard's Remote SQL and the
-rows that cross the network are the shards' classes, not their rows; a release
+rows that cross the network are the shards' classes, not their rows, for classes() and for the analyst's
+own GROUP BY gen(…) (plain and pinned hierarchies); a release
 view over the shards gives the single-server release to an analyst with no
 right on the source; a shard with another definition of a hierarchy or policy
 fails naming it and the server.
@@ -158,11 +159,54 @@ def main():
                 walk(child)
 
         walk(analyzed[0]["Plan"])
+        classes_here = coordinator("SELECT count(*) FROM (SELECT 1 FROM adult_local GROUP BY privrisk.gen(age, 'age', 2), "
+                                   "privrisk.gen(marital_status, 'marital', 1), race, sex) c")[1]
         per_shard = [int(on(PORT + i, "SELECT count(*) FROM (SELECT 1 FROM adult GROUP BY privrisk.gen(age, 'age', 2), "
                                       "privrisk.gen(marital_status, 'marital', 1), race, sex) c")[1])
                      for i in range(1, SHARDS + 1)]
         check("the rows moved are each shard's classes", sorted(moved) == sorted(per_shard) and sum(moved) < 1000,
               f"moved {moved}, classes per shard {per_shard}, rows per shard {rows}")
+        # The analyst's own GROUP BY (partitioned by id, which is not in the class key): each shard runs the
+        # grouped query with hist(), with the hierarchy named (sent pinned) or pinned, and its classes come back.
+        pins = {h: coordinator(f"SELECT privrisk.pin_hierarchy('{h}')")[1] for h in ("age", "marital")}
+        pinned = (f"SELECT privrisk.hist(occupation) AS hist FROM {{t}} GROUP BY privrisk.gen(age, "
+                  f"'{pins['age']}'::privrisk.pinned_hierarchy, 2), privrisk.gen(marital_status, "
+                  f"'{pins['marital']}'::privrisk.pinned_hierarchy, 1), race, sex")
+        for form, query in (("plain", LEVEL1), ("pinned", pinned)):
+            a = coordinator(f"SELECT hist FROM ({query.replace('{t}', 'adult')}) c ORDER BY hist::text")
+            b = coordinator(f"SELECT hist FROM ({query.replace('{t}', 'adult_local')}) c ORDER BY hist::text")
+            check(f"the analyst's GROUP BY ({form} form) over shards gives the single-server classes",
+                  a[0] == 0 and a == b and len(a[1].splitlines()) == int(classes_here), f"{a[1][:300]}{a[2]}")
+            plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) " + query.replace("{t}", "adult"))[1]
+            remote = [line.strip() for line in plan.split("\n") if "Remote SQL:" in line]
+            check(f"the analyst's GROUP BY ({form} form) has hist() in each shard's Remote SQL",
+                  "Custom Scan (PrivriskShardGrouping)" in plan and len(remote) == SHARDS and
+                  all("privrisk.hist(occupation)" in x and "GROUP BY 1, 2, 3, 4" in x and
+                      f"privrisk.gen(age, '{pins['age']}@shard" in x for x in remote), plan)
+            analyzed = json.loads(coordinator("EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) " +
+                                              query.replace("{t}", "adult"))[1])[0]["Plan"]
+            check(f"the analyst's GROUP BY ({form} form) moves each shard's classes, not its rows",
+                  analyzed.get("Custom Plan Provider") == "PrivriskShardGrouping" and
+                  analyzed.get("Rows Received") == sum(per_shard) and sum(per_shard) < 1000,
+                  f"{analyzed.get('Rows Received')} received, classes per shard {per_shard}")
+        # Counts, hist(*), a WHERE the shards apply, a HAVING applied here; and a pin that is not this
+        # server's definition fails as gen() through it fails here.
+        counted = ("SELECT race, count(*), count(workclass), privrisk.hist(*) FROM {t} WHERE sex = 'Male' "
+                   "AND age <> '17' GROUP BY race HAVING count(*) > 50 ORDER BY 1")
+        # (LOAD: no gen() in the query to load privrisk while it is planned; psql prints LOAD's tag)
+        a = coordinator("LOAD 'privrisk'; " + counted.format(t="adult"))
+        b = coordinator(counted.format(t="adult_local"))
+        plan = coordinator("LOAD 'privrisk'; EXPLAIN (VERBOSE, COSTS OFF) " + counted.format(t="adult"))[1]
+        remote = [line for line in plan.split("\n") if "Remote SQL:" in line]
+        check("counts and hist(*) under a WHERE and a HAVING over shards: the single-server answer, "
+              "the WHERE sent to each shard",
+              a[0] == 0 and a[1].removeprefix("LOAD\n") == b[1] and len(b[1].splitlines()) >= 3 and
+              len(remote) == SHARDS and all("(sex = 'Male')" in x and "(age <> '17')" in x and "privrisk.hist(*)" in x
+                                            for x in remote), f"{a}\n{b}\n{plan}")
+        stale = pinned.replace(pins["age"], "age@0000000000000000").format(t="adult")
+        a, b = coordinator(stale), coordinator(stale.replace("FROM adult ", "FROM adult_local "))
+        check("a pin that is not this server's definition fails over shards as here",
+              a[0] != 0 and a[2] == b[2] and 'hierarchy "age" is not the one pinned' in a[2], f"{a}\n{b}")
         # dp_release counts on the shards: what arrives is their classes, every row counted in them.
         code, out, err = coordinator("SET client_min_messages = debug1; SELECT count(*) FROM " +
                                      DP_SAFEPUB.replace("{t}", "adult"))
@@ -332,10 +376,17 @@ def main():
               code != 0 and 'hierarchy "sex" on server "shard2" is not the one pinned' in err, err)
         code, out, err = coordinator(f"SELECT privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})")
         check("audit() refuses it too", code != 0 and 'hierarchy "sex" on server "shard2"' in err, err)
+        by_sex = "SELECT privrisk.hist(occupation) FROM adult GROUP BY privrisk.gen(sex, 'sex', 1)"
+        code, out, err = coordinator(by_sex)
+        check("the analyst's GROUP BY refuses it too",
+              code != 0 and 'hierarchy "sex" on server "shard2" is not the one pinned' in err, err)
         on(PORT + 2, "SELECT privrisk.drop_hierarchy('sex')")
         code, out, err = coordinator("SELECT count(*) FROM " + CLASSES.replace("{t}", "adult"))
         check("a hierarchy missing on a shard is an error naming the server",
               code != 0 and 'hierarchy "sex" does not exist on server "shard2"' in err, err)
+        code, out, err = coordinator(by_sex)
+        check("the analyst's GROUP BY too", code != 0 and 'hierarchy "sex" does not exist on server "shard2"' in err,
+              err)
     finally:
         shards("stop")
     for f in failures:

@@ -49,10 +49,6 @@ std::vector<ClassColumn> class_columns(const SourceRelation& source, const std::
     return columns;
 }
 
-namespace {
-
-// The leaves, when reading them one by one gives what reading the source gives
-// the caller (class_shards adds the columns' condition).
 std::vector<Shard> source_shards(Oid relid) {
     std::vector<Shard> shards;
     bool partitioned = pg_call([&] {
@@ -85,38 +81,47 @@ std::vector<Shard> source_shards(Oid relid) {
     return shards;
 }
 
-}  // namespace
-
-std::string canonical_text_sql(const SourceColumn& column) {
-    switch (column.type) {
+bool canonical_text_ships(Oid type) {
+    switch (type) {
         case TEXTOID:
-            return column.quoted;
         case VARCHAROID:
         case INT2OID:
         case INT4OID:
         case INT8OID:
-            return "(" + column.quoted + ")::pg_catalog.text";
-        case BOOLOID:  // its output function's t and f, where ::text says true and false
-            return "pg_catalog.left((" + column.quoted + ")::pg_catalog.text, 1)";
+        case BOOLOID:
+            return true;
         default:
-            return "";
+            return false;
     }
 }
 
-std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
-    for (const SourceColumn& c : columns) {
-        // The types whose SQL equality is their canonical text's, which a shard can then
-        // write: a shard's GROUP BY merges no values the coordinator would tell apart.
-        if (canonical_text_sql(c).empty()) return {};
-        const AttrNumber attnum = c.attnum;
-        const bool deterministic = pg_call([&] {
-            Oid t, collation;
-            int32 typmod;
-            get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
-            return !OidIsValid(collation) || get_collation_isdeterministic(collation);
-        });
-        if (!deterministic) return {};
+std::string canonical_text_sql(const SourceColumn& column) {
+    if (!canonical_text_ships(column.type)) return "";
+    switch (column.type) {
+        case TEXTOID:
+            return column.quoted;
+        case BOOLOID:  // its output function's t and f, where ::text says true and false
+            return "pg_catalog.left((" + column.quoted + ")::pg_catalog.text, 1)";
+        default:
+            return "(" + column.quoted + ")::pg_catalog.text";
     }
+}
+
+bool groups_on_shards(Oid relid, AttrNumber attnum, Oid type) {
+    // The types whose SQL equality is their canonical text's, which a shard can then
+    // write: a shard's GROUP BY merges no values the coordinator would tell apart.
+    if (!canonical_text_ships(type)) return false;
+    return pg_call([&] {
+        Oid t, collation;
+        int32 typmod;
+        get_atttypetypmodcoll(relid, attnum, &t, &typmod, &collation);
+        return !OidIsValid(collation) || get_collation_isdeterministic(collation);
+    });
+}
+
+std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
+    for (const SourceColumn& c : columns)
+        if (!groups_on_shards(relid, c.attnum, c.type)) return {};
     return source_shards(relid);
 }
 

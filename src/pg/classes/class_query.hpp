@@ -50,6 +50,17 @@ struct Shard {
 // Called by choose_read only (read_choice.hpp), which decides how every class read reads.
 std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns);
 
+// The leaves of `relid` under class_shards' conditions on the source (partitioned, a
+// foreign leaf, each leaf readable by the caller, no row-level security); none otherwise.
+std::vector<Shard> source_shards(Oid relid);
+
+// Whether a column of `relid` of `type` groups on a shard as here (class_shards' condition on
+// each column): one of canonical_text_sql's types, under a deterministic collation.
+bool groups_on_shards(Oid relid, AttrNumber attnum, Oid type);
+
+// The types canonical_text_sql writes: text, varchar, int2, int4, int8, boolean.
+bool canonical_text_ships(Oid type);
+
 // A sensitive column's canonical text (value_text.hpp) as an IMMUTABLE SQL expression
 // that postgres_fdw ships and any privrisk version runs: the column itself for text and
 // varchar, ::text for integers, 't'/'f' for a boolean; "" for another type, which only

@@ -71,6 +71,14 @@ std::string pinned_hierarchy_text(std::string_view name, const std::string& serv
     return PinnedHierarchy{std::string(name), digest, server}.text();
 }
 
+std::string repinned_hierarchy_text(std::string_view pin, const std::string& server) {
+    PinnedHierarchy ref = PinnedHierarchy::parse(pin);
+    ref.server.clear();  // checked here, as here
+    checked_hierarchy(ref);
+    ref.server = server;
+    return ref.text();
+}
+
 // The stored form is the canonical text: parsed and written back on input.
 Datum pin_in(const char* text, std::string_view what) { return text_datum(PinnedHierarchy::parse(text, what).text()); }
 

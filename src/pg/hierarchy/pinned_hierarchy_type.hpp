@@ -15,6 +15,11 @@ const Hierarchy& pinned_hierarchy_for_call(FunctionCallInfo fcinfo, Datum ref, v
 // The text of a reference to `name` as defined here, for `server` (empty: none).
 std::string pinned_hierarchy_text(std::string_view name, const std::string& server);
 
+// A pin written by a user (name@digest[@server]) checked here, as gen() through it
+// checks it (an error when the definition here has another digest), and written
+// again for `server`.
+std::string repinned_hierarchy_text(std::string_view pin, const std::string& server);
+
 // I/O of a pin stored as its canonical text, name@digest[@server]: the types
 // privrisk.pinned_hierarchy and privrisk.pinned_policy. `what` names it in errors.
 Datum pin_in(const char* text, std::string_view what);

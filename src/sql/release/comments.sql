@@ -36,6 +36,7 @@ COMMENT ON FUNCTION privrisk.gen(anyelement,privrisk.pinned_hierarchy,integer) I
 COMMENT ON FUNCTION privrisk.gen(text,privrisk.pinned_hierarchy,integer) IS 'gen operator through a pinned hierarchy: IMMUTABLE (shippable to shards, usable in partition keys); an error where the hierarchy differs from the pinned digest';
 COMMENT ON FUNCTION privrisk.hide(anyelement,boolean) IS 'hide operator: the value if disclose is true, else NULL (suppressed); keeps the type';
 COMMENT ON FUNCTION privrisk.owns_source(regclass) IS 'internal: whether the caller owns (is a member of the owner of) a relation; row security of the policy catalog';
+COMMENT ON FUNCTION privrisk.gen_support(internal) IS 'internal: planner support function of gen(): loads privrisk while a query naming gen() is planned, so its planner hook for a GROUP BY over shards is in place';
 COMMENT ON FUNCTION privrisk.release_support(internal) IS 'internal: planner support function of release() (row estimate)';
 COMMENT ON FUNCTION privrisk.release(text) IS 'release operator: the rows of a policy''s source with its rules applied (hide, gen and pseudonymize), read by a custom scan; use with a column definition list';
 COMMENT ON FUNCTION privrisk.forget_dropped_relations() IS 'internal: event trigger function removing the policies and release views of dropped relations';

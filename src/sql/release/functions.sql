@@ -25,17 +25,19 @@ BEGIN
         (SELECT objid FROM pg_event_trigger_dropped_objects() WHERE classid = 'pg_class'::regclass AND objsubid = 0);
 END $$;
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen_support(internal) RETURNS internal LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_support';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer) RETURNS text LANGUAGE c STABLE SUPPORT privrisk.gen_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer) RETURNS text LANGUAGE c STABLE SUPPORT privrisk.gen_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE SUPPORT privrisk.gen_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy text, level integer, disclose boolean) RETURNS text LANGUAGE c STABLE SUPPORT privrisk.gen_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen';
 
-CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
+CREATE OR REPLACE FUNCTION privrisk.gen(value anyelement, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE SUPPORT privrisk.gen_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
+
+CREATE OR REPLACE FUNCTION privrisk.gen(value text, hierarchy privrisk.pinned_hierarchy, level integer) RETURNS text LANGUAGE c IMMUTABLE SUPPORT privrisk.gen_support PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_gen_pinned';
 
 CREATE OR REPLACE FUNCTION privrisk.canonical_text(value anyelement) RETURNS text LANGUAGE c STABLE STRICT PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_canonical_text';
 
