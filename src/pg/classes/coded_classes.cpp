@@ -245,7 +245,8 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
         for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
         std::optional<SourceColumn> s;
         if (sensitive) s = columns[width];
-        stream_rows(class_query(source, shards, level0, s), {},
+        // Each shard's classes as they come: the builder adds up a class's parts from several shards.
+        stream_rows(shard_classes_query(shards, level0, s), {},
                     [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
     }
     spi.finish();
