@@ -203,6 +203,17 @@ def main():
               a[0] == 0 and a[1].removeprefix("LOAD\n") == b[1] and len(b[1].splitlines()) >= 3 and
               len(remote) == SHARDS and all("(sex = 'Male')" in x and "(age <> '17')" in x and "privrisk.hist(*)" in x
                                             for x in remote), f"{a}\n{b}\n{plan}")
+        # The leaves the planner keeps: a WHERE on the partition key prunes the others.
+        plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) " + LEVEL1.replace("{t}", "adult").replace(
+            " GROUP BY", " WHERE id = 5 GROUP BY"))[1]
+        check("the analyst's GROUP BY asks only the shards the planner keeps",
+              "Leaves: 1" in plan and plan.count("Remote SQL:") == 1, plan)
+        # privrisk.shard_grouping = off, or a hierarchy that does not exist here: PostgreSQL's own plan.
+        for setting, query in (("SET privrisk.shard_grouping = off; ", LEVEL1),
+                               ("", LEVEL1.replace("'marital', 1", "'no_such_hierarchy', 1"))):
+            plan = coordinator(setting + "EXPLAIN (COSTS OFF) " + query.replace("{t}", "adult"))[1]
+            check(f"PostgreSQL's own plan for the analyst's GROUP BY: {setting or 'a hierarchy missing here'}",
+                  "PrivriskShardGrouping" not in plan and "Async Foreign Scan" in plan, plan)
         stale = pinned.replace(pins["age"], "age@0000000000000000").format(t="adult")
         a, b = coordinator(stale), coordinator(stale.replace("FROM adult ", "FROM adult_local "))
         check("a pin that is not this server's definition fails over shards as here",

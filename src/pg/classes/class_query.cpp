@@ -49,21 +49,22 @@ std::vector<ClassColumn> class_columns(const SourceRelation& source, const std::
     return columns;
 }
 
-std::vector<Shard> source_shards(Oid relid) {
-    std::vector<Shard> shards;
+std::vector<Shard> leaf_shards(Oid relid, List* leaves) {
     bool partitioned = pg_call([&] {
         return get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE &&
                check_enable_rls(relid, InvalidOid, true) != RLS_ENABLED;
     });
-    if (!partitioned) return shards;
-    List* all = pg_call([&] { return find_all_inheritors(relid, AccessShareLock, nullptr); });
+    if (!partitioned) return {};
+    std::vector<Shard> shards;
     bool foreign = false;
-    for (int i = 0; i < list_length(all); ++i) {
-        Oid leaf = list_nth_oid(all, i);
+    for (int i = 0; i < list_length(leaves); ++i) {
+        Oid leaf = list_nth_oid(leaves, i);
         char kind = pg_call([&] { return get_rel_relkind(leaf); });
         if (kind == RELKIND_PARTITIONED_TABLE) continue;
+        // Named by schema: the caller needs USAGE on it too, which reading through the parent does not.
         bool readable = pg_call([&] {
             return pg_class_aclcheck(leaf, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+                   pg_namespace_aclcheck(get_rel_namespace(leaf), GetUserId(), ACL_USAGE) == ACLCHECK_OK &&
                    check_enable_rls(leaf, InvalidOid, true) != RLS_ENABLED;
         });
         if (!readable) return {};
@@ -79,6 +80,12 @@ std::vector<Shard> source_shards(Oid relid) {
     }
     if (!foreign) shards.clear();
     return shards;
+}
+
+std::vector<Shard> source_shards(Oid relid) {
+    bool partitioned = pg_call([&] { return get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE; });
+    if (!partitioned) return {};
+    return leaf_shards(relid, pg_call([&] { return find_all_inheritors(relid, AccessShareLock, nullptr); }));
 }
 
 bool canonical_text_ships(Oid type) {
@@ -119,10 +126,10 @@ bool groups_on_shards(Oid relid, AttrNumber attnum, Oid type) {
     });
 }
 
-std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns) {
+std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns, List* leaves) {
     for (const SourceColumn& c : columns)
         if (!groups_on_shards(relid, c.attnum, c.type)) return {};
-    return source_shards(relid);
+    return leaves ? leaf_shards(relid, leaves) : source_shards(relid);
 }
 
 std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& columns, const std::string& server,

@@ -48,10 +48,13 @@ struct Shard {
 // types' equality is coarser than their text (0 = -0, 1.0 = 1.00) or their text
 // depends on the session.
 // Called by choose_read only (read_choice.hpp), which decides how every class read reads.
-std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns);
+// `leaves`: the leaves to read (an OID list, those the planner kept), else every leaf.
+std::vector<Shard> class_shards(Oid relid, const std::vector<SourceColumn>& columns, List* leaves = nullptr);
 
-// The leaves of `relid` under class_shards' conditions on the source (partitioned, a
-// foreign leaf, each leaf readable by the caller, no row-level security); none otherwise.
+// `leaves` of `relid` under class_shards' conditions on the source (partitioned, a foreign
+// leaf, each leaf readable by the caller — SELECT, USAGE on its schema, no row-level
+// security); none otherwise. source_shards: every leaf.
+std::vector<Shard> leaf_shards(Oid relid, List* leaves);
 std::vector<Shard> source_shards(Oid relid);
 
 // Whether a column of `relid` of `type` groups on a shard as here (class_shards' condition on

@@ -56,7 +56,7 @@ bool parallel_tally_pays(Oid relid, const std::vector<AttrNumber>& class_columns
 
 ReadChoice choose_read(Oid relid, const std::vector<SourceColumn>& columns, std::size_t keys, const ReadNeeds& needs) {
     ReadChoice c;
-    if (needs.over_shards) c.shards = class_shards(relid, columns);
+    if (needs.over_shards) c.shards = class_shards(relid, columns, needs.leaves);
     c.heap = needs.as_stored && c.shards.empty() && readable_from_heap(relid);
     std::vector<AttrNumber> key_attnums;
     for (std::size_t j = 0; j < keys && j < columns.size(); ++j) key_attnums.push_back(columns[j].attnum);

@@ -23,6 +23,7 @@ struct ReadNeeds {
     bool as_stored = true;    // the columns as they are (no SQL expression): a heap read serves it
     bool parallel = true;     // a parallel heap read (workers key a sensitive column by its canonical text)
     bool tally = false;       // class tallies of parallel workers through SQL
+    List* leaves = nullptr;   // over shards: these leaves (an OID list, those the planner kept), not every leaf
 };
 
 struct ReadChoice {

@@ -6,18 +6,26 @@
 
 #include "classes/class_query.hpp"
 #include "classes/read_choice.hpp"
+#include "common/error.hpp"
+#include "common/spi.hpp"
 #include "common/sql_text.hpp"
+#include "hierarchy/pinned_hierarchy_type.hpp"
 #include "common/guard.hpp"
 
 extern "C" {
+#include "catalog/dependency.h"
 #include "catalog/pg_aggregate.h"
+#include "commands/extension.h"
 #include "optimizer/planner.h"
+#include "optimizer/planmain.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
 }
 
 namespace privrisk::pg {
 namespace {
+
+bool shard_grouping_setting = true;  // privrisk.shard_grouping
 
 // The grouped query as the path serves it.
 struct Grouping {
@@ -28,6 +36,7 @@ struct Grouping {
     List* keys = NIL;
     List* aggregates = NIL;
     List* columns = NIL;  // every column grouped or counted (choose_read asks whether shards group them as here)
+    List* leaves = NIL;   // the leaves the planner kept (OIDs), at least one of them foreign
     bool served = true;
 };
 
@@ -122,13 +131,45 @@ bool shippable_quals(Grouping& g, List* restrictions) {
     return true;
 }
 
+// The leaves of `rel` the planner kept (partition pruning), into g->leaves; whether one is
+// a foreign table. Only what the planner expanded and locked is read: no catalog lookup.
+bool live_leaves(PlannerInfo* root, RelOptInfo* rel, Grouping* g) {
+    bool foreign = false;
+    for (int i = -1; (i = bms_next_member(rel->live_parts, i)) >= 0;) {
+        RelOptInfo* part = rel->part_rels[i];
+        if (!part || IS_DUMMY_REL(part)) continue;
+        RangeTblEntry* rte = planner_rt_fetch(part->relid, root);
+        if (rte->relkind == RELKIND_PARTITIONED_TABLE) {
+            foreign |= live_leaves(root, part, g);
+            continue;
+        }
+        g->leaves = lappend_oid(g->leaves, rte->relid);
+        foreign |= rte->relkind == RELKIND_FOREIGN_TABLE;
+    }
+    return foreign;
+}
+
+// privrisk's schema and pinned_hierarchy type, when the extension is installed in this
+// database (a schema of that name made by anyone else does not count).
+bool extension_objects(Grouping* g) {
+    const Oid extension = get_extension_oid("privrisk", true);
+    g->schema = OidIsValid(extension) ? get_namespace_oid("privrisk", true) : InvalidOid;
+    g->pinned_type = OidIsValid(g->schema)
+                         ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_hierarchy"),
+                                           ObjectIdGetDatum(g->schema))
+                         : InvalidOid;
+    return OidIsValid(g->pinned_type) && getExtensionOfObject(TypeRelationId, g->pinned_type) == extension;
+}
+
 // The query, when the path serves it: one partitioned table read directly (not
-// through a view, whose owner's rights the leaves' queries would not use),
-// grouped by plain keys without grouping sets or set-returning functions.
+// through a view, whose owner's rights the leaves' queries would not use), with
+// a foreign leaf left after pruning, grouped by plain keys without grouping sets
+// or set-returning functions. The cheap tests come first: the hook sees every GROUP BY.
 bool served_query(PlannerInfo* root, RelOptInfo* input, Grouping* g) {
     Query* parse = root->parse;
-    if (parse->commandType != CMD_SELECT || parse->groupClause == NIL || parse->groupingSets != NIL ||
-        parse->hasTargetSRFs || parse->rowMarks != NIL || input->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(input))
+    if (!shard_grouping_setting || parse->commandType != CMD_SELECT || parse->groupClause == NIL ||
+        parse->groupingSets != NIL || parse->hasTargetSRFs || parse->rowMarks != NIL ||
+        input->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(input) || !input->part_rels)
         return false;
     RangeTblEntry* rte = planner_rt_fetch(input->relid, root);
     if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_PARTITIONED_TABLE || !rte->inh || rte->tablesample ||
@@ -136,17 +177,53 @@ bool served_query(PlannerInfo* root, RelOptInfo* input, Grouping* g) {
         return false;
     g->rti = input->relid;
     g->relid = rte->relid;
-    g->schema = get_namespace_oid("privrisk", true);
-    Oid pinned = OidIsValid(g->schema)
-                     ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("pinned_hierarchy"),
-                                       ObjectIdGetDatum(g->schema))
-                     : InvalidOid;
-    if (!OidIsValid(pinned)) return false;
-    g->pinned_type = pinned;
-    return true;
+    return live_leaves(root, input, g) && extension_objects(g);
 }
 
-Plan* plan_grouping(PlannerInfo*, RelOptInfo*, CustomPath* path, List* tlist, List*, List*) {
+// Each hierarchy a key names exists here, and each pin is this server's definition:
+// otherwise PostgreSQL's own plan runs, and gen() fails (or not, on no row) as it would.
+// Looked up in a subtransaction, which cleans up what a failed lookup left (its SPI).
+bool hierarchies_hold(List* keys) {
+    if (pg_call([] { return IsInParallelMode(); })) return false;  // no subtransaction there
+    return in_subtransaction(ERRCODE_UNDEFINED_OBJECT, [&] {
+        ListCell* lc;
+        foreach (lc, keys) {
+            if (!IsA(lfirst(lc), FuncExpr)) continue;
+            auto* h = static_cast<Const*>(lsecond(static_cast<FuncExpr*>(lfirst(lc))->args));
+            std::string named = pg_call([&] { return TextDatumGetCString(h->constvalue); });
+            bool held = true;
+            try {
+                if (h->consttype == TEXTOID) pinned_hierarchy_text(named, "");
+                else repinned_hierarchy_text(named, "");
+            } catch (const Error& e) {  // missing, or another definition: raised so the subtransaction ends
+                if (e.kind() != ErrorKind::UndefinedObject && e.kind() != ErrorKind::InvalidParameter) throw;
+                held = false;
+            }
+            if (!held)
+                pg_call([] { ereport(ERROR, (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("no such hierarchy"))); });
+        }
+    });
+}
+
+// The plan depends on the functions its WHERE calls, which setrefs does not see in
+// custom_private: recorded so a cached plan is made again when one changes.
+bool record_functions(Node* node, void* root) {
+    if (!node) return false;
+    auto* planner = static_cast<PlannerInfo*>(root);
+    if (IsA(node, FuncExpr)) record_plan_function_dependency(planner, reinterpret_cast<FuncExpr*>(node)->funcid);
+    if (IsA(node, OpExpr) || IsA(node, DistinctExpr) || IsA(node, NullIfExpr)) {
+        set_opfuncid(reinterpret_cast<OpExpr*>(node));
+        record_plan_function_dependency(planner, reinterpret_cast<OpExpr*>(node)->opfuncid);
+    }
+    if (IsA(node, ScalarArrayOpExpr)) {
+        set_sa_opfuncid(reinterpret_cast<ScalarArrayOpExpr*>(node));
+        record_plan_function_dependency(planner, reinterpret_cast<ScalarArrayOpExpr*>(node)->opfuncid);
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(record_functions)),
+                                  root);
+}
+
+Plan* plan_grouping(PlannerInfo* root, RelOptInfo*, CustomPath* path, List* tlist, List*, List*) {
     // path->custom_private: the relation's range table index, then custom_private's
     // items with the query's own numbering, then the HAVING clauses.
     List* p = path->custom_private;
@@ -166,9 +243,10 @@ Plan* plan_grouping(PlannerInfo*, RelOptInfo*, CustomPath* path, List* tlist, Li
                                                          list_length(scan_tlist) + 1, nullptr, false));
     scan->custom_scan_tlist = scan_tlist;
     List* kept = NIL;
-    for (int i = 1; i < 1 + kGroupColumns + 1; ++i) {
+    record_functions(static_cast<Node*>(list_nth(p, 1 + kGroupQuals)), root);
+    for (int i = 1; i < 1 + kGroupLeaves + 1; ++i) {
         Node* copy = static_cast<Node*>(copyObjectImpl(list_nth(p, i)));
-        if (i != 1 + kGroupedSource) ChangeVarNodes(copy, rti, 1, 0);
+        if (i != 1 + kGroupedSource && i != 1 + kGroupLeaves) ChangeVarNodes(copy, rti, 1, 0);
         kept = lappend(kept, copy);
     }
     scan->custom_private = kept;
@@ -198,8 +276,8 @@ void add_grouping_path(PlannerInfo* root, RelOptInfo* input, RelOptInfo* grouped
     }
     collect_aggregates(reinterpret_cast<Node*>(grouped->reltarget->exprs), &g);
     if (g.served) collect_aggregates(extra->havingQual, &g);
-    if (!g.served || !shippable_quals(g, input->baserestrictinfo)) return;
-    const int leaves = static_cast<int>(grouping_leaves(g.relid, g.columns).size());
+    if (!g.served || !shippable_quals(g, input->baserestrictinfo) || !hierarchies_hold(g.keys)) return;
+    const int leaves = static_cast<int>(grouping_leaves(g.relid, g.columns, g.leaves).size());
     if (leaves == 0) return;
     // Whether each leaf may be read is the planning role's answer: a plan made for one role is not another's.
     root->glob->dependsOnRole = true;
@@ -219,6 +297,7 @@ void add_grouping_path(PlannerInfo* root, RelOptInfo* input, RelOptInfo* grouped
     Const* source = makeConst(OIDOID, -1, InvalidOid, sizeof(Oid), ObjectIdGetDatum(g.relid), false, true);
     path->custom_private = list_make5(makeInteger(static_cast<int>(g.rti)), source, g.keys, g.aggregates, quals);
     path->custom_private = lappend(path->custom_private, g.columns);
+    path->custom_private = lappend(path->custom_private, g.leaves);
     path->custom_private = lappend(path->custom_private, extra->havingQual);
     path->methods = &path_methods;
     add_path(grouped, &path->path);
@@ -245,7 +324,7 @@ PRIVRISK_FUNCTION(privrisk_gen_support) { PG_RETURN_POINTER(nullptr); }
 
 namespace privrisk::pg {
 
-std::vector<Shard> grouping_leaves(Oid relid, List* columns) {
+std::vector<Shard> grouping_leaves(Oid relid, List* columns, List* leaves) {
     std::vector<SourceColumn> read;
     ListCell* lc;
     foreach (lc, columns) {
@@ -253,10 +332,15 @@ std::vector<Shard> grouping_leaves(Oid relid, List* columns) {
         std::string name = pg_call([&] { return get_attname(relid, v->varattno, false); });
         read.push_back(SourceColumn{name, sql_identifier(name), v->varattno, v->vartype});
     }
-    return choose_read(relid, read, read.size(), ReadNeeds{true, false, false, false}).shards;
+    return choose_read(relid, read, read.size(), ReadNeeds{true, false, false, false, leaves}).shards;
 }
 
 void register_shard_grouping() {
+    DefineCustomBoolVariable("privrisk.shard_grouping",
+                             "Plans a GROUP BY over foreign partitions as one grouped query per shard "
+                             "(Custom Scan (PrivriskShardGrouping)).",
+                             "Off: PostgreSQL's own plan, which brings the rows to this server.",
+                             &shard_grouping_setting, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
     RegisterCustomScanMethods(&shard_grouping_methods);
     previous_upper_paths_hook = create_upper_paths_hook;
     create_upper_paths_hook = shard_grouping_hook;

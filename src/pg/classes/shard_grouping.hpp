@@ -20,13 +20,13 @@ constexpr const char* kShardGroupingName = "PrivriskShardGrouping";
 
 // What the plan keeps in custom_private, in this order, with the relation's Vars
 // numbered 1 (as deparse_context_for names them): the source (an OID Const), the
-// group keys, the aggregates (Aggrefs), the source's restriction clauses and the
-// columns grouped or counted (Vars).
-enum ShardGroupingPrivate { kGroupedSource, kGroupKeys, kGroupAggregates, kGroupQuals, kGroupColumns };
+// group keys, the aggregates (Aggrefs), the source's restriction clauses, the
+// columns grouped or counted (Vars) and the leaves the planner kept (OIDs).
+enum ShardGroupingPrivate { kGroupedSource, kGroupKeys, kGroupAggregates, kGroupQuals, kGroupColumns, kGroupLeaves };
 
-// The leaves that group `columns` (Vars of `relid`) as here, as choose_read decides
-// (read_choice.hpp); none when the source is not read over shards.
-std::vector<Shard> grouping_leaves(Oid relid, List* columns);
+// `leaves` (OIDs of `relid`'s leaves) as shards that group `columns` (its Vars) as here,
+// as choose_read decides (read_choice.hpp); none when they are not read over shards.
+std::vector<Shard> grouping_leaves(Oid relid, List* columns, List* leaves);
 
 // The scan's execution methods (shard_grouping_scan.cpp).
 extern const CustomScanMethods shard_grouping_methods;

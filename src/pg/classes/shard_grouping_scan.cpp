@@ -14,6 +14,7 @@
 
 extern "C" {
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/ruleutils.h"
 #include "utils/tuplestore.h"
 }
@@ -82,13 +83,19 @@ std::string merge_sql(Aggref* a, const std::string& column) {
                                                                  : "privrisk.hist_merge(" + column + ")";
 }
 
-// The source's restrictions as SQL over its column names, every other name qualified.
+// The source's restrictions as SQL over its column names, every other name qualified,
+// constants written so they read back the same (postgres_fdw's settings for its queries).
 std::string where_sql(Oid relid, List* quals) {
     if (quals == NIL) return "";
     char* text = nullptr;
     with_pinned_search_path([&] {
+        int level = NewGUCNestLevel();
+        set_config_option("extra_float_digits", "3", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        set_config_option("datestyle", "ISO", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        set_config_option("intervalstyle", "postgres", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
         text = deparse_expression(reinterpret_cast<Node*>(make_ands_explicit(quals)),
                                   deparse_context_for(get_rel_name(relid), relid), false, false);
+        AtEOXact_GUC(true, level);
     });
     return " WHERE " + std::string(text);
 }
@@ -99,8 +106,9 @@ GroupingSql grouping_sql(const CustomScan* plan) {
     List* aggregates = reinterpret_cast<List*>(private_item(plan, kGroupAggregates));
     const std::string where = where_sql(relid, reinterpret_cast<List*>(private_item(plan, kGroupQuals)));
     GroupingSql sql;
-    // The leaves as they are now; without a foreign one left, the source itself, here.
-    sql.leaves = grouping_leaves(relid, reinterpret_cast<List*>(private_item(plan, kGroupColumns)));
+    // The leaves the planner kept, as they are now; without a foreign one left, the source itself, here.
+    sql.leaves = grouping_leaves(relid, reinterpret_cast<List*>(private_item(plan, kGroupColumns)),
+                                 reinterpret_cast<List*>(private_item(plan, kGroupLeaves)));
     if (sql.leaves.empty()) sql.leaves.push_back(Shard{source_relation(relid).qualified, ""});
     std::string key_names, grouped;
     for (int i = 0; i < list_length(keys); ++i) {
@@ -187,23 +195,23 @@ void explain_grouping(CustomScanState* node, List*, ExplainState* es) {
     auto* s = reinterpret_cast<GroupingState*>(node);
     guarded([&] {
         GroupingSql sql = grouping_sql(plan_of(node));
-        List* remote = NIL;
+        std::vector<std::string> lines;  // copied out of SPI's memory, which spi.finish() frees
         if (es->verbose) {
             Spi spi;
             for (std::size_t i = 0; i < sql.leaves.size(); ++i) {
                 if (sql.leaves[i].server.empty()) continue;
                 const std::string explain = "EXPLAIN (VERBOSE, COSTS OFF) " + sql.queries[i];
-                uint64 lines = spi.run(explain.c_str(), {}, false);  // EXPLAIN is not read-only to SPI
-                for (uint64 r = 0; r < lines; ++r) {
+                uint64 rows = spi.run(explain.c_str(), {}, false);  // EXPLAIN is not read-only to SPI
+                for (uint64 r = 0; r < rows; ++r) {
                     std::string line = spi.string(r, 1);
                     std::size_t at = line.find("Remote SQL: ");
-                    if (at == std::string::npos) continue;
-                    line = line.substr(at + 12);
-                    remote = pg_call([&] { return lappend(remote, pstrdup(line.c_str())); });
+                    if (at != std::string::npos) lines.push_back(line.substr(at + 12));
                 }
             }
             spi.finish();
         }
+        List* remote = NIL;
+        for (const std::string& line : lines) remote = pg_call([&] { return lappend(remote, pstrdup(line.c_str())); });
         const long leaves = static_cast<long>(sql.leaves.size());
         pg_call([&] {
             ExplainPropertyInteger("Leaves", nullptr, leaves, es);
