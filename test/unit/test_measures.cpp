@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include "classes/class_histogram.hpp"
@@ -162,7 +163,7 @@ TEST(IdentityMeasures, RisksAndRecordsAtRisk) {
     EXPECT_EQ(*k_anonymity(ct), 1);
     EXPECT_NEAR(*prosecutor_risk(ct), 1.0, kTol);
     EXPECT_NEAR(*average_risk(ct), 3.0 / 10, kTol);
-    EXPECT_NEAR(*records_at_risk(ct, 0.2), 4.0 / 10, kTol);   // 1/1 and 1/3 exceed 0.2
+    EXPECT_NEAR(*records_at_risk(ct, 0.2), 4.0 / 10, kTol);      // 1/1 and 1/3 exceed 0.2
     EXPECT_NEAR(*records_at_risk(ct, 1.0 / 3), 1.0 / 10, kTol);  // strictly above 1/3
     EXPECT_NEAR(*records_at_risk(ct, 0), 1.0, kTol);
     EXPECT_THROW(records_at_risk(ct, 1.5), Error);
@@ -183,8 +184,8 @@ TEST(LDiversity, DistinctEntropyRecursiveAndBottom) {
     // r = 4,2,1,1: ℓ=2: 4 < c·4; ℓ=3: 4 < c·2; ℓ=4: 4 < c·1.
     EXPECT_EQ(class_l_recursive(HistogramView(h), 3), 3);
     EXPECT_EQ(class_l_recursive(HistogramView(h), 4.5), 4);
-    EXPECT_EQ(class_l_recursive(HistogramView(h), 1), 1);   // 4 < 4 fails: strict
-    EXPECT_EQ(class_l_recursive(HistogramView(h), 2), 2);   // ℓ=3: 4 < 2·2 fails (strict)
+    EXPECT_EQ(class_l_recursive(HistogramView(h), 1), 1);  // 4 < 4 fails: strict
+    EXPECT_EQ(class_l_recursive(HistogramView(h), 2), 2);  // ℓ=3: 4 < 2·2 fails (strict)
     EXPECT_THROW(class_l_recursive(HistogramView(h), 0), Error);
     EXPECT_THROW(class_l_recursive(HistogramView(h), INFINITY), Error);
 }
@@ -428,6 +429,47 @@ TEST(ClassAggregator, MatchesGroupingByHand) {
         EXPECT_NEAR(*information_gain(got), *information_gain(want), 1e-12);
         EXPECT_EQ(*l_distinct(got), *l_distinct(want));
         EXPECT_EQ(std::isinf(*delta_disclosure(got)), std::isinf(*delta_disclosure(want)));
+    }
+}
+
+// The class reader over shards: each shard's tally, merged here, gives every class
+// with its values' texts and its sensitive counts, as counting the rows directly does.
+TEST(ClassAggregator, DrainedTalliesGiveEachClassByItsTexts) {
+    using Text = std::optional<std::string>;  // a value kept (Value only views one)
+    std::mt19937 rng(43);
+    for (int round = 0; round < 40; ++round) {
+        const int qis = 1 + rng() % 4, rows = 1 + rng() % 3000, parts = 1 + rng() % 3;
+        std::vector<std::unique_ptr<ClassAggregator>> part;
+        for (int p = 0; p < parts; ++p)
+            part.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis, 1 + rng() % 300));
+        std::map<std::vector<Text>, std::map<Text, int64_t>> want;
+        for (int r = 0; r < rows; ++r) {
+            std::vector<std::string> store(qis);
+            std::vector<Value> qi(qis);
+            std::vector<Text> kept(qis);
+            for (int i = 0; i < qis; ++i) {
+                int v = rng() % 5;
+                store[i] = "v" + std::to_string(v);
+                if (v != 4) qi[i] = store[i], kept[i] = store[i];
+            }
+            int s = rng() % 4;
+            std::string sv = "s" + std::to_string(s);
+            part[rng() % parts]->add(qi.data(), s == 3 ? Value() : Value(sv));
+            ++want[kept][s == 3 ? Text() : Text(sv)];
+        }
+        ClassAggregator merged(std::pmr::new_delete_resource(), qis);
+        for (auto& p : part) merged.merge_serialized(p->serialize());
+        const auto& values = merged.sensitive_values();
+        std::map<std::vector<Text>, std::map<Text, int64_t>> got;
+        merged.drain(
+            [&](const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts) {
+                std::vector<Text> k(qis);
+                for (int i = 0; i < qis; ++i)
+                    if (key[i]) k[i] = std::string(*key[i]);
+                EXPECT_EQ(got.count(k), 0u);  // each class once
+                for (const auto& [id, count] : counts) got[k][values.at(id)] += count;
+            });
+        EXPECT_EQ(got, want);
     }
 }
 

@@ -187,6 +187,26 @@ ContingencyTable ClassAggregator::finish() {
     return std::move(table_);
 }
 
+void ClassAggregator::drain(const std::function<void(const std::optional<std::string_view>* key,
+                                                     const std::vector<ContingencyTable::Pair>& counts)>& on_class) {
+    fold_all();
+    std::vector<std::optional<std::string_view>> key(qi_count_);
+    std::vector<ContingencyTable::Pair> counts;
+    for (Partition& p : partitions_) {
+        for (uint32_t id = 0; id < p.first.size(); ++id) {
+            const uint32_t* codes = p.keys.data() + std::size_t(id) * qi_count_;
+            for (std::size_t i = 0; i < qi_count_; ++i)
+                key[i] = codes[i] ? std::optional<std::string_view>(key_text(i, codes[i])) : std::nullopt;
+            counts.clear();
+            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next)
+                counts.emplace_back(p.cells[c].value, p.cells[c].count);
+            on_class(key.data(), counts);
+        }
+        for (uint32_t* block : p.blocks) mr_->deallocate(block, kBlockWords * sizeof(uint32_t), alignof(uint32_t));
+        p = Partition(mr_);  // give the partition's memory back as we go
+    }
+}
+
 std::string ClassAggregator::serialize_values() {
     fold_all();
     std::string out;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <memory_resource>
 #include <string>
 #include <string_view>
@@ -56,6 +57,13 @@ public:
     // Adds a tally in byte form, checking every offset, code and count (a
     // hand-made one is refused). Only into an aggregator keyed by texts.
     void merge_serialized(std::string_view bytes);
+    // Each class with its key (⊥: nullopt) and its (sensitive value id, count) cells,
+    // the ids indexing sensitive_values(), in no particular order; then the aggregator
+    // is spent. For one keyed by texts (tallies merged with merge_serialized): the key
+    // is the values' texts.
+    void drain(const std::function<void(const std::optional<std::string_view>* key,
+                                        const std::vector<ContingencyTable::Pair>& counts)>& on_class);
+    const std::vector<std::optional<std::string>>& sensitive_values() const { return table_.values(); }
     // Adds another aggregator's classes, its values by text (a combine in one process).
     void merge(ClassAggregator& other);
 

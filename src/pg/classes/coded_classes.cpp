@@ -4,14 +4,15 @@
 #include <array>
 #include <optional>
 
-#include "classes/class_histogram.hpp"
+#include "classes/class_aggregator.hpp"
 #include "classes/class_query.hpp"
-#include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
 #include "common/activity_progress.hpp"
+#include "common/args.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
 #include "common/guard.hpp"
+#include "common/memory.hpp"
 #include "common/row_stream.hpp"
 #include "common/spi.hpp"
 #include "common/value_text.hpp"
@@ -93,16 +94,22 @@ public:
         next_row();
     }
 
-    // A shard's class: its key values, then its histogram (docs/scale-out.md).
-    void on_class(const Datum* values, const bool* nulls) {
-        code_key(values, nulls);
-        HistogramView h(hist_bytes(values[width_]));
-        if (!sensitive_) {
-            builder_.add(codes_.data(), 0, h.size());
-        } else {
-            h.for_each([&](std::string_view v, int64_t count) { builder_.add(codes_.data(), sensitive_id(v), count); });
-            if (h.bottom() > 0) builder_.add(codes_.data(), sensitive_id(std::nullopt), h.bottom());
+    // A class of the shards' merged tallies: its values by their texts (which key them in
+    // this read), its (sensitive value id, count) cells, ids into `sensitive`.
+    void on_text_class(const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts,
+                       const std::vector<std::optional<std::string>>& sensitive) {
+        for (std::size_t j = 0; j < width_; ++j)
+            codes_[j] = !key[j] ? null_code(j) : value_code(j, *key[j], [&] { return *key[j]; });
+        int64_t size = 0;
+        for (const auto& [id, count] : counts) {
+            if (sensitive_) {
+                const auto& v = sensitive[id];
+                builder_.add(codes_.data(), sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt),
+                             count);
+            }
+            size += count;
         }
+        if (!sensitive_) builder_.add(codes_.data(), 0, size);
         next_row();
     }
 
@@ -131,6 +138,9 @@ public:
         }
         next_row();
     }
+
+    // Memory the read holds besides the classes (the shards' merged tallies), counted against the bound.
+    void hold(std::size_t bytes) { held_ = bytes; }
 
     // Past this, a failure of the parallel read is an error: the classes have some of its rows.
     bool handed_over() const { return handed_over_; }
@@ -182,7 +192,7 @@ private:
             MemoryContextReset(row_context_);
             CHECK_FOR_INTERRUPTS();
         });
-        request_.memory.check(builder_.bytes() + out_.coded_bytes, what_, request_.hint);
+        request_.memory.check(builder_.bytes() + out_.coded_bytes + held_, what_, request_.hint);
         if (progress_) progress_->rows(static_cast<int64_t>(rows_));
     }
 
@@ -199,9 +209,47 @@ private:
     BaseClassBuilder builder_;
     std::vector<uint32_t> sensitive_of_;  // the parallel read's value index -> sensitive id
     bool handed_over_ = false;
+    std::size_t held_ = 0;
     uint64_t rows_ = 0;
     const std::string what_;
 };
+
+// Over shards: each shard tallies its level-0 classes in one value (class_tally: its
+// classes with their sensitive counts, values by text), the tallies are merged here and
+// each class is coded by its values' texts. A shard's tally costs a pass over its rows
+// in C++; a GROUP BY with hist() per class costs several times more there.
+void read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards, ClassCoder& coder) {
+    const std::size_t width = request.width;
+    std::vector<ClassColumn> level0;
+    for (std::size_t j = 0; j < width; ++j) level0.push_back({request.columns[j], std::nullopt, 0});
+    const std::string sensitive =
+        request.columns.size() > width ? canonical_text_sql(request.columns[width]) : "NULL::pg_catalog.text";
+    std::string sql;
+    for (const Shard& shard : shards) {
+        sql += (sql.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") + sensitive;
+        for (const std::string& k : class_key_expressions(level0, shard.server, true)) sql += ", " + k;
+        sql += ") FROM " + shard.qualified;
+    }
+    MemoryContext tallies = pg_call(
+        [] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk shard tallies", ALLOCSET_DEFAULT_SIZES); });
+    try {
+        PgMemoryResource bounded(tallies, request.memory.left());
+        ClassAggregator merged(&bounded, width);
+        stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
+            if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
+        });
+        // Until it is freed, the merged tallies' memory counts with the classes coded from them.
+        coder.hold(pg_call([&] { return MemoryContextMemAllocated(tallies, true); }));
+        const auto& sensitive_values = merged.sensitive_values();
+        merged.drain(
+            [&](const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts) {
+                coder.on_text_class(key, counts, sensitive_values);
+            });
+    } catch (const MemoryLimitExceeded&) {  // the merged tallies, past the bound
+        request.memory.check(SIZE_MAX - 1, request.what + ": the shards' merged class tallies", request.hint);
+    }
+    pg_call([&] { MemoryContextDelete(tallies); });
+}
 
 }  // namespace
 
@@ -241,13 +289,7 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
         read_source_rows(source, choice.rows(), columns,
                          [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });
     } else if (!parallel) {
-        std::vector<ClassColumn> level0;
-        for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
-        std::optional<SourceColumn> s;
-        if (sensitive) s = columns[width];
-        // Each shard's classes as they come: the builder adds up a class's parts from several shards.
-        stream_rows(shard_classes_query(shards, level0, s), {},
-                    [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
+        read_shard_tallies(request, shards, coder);
     }
     spi.finish();
     if (progress) progress->finish();
