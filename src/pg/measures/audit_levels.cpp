@@ -61,7 +61,6 @@ AuditedLevels audited_levels(const SourceRelation& source, const std::vector<Cla
     request.memory = audit_memory_bound("audit");
     request.what = "audit";
     request.hint = "raise it (audit() falls back to GROUP BY meanwhile)";
-    request.shards = false;
     request.activity = "audit";  // as the serial read without hierarchies: rows read in privrisk.progress
     CodedClasses read = read_coded_classes(source, request);
     pins.check("while the source was read; run the audit again");

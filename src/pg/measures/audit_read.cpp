@@ -263,8 +263,9 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     const bool sharded = !s.choice.shards.empty();
     const int workers = s.choice.workers;
     // A call in parallel mode (audit() above a Gather) keeps the read through SQL: the
-    // reader's fallbacks could not start their subtransactions there.
-    const bool by_reader = !s.args.empty() && !sharded && !pg_call([] { return IsInParallelMode(); });
+    // reader's fallbacks could not start their subtransactions there. Over shards the
+    // reader merges their level-0 class tallies and generalizes here, as on one server.
+    const bool by_reader = !s.args.empty() && !pg_call([] { return IsInParallelMode(); });
     // Tallies need the sensitive value's canonical text in SQL: the types shards accept have
     // it (class_shards); for another one the read stays in C++.
     const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays) && !s.tally_sensitive().empty();
@@ -289,7 +290,8 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     bool spilled = false;
     if (by_reader) {
         spilled = !read_by_class_reader(s);
-        how = "class reader, " + std::to_string(s.launched) + " workers";
+        how = sharded ? "class tallies, level 0, by the class reader"
+                      : "class reader, " + std::to_string(s.launched) + " workers";
     } else if (tally) {
         spilled = !read_tallies(s);
         how = "class tallies";
