@@ -252,6 +252,18 @@ def main():
             a, b = coordinator(q.format(t="nums")), coordinator(q.format(t="nums_local"))
             check(f"{name} over float and numeric keys gives the single-server answer", a[0] == 0 and a == b and
                   '"classes": 4' in a[1], f"{a}\n{b}")
+        # A shard whose class tally passes its privrisk.audit_memory_limit: search() reads that read's
+        # classes with the spilling GROUP BY instead, and answers as one server does.
+        made, setup_error = sharded_and_local(
+            "wide", "id bigint, k text, s text", "SELECT g, md5(g::text), (g % 3)::text FROM generate_series(1, 90000) g")
+        on(PORT + 1, "ALTER DATABASE privrisk SET privrisk.audit_memory_limit = '1MB'")
+        q = ("SELECT (privrisk.search('{t}', ARRAY['k'], ARRAY[NULL]::text[], 's', '{{\"k\": 1}}')) "
+             "#- '{{search,ms}}' #- '{{search,scan_ms}}' #- '{{search,scan_workers}}' #- '{{source}}'")
+        a, b = coordinator(q.format(t="wide")), coordinator(q.format(t="wide_local"))
+        on(PORT + 1, "ALTER DATABASE privrisk RESET privrisk.audit_memory_limit")
+        check("search() over a shard whose class tally passes its limit: the spilling GROUP BY, the same answer",
+              made and a[0] == 0 and a[1] == b[1] and '"classes": 90000' in a[1] and
+              "class tally passed its privrisk.audit_memory_limit" in a[2], f"{a}\n{b}\n{setup_error}")
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
         # audit() sends each shard one class_tally (a row per shard, its classes inside).

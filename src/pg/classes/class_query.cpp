@@ -165,15 +165,21 @@ std::string grouped(const std::string& relation, const std::string& server, cons
 
 }  // namespace
 
+std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<ClassColumn>& columns,
+                                const std::optional<SourceColumn>& sensitive) {
+    std::string parts;
+    for (const Shard& s : shards)
+        parts += (parts.empty() ? "" : " UNION ALL ") + grouped(s.qualified, s.server, columns, sensitive, true);
+    return parts;
+}
+
 std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
                         const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive) {
     if (shards.empty()) return grouped(source.qualified, "", columns, sensitive, false);
     std::string keys;
     for (std::size_t i = 0; i < columns.size(); ++i) keys += (i ? ", k" : "k") + std::to_string(i);
-    std::string parts;
-    for (const Shard& s : shards)
-        parts += (parts.empty() ? "" : " UNION ALL ") + grouped(s.qualified, s.server, columns, sensitive, true);
-    return "SELECT " + keys + ", privrisk.hist_merge(h) FROM (" + parts + ") AS c(" + keys + ", h) GROUP BY " + keys;
+    return "SELECT " + keys + ", privrisk.hist_merge(h) FROM (" + shard_classes_query(shards, columns, sensitive) +
+           ") AS c(" + keys + ", h) GROUP BY " + keys;
 }
 
 }  // namespace privrisk::pg

@@ -82,4 +82,9 @@ std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& c
 std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
                         const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive);
 
+// Each shard's classes, not merged: the UNION ALL of their grouped queries (k0, …, h),
+// for a reader that adds up a class's parts itself (the class reader's fallback).
+std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<ClassColumn>& columns,
+                                const std::optional<SourceColumn>& sensitive);
+
 }  // namespace privrisk::pg

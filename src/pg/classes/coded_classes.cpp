@@ -1,11 +1,15 @@
 #include "classes/coded_classes.hpp"
 #include "classes/read_choice.hpp"
 
+#include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_histogram.hpp"
 #include "classes/class_query.hpp"
+#include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
 #include "common/activity_progress.hpp"
 #include "common/args.hpp"
@@ -94,6 +98,19 @@ public:
         next_row();
     }
 
+    // A shard's class: its key values, then its histogram (the per-class query over shards).
+    void on_class(const Datum* values, const bool* nulls) {
+        code_key(values, nulls);
+        HistogramView h(hist_bytes(values[width_]));
+        if (!sensitive_) {
+            builder_.add(codes_.data(), 0, h.size());
+        } else {
+            h.for_each([&](std::string_view v, int64_t count) { builder_.add(codes_.data(), sensitive_id(v), count); });
+            if (h.bottom() > 0) builder_.add(codes_.data(), sensitive_id(std::nullopt), h.bottom());
+        }
+        next_row();
+    }
+
     // A class of the shards' merged tallies: its values by their texts (which key them in
     // this read), its (sensitive value id, count) cells, ids into `sensitive`.
     void on_text_class(const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts,
@@ -139,8 +156,9 @@ public:
         next_row();
     }
 
-    // Memory the read holds besides the classes (the shards' merged tallies), counted against the bound.
-    void hold(std::size_t bytes) { held_ = bytes; }
+    // Memory the read holds besides the classes (the shards' merged tallies, freed as they are
+    // coded), asked for at each check and counted against the bound; nullptr: none.
+    void hold(std::function<std::size_t()> held) { held_ = std::move(held); }
 
     // Past this, a failure of the parallel read is an error: the classes have some of its rows.
     bool handed_over() const { return handed_over_; }
@@ -192,7 +210,7 @@ private:
             MemoryContextReset(row_context_);
             CHECK_FOR_INTERRUPTS();
         });
-        request_.memory.check(builder_.bytes() + out_.coded_bytes + held_, what_, request_.hint);
+        request_.memory.check(builder_.bytes() + out_.coded_bytes + (held_ ? held_() : 0), what_, request_.hint);
         if (progress_) progress_->rows(static_cast<int64_t>(rows_));
     }
 
@@ -209,7 +227,7 @@ private:
     BaseClassBuilder builder_;
     std::vector<uint32_t> sensitive_of_;  // the parallel read's value index -> sensitive id
     bool handed_over_ = false;
-    std::size_t held_ = 0;
+    std::function<std::size_t()> held_;
     uint64_t rows_ = 0;
     const std::string what_;
 };
@@ -217,8 +235,10 @@ private:
 // Over shards: each shard tallies its level-0 classes in one value (class_tally: its
 // classes with their sensitive counts, values by text), the tallies are merged here and
 // each class is coded by its values' texts. A shard's tally costs a pass over its rows
-// in C++; a GROUP BY with hist() per class costs several times more there.
-void read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards, ClassCoder& coder) {
+// in C++; a GROUP BY with hist() per class costs several times more there, so it is the
+// fallback only: for a shard whose tally passes its privrisk.audit_memory_limit (54000),
+// where that GROUP BY spills to disk instead. Returns whether the tallies were read.
+bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards, ClassCoder& coder) {
     const std::size_t width = request.width;
     std::vector<ClassColumn> level0;
     for (std::size_t j = 0; j < width; ++j) level0.push_back({request.columns[j], std::nullopt, 0});
@@ -232,23 +252,38 @@ void read_shard_tallies(const CodedClassesRequest& request, const std::vector<Sh
     }
     MemoryContext tallies = pg_call(
         [] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk shard tallies", ALLOCSET_DEFAULT_SIZES); });
+    bool read = false;
     try {
-        PgMemoryResource bounded(tallies, request.memory.left());
+        // (a resource without a limit is unbounded: none left is one byte)
+        PgMemoryResource bounded(tallies, std::max<std::size_t>(request.memory.left(), 1));
         ClassAggregator merged(&bounded, width);
-        stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
-            if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
-        });
-        // Until it is freed, the merged tallies' memory counts with the classes coded from them.
-        coder.hold(pg_call([&] { return MemoryContextMemAllocated(tallies, true); }));
-        const auto& sensitive_values = merged.sensitive_values();
-        merged.drain(
-            [&](const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts) {
-                coder.on_text_class(key, counts, sensitive_values);
+        if (in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+                stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
+                    if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
+                });
+            })) {
+            // Until they are freed, the merged tallies count with the classes coded from them.
+            coder.hold([&] {
+                return static_cast<std::size_t>(pg_call([&] { return MemoryContextMemAllocated(tallies, true); }));
             });
-    } catch (const MemoryLimitExceeded&) {  // the merged tallies, past the bound
-        request.memory.check(SIZE_MAX - 1, request.what + ": the shards' merged class tallies", request.hint);
+            const auto& sensitive_values = merged.sensitive_values();
+            merged.drain(
+                [&](const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts) {
+                    coder.on_text_class(key, counts, sensitive_values);
+                });
+            coder.hold(nullptr);
+            read = true;
+        }
+    } catch (const MemoryLimitExceeded& e) {  // the merged tallies, past the bound
+        pg_call([&] { MemoryContextDelete(tallies); });
+        request.memory.check(e.need, request.what + ": the shards' merged class tallies", request.hint);
+        fail(ErrorKind::Internal, "the shards' merged class tallies passed a bound they fit");
+    } catch (...) {
+        pg_call([&] { MemoryContextDelete(tallies); });
+        throw;
     }
     pg_call([&] { MemoryContextDelete(tallies); });
+    return read;
 }
 
 }  // namespace
@@ -289,7 +324,18 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
         read_source_rows(source, choice.rows(), columns,
                          [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });
     } else if (!parallel) {
-        read_shard_tallies(request, shards, coder);
+        if (!read_shard_tallies(request, shards, coder)) {
+            std::vector<ClassColumn> level0;
+            for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
+            std::optional<SourceColumn> s;
+            if (sensitive) s = columns[width];
+            pg_call([] {
+                ereport(NOTICE, (errmsg("a shard's class tally passed its privrisk.audit_memory_limit; reading "
+                                        "each shard's classes with a spilling GROUP BY instead")));
+            });
+            stream_rows(shard_classes_query(shards, level0, s), {},
+                        [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
+        }
     }
     spi.finish();
     if (progress) progress->finish();
