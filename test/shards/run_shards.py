@@ -203,6 +203,31 @@ def main():
               a[0] == 0 and a[1].removeprefix("LOAD\n") == b[1] and len(b[1].splitlines()) >= 3 and
               len(remote) == SHARDS and all("(sex = 'Male')" in x and "(age <> '17')" in x and "privrisk.hist(*)" in x
                                             for x in remote), f"{a}\n{b}\n{plan}")
+        # The entropies over the shards: each shard sends its counts (value_counts), one row, merged here.
+        # (LOAD: no gen() in these queries to load privrisk while they are planned; psql prints LOAD's tag)
+        entropies = "LOAD 'privrisk'; " + SAME["entropies"].replace("{t}", "adult")
+        plan = coordinator("LOAD 'privrisk'; EXPLAIN (VERBOSE, COSTS OFF) " + SAME["entropies"].replace("{t}", "adult"))[1]
+        remote = [line for line in plan.split("\n") if "Remote SQL:" in line]
+        check("the entropies over shards send each shard's counts",
+              "PrivriskShardGrouping" in plan and len(remote) == SHARDS and
+              all("privrisk.value_counts(occupation), privrisk.value_counts(occupation, sex), "
+                  "privrisk.value_counts(education, salary_class), privrisk.value_counts(race) FROM public.adult" in x
+                  for x in remote), plan)
+        analyzed = json.loads(coordinator("LOAD 'privrisk'; EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) " +
+                                          SAME["entropies"].replace("{t}", "adult"))[1].removeprefix("LOAD\n"))[0]["Plan"]
+        a, b = coordinator(entropies), coordinator(SAME["entropies"].replace("{t}", "adult_local"))
+        check("the entropies over shards, pushed down: the single-server numbers", a[0] == 0 and
+              a[1].removeprefix("LOAD\n") == b[1], f"{a}\n{b}")
+        check("the entropies over shards move one row per shard", analyzed.get("Rows Received") == SHARDS,
+              str(analyzed.get("Rows Received")))
+        # No row at all: NULL, as one server gives; and count(*) gives 0.
+        none = ("SELECT privrisk.entropy(occupation), privrisk.mutual_information(race, sex), count(*), "
+                "privrisk.hist(*) FROM {t} WHERE age = 'none'")
+        a, b = coordinator("LOAD 'privrisk'; " + none.format(t="adult")), coordinator(none.format(t="adult_local"))
+        plan = coordinator("LOAD 'privrisk'; EXPLAIN (COSTS OFF) " + none.format(t="adult"))[1]
+        check("an aggregate of no row over shards: the single-server answer",
+              a[0] == 0 and a[1].removeprefix("LOAD\n") == b[1] and b[1].startswith("||0|") and
+              "PrivriskShardGrouping" in plan, f"{a}\n{b}\n{plan}")
         # The leaves the planner keeps: a WHERE on the partition key prunes the others.
         plan = coordinator("EXPLAIN (VERBOSE, COSTS OFF) " + LEVEL1.replace("{t}", "adult").replace(
             " GROUP BY", " WHERE id = 5 GROUP BY"))[1]

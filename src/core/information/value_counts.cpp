@@ -244,4 +244,20 @@ double ValueCounts::entropy() const {
 double ValueCounts::entropy_x() const { return counts_entropy(marginal(true)); }
 double ValueCounts::entropy_y() const { return counts_entropy(marginal(false)); }
 
+double entropy_measure(const ValueCounts& c, EntropyMeasure measure, bool bits) {
+    double nats = 0;
+    switch (measure) {
+        case EntropyMeasure::Entropy:
+            nats = c.entropy();
+            break;
+        case EntropyMeasure::ConditionalEntropy:
+            nats = std::max(0.0, c.entropy() - c.entropy_y());
+            break;
+        case EntropyMeasure::MutualInformation:
+            nats = std::max(0.0, c.entropy_x() + c.entropy_y() - c.entropy());
+            break;
+    }
+    return bits ? nats / kNatsPerBit : nats;
+}
+
 }  // namespace privrisk

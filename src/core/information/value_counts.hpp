@@ -87,4 +87,10 @@ private:
     std::size_t joint_used_ = 0;
 };
 
+// What the entropy aggregates report from their counts (docs/information.md), in nats
+// or bits: H(X); H(X|Y) = H(X,Y) − H(Y); I(X;Y) = H(X) + H(Y) − H(X,Y) (both clamped at 0
+// against rounding). The last two read pair counts.
+enum class EntropyMeasure { Entropy, ConditionalEntropy, MutualInformation };
+double entropy_measure(const ValueCounts& counts, EntropyMeasure measure, bool bits);
+
 }  // namespace privrisk

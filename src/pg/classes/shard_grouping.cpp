@@ -37,6 +37,7 @@ struct Grouping {
     List* aggregates = NIL;
     List* columns = NIL;  // every column grouped or counted (choose_read asks whether shards group them as here)
     List* leaves = NIL;   // the leaves the planner kept (OIDs), at least one of them foreign
+    List* kinds = NIL;    // per aggregate, its ShardAggregate code
     bool served = true;
 };
 
@@ -77,18 +78,45 @@ bool shippable_key(Grouping& g, Node* e) {
            non_null_const(static_cast<Node*>(lthird(f->args)), INT4OID);
 }
 
-// hist(*), hist(column), count(*) or count(column), plain (no DISTINCT, ORDER BY or FILTER).
-// Runs inside an expression walker: it raises no C++ exception.
-bool shippable_aggregate(Grouping& g, Aggref* a) {
+// The entropies the path serves, by name, with their arguments' count.
+struct EntropyName {
+    const char* name;
+    int arguments;
+    EntropyMeasure measure;
+    bool bits;
+};
+constexpr EntropyName kEntropies[] = {
+    {"entropy", 1, EntropyMeasure::Entropy, false},
+    {"entropy_bits", 1, EntropyMeasure::Entropy, true},
+    {"conditional_entropy", 2, EntropyMeasure::ConditionalEntropy, false},
+    {"conditional_entropy_bits", 2, EntropyMeasure::ConditionalEntropy, true},
+    {"mutual_information", 2, EntropyMeasure::MutualInformation, false},
+    {"mutual_information_bits", 2, EntropyMeasure::MutualInformation, true},
+};
+
+// count(*), count(column), hist(*), hist(column) or an entropy of columns, plain (no
+// DISTINCT, ORDER BY or FILTER): its kind, or -1. Runs inside an expression walker:
+// it raises no C++ exception.
+int shippable_aggregate(Grouping& g, Aggref* a) {
     if (a->aggorder || a->aggdistinct || a->aggfilter || a->agglevelsup != 0 || a->aggkind != AGGKIND_NORMAL ||
         a->aggvariadic || a->aggsplit != AGGSPLIT_SIMPLE)
-        return false;
-    Node* argument = a->args ? reinterpret_cast<Node*>(linitial_node(TargetEntry, a->args)->expr) : nullptr;
-    if (a->aggfnoid == F_COUNT_) return true;
-    if (a->aggfnoid == F_COUNT_ANY) return list_length(a->args) == 1 && relation_column(g, argument);
-    if (!privrisk_function(g, a->aggfnoid, "hist")) return false;
-    if (a->aggstar) return true;
-    return list_length(a->args) == 1 && shard_column(g, argument);
+        return -1;
+    const int n = list_length(a->args);
+    auto argument = [&](int i) { return reinterpret_cast<Node*>(list_nth_node(TargetEntry, a->args, i)->expr); };
+    const ShardAggregate count{ShardAggregate::Count, EntropyMeasure::Entropy, false};
+    if (a->aggfnoid == F_COUNT_) return count.code();
+    if (a->aggfnoid == F_COUNT_ANY) return n == 1 && relation_column(g, argument(0)) ? count.code() : -1;
+    if (privrisk_function(g, a->aggfnoid, "hist")) {
+        const ShardAggregate hist{ShardAggregate::Hist, EntropyMeasure::Entropy, false};
+        return a->aggstar || (n == 1 && shard_column(g, argument(0))) ? hist.code() : -1;
+    }
+    for (const EntropyName& e : kEntropies) {
+        if (n != e.arguments || !privrisk_function(g, a->aggfnoid, e.name)) continue;
+        for (int i = 0; i < n; ++i)
+            if (!shard_column(g, argument(i))) return -1;
+        return ShardAggregate{ShardAggregate::Entropy, e.measure, e.bits}.code();
+    }
+    return -1;
 }
 
 // Every expression above the grouping reads only its keys and served aggregates,
@@ -100,8 +128,13 @@ bool collect_aggregates(Node* node, void* context) {
     foreach (lc, g->keys)
         if (equal(node, lfirst(lc))) return false;
     if (IsA(node, Aggref)) {
-        if (!shippable_aggregate(*g, reinterpret_cast<Aggref*>(node))) g->served = false;
-        else g->aggregates = list_append_unique(g->aggregates, node);
+        const int kind = shippable_aggregate(*g, reinterpret_cast<Aggref*>(node));
+        if (kind < 0) {
+            g->served = false;
+        } else if (!list_member(g->aggregates, node)) {
+            g->aggregates = lappend(g->aggregates, node);
+            g->kinds = lappend_int(g->kinds, kind);
+        }
         return !g->served;
     }
     if (IsA(node, Var) || IsA(node, GroupingFunc) || IsA(node, WindowFunc)) {
@@ -163,11 +196,11 @@ bool extension_objects(Grouping* g) {
 
 // The query, when the path serves it: one partitioned table read directly (not
 // through a view, whose owner's rights the leaves' queries would not use), with
-// a foreign leaf left after pruning, grouped by plain keys without grouping sets
-// or set-returning functions. The cheap tests come first: the hook sees every GROUP BY.
+// a foreign leaf left after pruning, grouped by plain keys (or aggregated whole)
+// without grouping sets or set-returning functions. The cheap tests come first: the hook sees every GROUP BY.
 bool served_query(PlannerInfo* root, RelOptInfo* input, Grouping* g) {
     Query* parse = root->parse;
-    if (!shard_grouping_setting || parse->commandType != CMD_SELECT || parse->groupClause == NIL ||
+    if (!shard_grouping_setting || parse->commandType != CMD_SELECT || (parse->groupClause == NIL && !parse->hasAggs) ||
         parse->groupingSets != NIL || parse->hasTargetSRFs || parse->rowMarks != NIL ||
         input->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(input) || !input->part_rels)
         return false;
@@ -244,9 +277,9 @@ Plan* plan_grouping(PlannerInfo* root, RelOptInfo*, CustomPath* path, List* tlis
     scan->custom_scan_tlist = scan_tlist;
     List* kept = NIL;
     record_functions(static_cast<Node*>(list_nth(p, 1 + kGroupQuals)), root);
-    for (int i = 1; i < 1 + kGroupLeaves + 1; ++i) {
+    for (int i = 1; i < 1 + kGroupKinds + 1; ++i) {
         Node* copy = static_cast<Node*>(copyObjectImpl(list_nth(p, i)));
-        if (i != 1 + kGroupedSource && i != 1 + kGroupLeaves) ChangeVarNodes(copy, rti, 1, 0);
+        if (i != 1 + kGroupedSource && i != 1 + kGroupLeaves && i != 1 + kGroupKinds) ChangeVarNodes(copy, rti, 1, 0);
         kept = lappend(kept, copy);
     }
     scan->custom_private = kept;
@@ -298,6 +331,7 @@ void add_grouping_path(PlannerInfo* root, RelOptInfo* input, RelOptInfo* grouped
     path->custom_private = list_make5(makeInteger(static_cast<int>(g.rti)), source, g.keys, g.aggregates, quals);
     path->custom_private = lappend(path->custom_private, g.columns);
     path->custom_private = lappend(path->custom_private, g.leaves);
+    path->custom_private = lappend(path->custom_private, g.kinds);
     path->custom_private = lappend(path->custom_private, extra->havingQual);
     path->methods = &path_methods;
     add_path(grouped, &path->path);

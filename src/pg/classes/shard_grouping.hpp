@@ -13,6 +13,7 @@
 
 #include "classes/class_query.hpp"
 #include "common/postgres.hpp"
+#include "information/value_counts.hpp"
 
 namespace privrisk::pg {
 
@@ -21,8 +22,30 @@ constexpr const char* kShardGroupingName = "PrivriskShardGrouping";
 // What the plan keeps in custom_private, in this order, with the relation's Vars
 // numbered 1 (as deparse_context_for names them): the source (an OID Const), the
 // group keys, the aggregates (Aggrefs), the source's restriction clauses, the
-// columns grouped or counted (Vars) and the leaves the planner kept (OIDs).
-enum ShardGroupingPrivate { kGroupedSource, kGroupKeys, kGroupAggregates, kGroupQuals, kGroupColumns, kGroupLeaves };
+// columns grouped or counted (Vars), the leaves the planner kept (OIDs) and each
+// aggregate's kind (ShardAggregate::code, an integer list).
+enum ShardGroupingPrivate {
+    kGroupedSource,
+    kGroupKeys,
+    kGroupAggregates,
+    kGroupQuals,
+    kGroupColumns,
+    kGroupLeaves,
+    kGroupKinds
+};
+
+// How an aggregate the path serves runs on the leaves and is merged here: count()
+// (summed), hist() (hist_merge), or an entropy of the information wing, whose leaves
+// send their counts (value_counts) and whose measure is taken here from the merged ones.
+struct ShardAggregate {
+    enum Kind { Count, Hist, Entropy } kind;
+    EntropyMeasure measure;
+    bool bits;
+    int code() const { return kind * 16 + static_cast<int>(measure) * 2 + (bits ? 1 : 0); }
+    static ShardAggregate of_code(int c) {
+        return {static_cast<Kind>(c / 16), static_cast<EntropyMeasure>(c % 16 / 2), c % 2 == 1};
+    }
+};
 
 // `leaves` (OIDs of `relid`'s leaves) as shards that group `columns` (its Vars) as here,
 // as choose_read decides (read_choice.hpp); none when they are not read over shards.

@@ -6,6 +6,7 @@
 
 #include "classes/class_query.hpp"
 #include "classes/shard_grouping.hpp"
+#include "common/args.hpp"
 #include "common/guard.hpp"
 #include "common/row_stream.hpp"
 #include "common/spi.hpp"
@@ -13,7 +14,6 @@
 #include "hierarchy/pinned_hierarchy_type.hpp"
 
 extern "C" {
-#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/ruleutils.h"
 #include "utils/tuplestore.h"
@@ -70,17 +70,54 @@ std::string key_sql(Oid relid, Node* key, const std::string& server) {
            "::privrisk.pinned_hierarchy, " + std::to_string(level) + ")";
 }
 
-// An aggregate on a leaf, and how the leaves' results of it are merged.
-std::string aggregate_sql(Oid relid, Aggref* a) {
-    const std::string argument =
-        a->args ? column_sql(relid, reinterpret_cast<Node*>(linitial_node(TargetEntry, a->args)->expr)) : "*";
-    return a->aggfnoid == F_COUNT_ || a->aggfnoid == F_COUNT_ANY ? "pg_catalog.count(" + argument + ")"
-                                                                 : "privrisk.hist(" + argument + ")";
+// The kind of aggregate `i` (shard_grouping.hpp).
+ShardAggregate kind_of(const CustomScan* plan, int i) {
+    return ShardAggregate::of_code(list_nth_int(reinterpret_cast<List*>(private_item(plan, kGroupKinds)), i));
 }
 
-std::string merge_sql(Aggref* a, const std::string& column) {
-    return a->aggfnoid == F_COUNT_ || a->aggfnoid == F_COUNT_ANY ? "pg_catalog.sum(" + column + ")::pg_catalog.int8"
-                                                                 : "privrisk.hist_merge(" + column + ")";
+// An aggregate on a leaf: count() and hist() as written, an entropy as its counts.
+std::string aggregate_sql(Oid relid, Aggref* a, ShardAggregate kind) {
+    std::string arguments;
+    ListCell* lc;
+    foreach (lc, a->args)
+        arguments += (arguments.empty() ? "" : ", ") +
+                     column_sql(relid, reinterpret_cast<Node*>(lfirst_node(TargetEntry, lc)->expr));
+    if (arguments.empty()) arguments = "*";
+    switch (kind.kind) {
+        case ShardAggregate::Count:
+            return "pg_catalog.count(" + arguments + ")";
+        case ShardAggregate::Hist:
+            return "privrisk.hist(" + arguments + ")";
+        default:
+            return "privrisk.value_counts(" + arguments + ")";
+    }
+}
+
+// How the leaves' results of an aggregate are merged here. A leaf sends NULL for a hist()
+// or counts of no row: left out, so that no row at all gives NULL, as one server's does.
+std::string merge_sql(ShardAggregate kind, const std::string& column) {
+    const std::string filter = " FILTER (WHERE " + column + " IS NOT NULL)";
+    switch (kind.kind) {
+        case ShardAggregate::Count:
+            return "COALESCE(pg_catalog.sum(" + column + "), 0)::pg_catalog.int8";
+        case ShardAggregate::Hist:
+            return "privrisk.hist_merge(" + column + ")" + filter;
+        default:
+            return "privrisk.value_counts_merge(" + column + ")" + filter;
+    }
+}
+
+// An entropy's merged counts (value_counts_merge) as the aggregate's value; NULL for none.
+Datum entropy_of(Datum counts, bool* null, ShardAggregate kind) {
+    if (*null) return 0;
+    std::string_view bytes = text_view(counts);
+    ValueCounts merged(std::pmr::new_delete_resource(), !bytes.empty() && bytes[0] != 0);
+    merged.add_serialized(bytes);
+    if (merged.rows() == 0) {
+        *null = true;
+        return 0;
+    }
+    return Float8GetDatum(entropy_measure(merged, kind.measure, kind.bits));
 }
 
 // The source's restrictions as SQL over its column names, every other name qualified,
@@ -118,21 +155,25 @@ GroupingSql grouping_sql(const CustomScan* plan) {
     std::string names = key_names, merged = key_names;
     for (int i = 0; i < list_length(aggregates); ++i) {
         const std::string column = "a" + std::to_string(i);
-        names += ", " + column;
-        merged += ", " + merge_sql(static_cast<Aggref*>(list_nth(aggregates, i)), column);
+        names += (names.empty() ? "" : ", ") + column;
+        merged += (merged.empty() ? "" : ", ") + merge_sql(kind_of(plan, i), column);
     }
+    // Without a GROUP BY (an aggregate of the whole table) each leaf sends one row.
+    const std::string group_by = keys ? " GROUP BY " : "";
     std::string parts;
     for (const Shard& leaf : sql.leaves) {
         std::string select;
         ListCell* lc;
         foreach (lc, keys)
             select += (select.empty() ? "" : ", ") + key_sql(relid, static_cast<Node*>(lfirst(lc)), leaf.server);
-        foreach (lc, aggregates) select += ", " + aggregate_sql(relid, static_cast<Aggref*>(lfirst(lc)));
-        sql.queries.push_back("SELECT " + select + " FROM " + leaf.qualified + where + " GROUP BY " + grouped);
+        for (int i = 0; i < list_length(aggregates); ++i)
+            select += (select.empty() ? "" : ", ") +
+                      aggregate_sql(relid, static_cast<Aggref*>(list_nth(aggregates, i)), kind_of(plan, i));
+        sql.queries.push_back("SELECT " + select + " FROM " + leaf.qualified + where + group_by + grouped);
         parts += (parts.empty() ? "" : " UNION ALL ") + sql.queries.back();
     }
-    sql.merged =
-        "SELECT " + merged + ", pg_catalog.count(*) FROM (" + parts + ") AS c(" + names + ") GROUP BY " + key_names;
+    sql.merged = "SELECT " + merged + (merged.empty() ? "" : ", ") + "pg_catalog.count(*) FROM (" + parts + ") AS c(" +
+                 names + ")" + group_by + key_names;
     return sql;
 }
 
@@ -157,9 +198,24 @@ void read_classes(GroupingState* s) {
         MemoryContextSwitchTo(old);
         return t;
     });
+    // The scan tuple's columns as the merged query gives them, but an entropy's, taken here from its counts.
+    const CustomScan* plan = plan_of(&s->css);
+    const int keys = list_length(reinterpret_cast<List*>(private_item(plan, kGroupKeys)));
+    std::vector<Datum> row(width);
+    std::vector<char> null(width);
     Spi spi;
     stream_rows(sql.merged, {}, [&](const Datum* values, const bool* nulls) {
-        pg_call([&] { tuplestore_putvalues(s->classes, shape, const_cast<Datum*>(values), const_cast<bool*>(nulls)); });
+        for (int c = 0; c < width; ++c) {
+            row[c] = values[c];
+            null[c] = nulls[c];
+            if (c < keys) continue;
+            const ShardAggregate kind = kind_of(plan, c - keys);
+            if (kind.kind != ShardAggregate::Entropy) continue;
+            bool is_null = nulls[c];
+            row[c] = entropy_of(values[c], &is_null, kind);
+            null[c] = is_null;
+        }
+        pg_call([&] { tuplestore_putvalues(s->classes, shape, row.data(), reinterpret_cast<bool*>(null.data())); });
         s->received += DatumGetInt64(values[width]);
     });
     spi.finish();

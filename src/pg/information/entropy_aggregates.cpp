@@ -255,34 +255,42 @@ PRIVRISK_FUNCTION(privrisk_value_counts_deserialize) {
     PG_RETURN_POINTER(s);
 }
 
-PRIVRISK_FUNCTION(privrisk_entropy_final) {
+// value_counts_merge(bytea): the counts of several value_counts() results (each shard's,
+// docs/scale-out.md), as one byte form. The bytes may be anyone's: add_serialized checks them.
+PRIVRISK_FUNCTION(privrisk_value_counts_merge_transition) {
+    aggregate_context(fcinfo);
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
+    std::string_view bytes = text_view(PG_GETARG_DATUM(1));
+    if (bytes.empty()) fail(ErrorKind::InvalidParameter, "value_counts_merge: empty value counts");
+    CountsState* s = counts_state(fcinfo, bytes[0] != 0);
+    bounded([&] { s->materialized().add_serialized(bytes); });
+    PG_RETURN_POINTER(s);
+}
+
+namespace {
+
+Datum measured(FunctionCallInfo fcinfo, EntropyMeasure measure, bool bits) {
     const ValueCounts* c = final_counts(fcinfo);
     if (!c) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(c->entropy());
+    PG_RETURN_FLOAT8(entropy_measure(*c, measure, bits));
 }
-PRIVRISK_FUNCTION(privrisk_entropy_bits_final) {
-    const ValueCounts* c = final_counts(fcinfo);
-    if (!c) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(c->entropy() / kNatsPerBit);
-}
-// H(X|Y) = H(X,Y) − H(Y); I(X;Y) = H(X) + H(Y) − H(X,Y).
+
+}  // namespace
+
+PRIVRISK_FUNCTION(privrisk_entropy_final) { return measured(fcinfo, EntropyMeasure::Entropy, false); }
+PRIVRISK_FUNCTION(privrisk_entropy_bits_final) { return measured(fcinfo, EntropyMeasure::Entropy, true); }
 PRIVRISK_FUNCTION(privrisk_conditional_entropy_final) {
-    const ValueCounts* c = final_counts(fcinfo);
-    if (!c) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(std::max(0.0, c->entropy() - c->entropy_y()));
+    return measured(fcinfo, EntropyMeasure::ConditionalEntropy, false);
 }
 PRIVRISK_FUNCTION(privrisk_conditional_entropy_bits_final) {
-    const ValueCounts* c = final_counts(fcinfo);
-    if (!c) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(std::max(0.0, c->entropy() - c->entropy_y()) / kNatsPerBit);
+    return measured(fcinfo, EntropyMeasure::ConditionalEntropy, true);
 }
 PRIVRISK_FUNCTION(privrisk_mutual_information_final) {
-    const ValueCounts* c = final_counts(fcinfo);
-    if (!c) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(std::max(0.0, c->entropy_x() + c->entropy_y() - c->entropy()));
+    return measured(fcinfo, EntropyMeasure::MutualInformation, false);
 }
 PRIVRISK_FUNCTION(privrisk_mutual_information_bits_final) {
-    const ValueCounts* c = final_counts(fcinfo);
-    if (!c) PG_RETURN_NULL();
-    PG_RETURN_FLOAT8(std::max(0.0, c->entropy_x() + c->entropy_y() - c->entropy()) / kNatsPerBit);
+    return measured(fcinfo, EntropyMeasure::MutualInformation, true);
 }

@@ -22,8 +22,12 @@ COMMENT ON FUNCTION privrisk.entropy_bits_final(internal) IS 'internal: final fu
 COMMENT ON FUNCTION privrisk.entropy_final(internal) IS 'internal: final function of aggregate entropy';
 COMMENT ON FUNCTION privrisk.mutual_information_bits_final(internal) IS 'internal: final function of aggregate mutual_information_bits';
 COMMENT ON FUNCTION privrisk.mutual_information_final(internal) IS 'internal: final function of aggregate mutual_information';
-COMMENT ON FUNCTION privrisk.pair_counts_transition(internal,"any","any") IS 'internal: transition function of aggregate conditional_entropy, conditional_entropy_bits, mutual_information, mutual_information_bits';
-COMMENT ON FUNCTION privrisk.value_counts_combine(internal,internal) IS 'internal: combine function of aggregate conditional_entropy, conditional_entropy_bits, entropy, entropy_bits, mutual_information, mutual_information_bits';
-COMMENT ON FUNCTION privrisk.value_counts_deserialize(bytea,internal) IS 'internal: deserialization function of aggregate conditional_entropy, conditional_entropy_bits, entropy, entropy_bits, mutual_information, mutual_information_bits';
-COMMENT ON FUNCTION privrisk.value_counts_serialize(internal) IS 'internal: serialization function of aggregate conditional_entropy, conditional_entropy_bits, entropy, entropy_bits, mutual_information, mutual_information_bits';
-COMMENT ON FUNCTION privrisk.value_counts_transition(internal,anyelement) IS 'internal: transition function of aggregate entropy, entropy_bits';
+COMMENT ON FUNCTION privrisk.pair_counts_transition(internal,"any","any") IS 'internal: transition function of aggregate conditional_entropy, conditional_entropy_bits, mutual_information, mutual_information_bits, value_counts(x, y)';
+COMMENT ON FUNCTION privrisk.value_counts_combine(internal,internal) IS 'internal: combine function of aggregate conditional_entropy, conditional_entropy_bits, entropy, entropy_bits, mutual_information, mutual_information_bits, value_counts, value_counts_merge';
+COMMENT ON FUNCTION privrisk.value_counts_deserialize(bytea,internal) IS 'internal: deserialization function of aggregate conditional_entropy, conditional_entropy_bits, entropy, entropy_bits, mutual_information, mutual_information_bits, value_counts, value_counts_merge';
+COMMENT ON FUNCTION privrisk.value_counts_serialize(internal) IS 'internal: serialization function of aggregate conditional_entropy, conditional_entropy_bits, entropy, entropy_bits, mutual_information, mutual_information_bits, value_counts, value_counts_merge; final function of value_counts, value_counts_merge';
+COMMENT ON FUNCTION privrisk.value_counts_transition(internal,anyelement) IS 'internal: transition function of aggregate entropy, entropy_bits, value_counts(x)';
+COMMENT ON AGGREGATE privrisk.value_counts(anyelement) IS 'the counts entropy(x) computes from, as bytes (fingerprints of the values with their row counts): what a shard sends for an entropy over foreign partitions';
+COMMENT ON AGGREGATE privrisk.value_counts("any","any") IS 'the pair counts conditional_entropy(x, y) and mutual_information(x, y) compute from, as bytes: what a shard sends for them over foreign partitions';
+COMMENT ON AGGREGATE privrisk.value_counts_merge(bytea) IS 'merges value_counts() results (adding counts): the coordinator''s step of an entropy over foreign partitions';
+COMMENT ON FUNCTION privrisk.value_counts_merge_transition(internal,bytea) IS 'internal: transition function of aggregate value_counts_merge';

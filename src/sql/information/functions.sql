@@ -83,6 +83,19 @@ BEGIN
         'gain', u_san - greatest(u_no_qi, u_no_sensitive));
 END $$;
 
+CREATE OR REPLACE FUNCTION privrisk.value_counts_merge_transition(internal, bytea) RETURNS internal LANGUAGE c IMMUTABLE PARALLEL SAFE AS 'MODULE_PATHNAME', 'privrisk_value_counts_merge_transition';
+
+-- The entropy aggregates' counts as bytes and their merge: what each shard sends for an entropy over
+-- foreign partitions (docs/scale-out.md).
+CREATE OR REPLACE AGGREGATE privrisk.value_counts(x anyelement) (
+    SFUNC = privrisk.value_counts_transition, STYPE = internal, FINALFUNC = privrisk.value_counts_serialize, FINALFUNC_MODIFY = READ_WRITE, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE privrisk.value_counts(x "any", y "any") (
+    SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.value_counts_serialize, FINALFUNC_MODIFY = READ_WRITE, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
+
+CREATE OR REPLACE AGGREGATE privrisk.value_counts_merge(counts bytea) (
+    SFUNC = privrisk.value_counts_merge_transition, STYPE = internal, FINALFUNC = privrisk.value_counts_serialize, FINALFUNC_MODIFY = READ_WRITE, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
+
 CREATE OR REPLACE AGGREGATE privrisk.conditional_entropy(x "any", y "any") (
     SFUNC = privrisk.pair_counts_transition, STYPE = internal, FINALFUNC = privrisk.conditional_entropy_final, COMBINEFUNC = privrisk.value_counts_combine, SERIALFUNC = privrisk.value_counts_serialize, DESERIALFUNC = privrisk.value_counts_deserialize, PARALLEL = SAFE);
 

@@ -244,6 +244,14 @@ SELECT '[["a", 1], ["a", 2]]'::privrisk.hist;
 SELECT '[["a", 1]'::privrisk.hist;
 SELECT '\x0100'::privrisk.hist;
 SELECT '\x0100'::bytea::text::privrisk.hist;
+-- Hand-made counts for value_counts_merge (what shards send for an entropy): refused, naming
+-- what is wrong; a NULL is no counts.
+SELECT privrisk.value_counts_merge(NULL::bytea) IS NULL AS no_counts;
+SELECT privrisk.value_counts_merge('\x'::bytea);
+SELECT privrisk.value_counts_merge('\x02'::bytea);
+SELECT privrisk.value_counts_merge('\x00ffffffffffffffff'::bytea);
+SELECT privrisk.value_counts_merge(('\x00' || '0100000000000000' || repeat('00', 16) || 'ffffffffffffffff')::bytea);
+SELECT privrisk.value_counts_merge(c) FROM (SELECT privrisk.value_counts(1) UNION ALL SELECT privrisk.value_counts(1, 2)) AS v(c);
 SELECT privrisk.hist_size(('[' || string_agg(format('["v%s", 1]', i), ', ') || ']')::privrisk.hist)
 FROM generate_series(1, 100000) AS i;
 RESET ROLE;
