@@ -6,6 +6,7 @@
 
 #include "classes/class_query.hpp"
 #include "classes/read_choice.hpp"
+#include "common/custom_path.hpp"
 #include "common/error.hpp"
 #include "common/spi.hpp"
 #include "common/sql_text.hpp"
@@ -316,24 +317,15 @@ void add_grouping_path(PlannerInfo* root, RelOptInfo* input, RelOptInfo* grouped
     root->glob->dependsOnRole = true;
     List* quals = NIL;
     foreach (lc, input->baserestrictinfo) quals = lappend(quals, lfirst_node(RestrictInfo, lc)->clause);
-    CustomPath* path = makeNode(CustomPath);
-    path->path.pathtype = T_CustomScan;
-    path->path.parent = grouped;
-    path->path.pathtarget = grouped->reltarget;
-    path->path.param_info = nullptr;
-    path->path.parallel_aware = false;
-    path->path.parallel_safe = false;  // it runs SPI
+    CustomPath* path = new_custom_path(grouped, nullptr, false, 0, &path_methods);  // not parallel safe: it runs SPI
     path->path.rows = static_cast<Path*>(linitial(grouped->pathlist))->rows;
     path->path.startup_cost = path->path.total_cost = grouping_cost(input->rows, path->path.rows, leaves);
-    path->path.pathkeys = NIL;
-    path->flags = 0;
     Const* source = makeConst(OIDOID, -1, InvalidOid, sizeof(Oid), ObjectIdGetDatum(g.relid), false, true);
     path->custom_private = list_make5(makeInteger(static_cast<int>(g.rti)), source, g.keys, g.aggregates, quals);
     path->custom_private = lappend(path->custom_private, g.columns);
     path->custom_private = lappend(path->custom_private, g.leaves);
     path->custom_private = lappend(path->custom_private, g.kinds);
     path->custom_private = lappend(path->custom_private, extra->havingQual);
-    path->methods = &path_methods;
     add_path(grouped, &path->path);
 }
 

@@ -20,6 +20,7 @@
 
 #include <optional>
 
+#include "common/custom_path.hpp"
 #include "common/guard.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
 
@@ -445,22 +446,13 @@ double outer_rows(PlannerInfo* root, Relids outer) {
 
 CustomPath* index_path(RelOptInfo* rel, const Candidate& c, List* access, List* args, ParamPathInfo* param, double rows,
                        double per_row, const CustomPathMethods* methods) {
-    CustomPath* path = makeNode(CustomPath);
-    path->path.pathtype = T_CustomScan;
-    path->path.parent = rel;
-    path->path.pathtarget = rel->reltarget;
-    path->path.param_info = param;
-    path->path.parallel_aware = false;
-    path->path.parallel_safe = rel->consider_parallel;
-    path->path.parallel_workers = 0;
+    CustomPath* path = new_custom_path(rel, param, rel->consider_parallel, 0, methods);
     path->path.rows = rows;
     double target = rel->reltarget->cost.per_tuple * rows;
     path->path.startup_cost = c.startup + rel->baserestrictcost.startup + rel->reltarget->cost.startup;
     path->path.total_cost =
         path->path.startup_cost + (c.total - c.startup) + c.rows * (per_row + rel->baserestrictcost.per_tuple) + target;
-    path->flags = 0;
     path->custom_private = list_make2(access, args);
-    path->methods = methods;
     return path;
 }
 

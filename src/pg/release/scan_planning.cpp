@@ -3,6 +3,7 @@
 // policy's source that applies every rule per row and streams the released
 // rows; it is parallel-aware (a parallel heap scan of the source).
 #include "release/release_scan.hpp"
+#include "common/custom_path.hpp"
 #include "release/policy_access.hpp"
 #include "release/release_shape.hpp"
 #include "release/scan_index.hpp"
@@ -212,14 +213,7 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
         startup += seq_page_cost * pages + (cpu_tuple_cost + (rules + 1) * cpu_operator_cost) * tuples;
     double target = rel->reltarget->cost.per_tuple * rel->rows;
     auto make_path = [&](int workers) {
-        CustomPath* path = makeNode(CustomPath);
-        path->path.pathtype = T_CustomScan;
-        path->path.parent = rel;
-        path->path.pathtarget = rel->reltarget;
-        path->path.param_info = nullptr;
-        path->path.parallel_aware = workers > 0;
-        path->path.parallel_safe = rel->consider_parallel;
-        path->path.parallel_workers = workers;
+        CustomPath* path = new_custom_path(rel, nullptr, rel->consider_parallel, workers, &path_methods);
         double divisor = 1;
         if (workers > 0) {
             divisor = workers;
@@ -232,9 +226,6 @@ void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
         path->path.startup_cost = startup + disabled;
         path->path.total_cost =
             disabled + startup + seq_page_cost * pages + (cpu_per_tuple * tuples + target) / divisor;
-        path->flags = 0;
-        path->custom_private = NIL;
-        path->methods = &path_methods;
         return &path->path;
     };
     pg_call([&] {
