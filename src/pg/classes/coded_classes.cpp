@@ -108,7 +108,7 @@ public:
             h.for_each([&](std::string_view v, int64_t count) { builder_.add(codes_.data(), sensitive_id(v), count); });
             if (h.bottom() > 0) builder_.add(codes_.data(), sensitive_id(std::nullopt), h.bottom());
         }
-        next_row();
+        next_row(h.size());
     }
 
     // A class of the shards' merged tallies: its values by their texts (which key them in
@@ -127,7 +127,7 @@ public:
             size += count;
         }
         if (!sensitive_) builder_.add(codes_.data(), 0, size);
-        next_row();
+        next_row(size);
     }
 
     // A parallel read's sensitive values (parallel_classes.hpp), before its classes.
@@ -204,8 +204,11 @@ private:
         if (text && out_.sensitive.text.size() > known) out_.coded_bytes += kCodedValueBytes + 2 * text->size();
         return id;
     }
-    void next_row() {
-        if ((++rows_ & 4095) != 0) return;
+    // A row, or a class of `rows` rows read elsewhere (a shard, a worker), for the progress
+    // report; the memory is checked every 4,096 rows or classes.
+    void next_row(int64_t rows = 1) {
+        rows_ += static_cast<uint64_t>(rows);
+        if ((++calls_ & 4095) != 0) return;
         pg_call([&] {
             MemoryContextReset(row_context_);
             CHECK_FOR_INTERRUPTS();
@@ -228,7 +231,7 @@ private:
     std::vector<uint32_t> sensitive_of_;  // the parallel read's value index -> sensitive id
     bool handed_over_ = false;
     std::function<std::size_t()> held_;
-    uint64_t rows_ = 0;
+    uint64_t rows_ = 0, calls_ = 0;
     const std::string what_;
 };
 
