@@ -173,6 +173,18 @@ std::string shard_classes_query(const std::vector<Shard>& shards, const std::vec
     return parts;
 }
 
+std::string class_tally_query(const std::vector<Shard>& parts, const std::vector<ClassColumn>& columns,
+                              const std::optional<SourceColumn>& sensitive, bool pinned) {
+    const std::string counted = sensitive ? canonical_text_sql(*sensitive) : "NULL::pg_catalog.text";
+    std::string sql;
+    for (const Shard& part : parts) {
+        sql += (sql.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") + counted;
+        for (const std::string& k : class_key_expressions(columns, part.server, pinned)) sql += ", " + k;
+        sql += ") FROM " + part.qualified;
+    }
+    return sql;
+}
+
 std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
                         const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive) {
     if (shards.empty()) return grouped(source.qualified, "", columns, sensitive, false);

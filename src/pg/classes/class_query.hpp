@@ -82,6 +82,14 @@ std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& c
 std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
                         const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive);
 
+// One class_tally per part (a shard, or the source itself with server ""): SELECT
+// privrisk.class_tally(<the sensitive value's canonical text, or NULL>, k0, …) FROM part,
+// as a UNION ALL, one row per part with its classes inside. `pinned`: the keys through
+// hierarchies pinned for each part's server. The sensitive column, if any, must have a
+// canonical text in SQL (canonical_text_sql).
+std::string class_tally_query(const std::vector<Shard>& parts, const std::vector<ClassColumn>& columns,
+                              const std::optional<SourceColumn>& sensitive, bool pinned);
+
 // Each shard's classes, not merged: the UNION ALL of their grouped queries (k0, …, h),
 // for a reader that adds up a class's parts itself (the class reader's fallback).
 std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<ClassColumn>& columns,

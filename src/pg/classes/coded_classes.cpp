@@ -241,25 +241,17 @@ private:
 // in C++; a GROUP BY with hist() per class costs several times more there, so it is the
 // fallback only: for a shard whose tally passes its privrisk.audit_memory_limit (54000),
 // where that GROUP BY spills to disk instead. Returns whether the tallies were read.
-bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards, ClassCoder& coder) {
-    const std::size_t width = request.width;
-    std::vector<ClassColumn> level0;
-    for (std::size_t j = 0; j < width; ++j) level0.push_back({request.columns[j], std::nullopt, 0});
-    const std::string sensitive =
-        request.columns.size() > width ? canonical_text_sql(request.columns[width]) : "NULL::pg_catalog.text";
-    std::string sql;
-    for (const Shard& shard : shards) {
-        sql += (sql.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") + sensitive;
-        for (const std::string& k : class_key_expressions(level0, shard.server, true)) sql += ", " + k;
-        sql += ") FROM " + shard.qualified;
-    }
+bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards,
+                        const std::vector<ClassColumn>& level0, const std::optional<SourceColumn>& sensitive,
+                        ClassCoder& coder) {
+    const std::string sql = class_tally_query(shards, level0, sensitive, true);
     MemoryContext tallies = pg_call(
         [] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk shard tallies", ALLOCSET_DEFAULT_SIZES); });
     bool read = false;
     try {
         // (a resource without a limit is unbounded: none left is one byte)
         PgMemoryResource bounded(tallies, std::max<std::size_t>(request.memory.left(), 1));
-        ClassAggregator merged(&bounded, width);
+        ClassAggregator merged(&bounded, request.width);
         if (in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
                 stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
                     if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
@@ -327,11 +319,11 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
         read_source_rows(source, choice.rows(), columns,
                          [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });
     } else if (!parallel) {
-        if (!read_shard_tallies(request, shards, coder)) {
-            std::vector<ClassColumn> level0;
-            for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
-            std::optional<SourceColumn> s;
-            if (sensitive) s = columns[width];
+        std::vector<ClassColumn> level0;
+        for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
+        std::optional<SourceColumn> s;
+        if (sensitive) s = columns[width];
+        if (!read_shard_tallies(request, shards, level0, s, coder)) {
             pg_call([] {
                 ereport(NOTICE, (errmsg("a shard's class tally passed its privrisk.audit_memory_limit; reading "
                                         "each shard's classes with a spilling GROUP BY instead")));

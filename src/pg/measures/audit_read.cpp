@@ -94,10 +94,9 @@ struct AuditScan {
         choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty(), true, true});
     }
     std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
-    // What class_tally counts the sensitive value by; "" for a type only C++ reads so.
-    std::string tally_sensitive() const {
-        return sensitive ? canonical_text_sql(*a.sensitive) : std::string("NULL::pg_catalog.text");
-    }
+    // Whether class_tally can count the sensitive value: by its canonical text in SQL, which
+    // a type only C++ reads so has not (class_tally_query).
+    bool tally_counts_sensitive() const { return !sensitive || !canonical_text_sql(*a.sensitive).empty(); }
     void note_peak() {
         peak = std::max(peak, pg_call([&] { return MemoryContextMemAllocated(memory, true); }));
     }
@@ -155,15 +154,9 @@ ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
 // worker's rows and they are merged here. False when a tally passed the limit.
 bool read_tallies(AuditScan& s) {
     const bool sharded = !s.choice.shards.empty();
-    const std::string sensitive_arg = s.tally_sensitive();
-    std::string select_tally;
-    for (const Shard& part : sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}) {
-        select_tally +=
-            (select_tally.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") +
-            sensitive_arg;
-        for (const std::string& k : class_key_expressions(s.a.columns, part.server, sharded)) select_tally += ", " + k;
-        select_tally += ") FROM " + part.qualified;
-    }
+    const std::string select_tally =
+        class_tally_query(sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}, s.a.columns,
+                          s.a.sensitive, sharded);
     bool tallied = false;  // on a failure the lambda does not finish
     in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
         try {
@@ -268,7 +261,7 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     const bool by_reader = !s.args.empty() && !pg_call([] { return IsInParallelMode(); });
     // Tallies need the sensitive value's canonical text in SQL: the types shards accept have
     // it (class_shards); for another one the read stays in C++.
-    const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays) && !s.tally_sensitive().empty();
+    const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays) && s.tally_counts_sensitive();
 
     // The read's memory lives in a context of its own, so it can be measured and bounded.
     s.memory =
