@@ -42,8 +42,9 @@ struct Grouping {
     bool served = true;
 };
 
-bool privrisk_function(const Grouping& g, Oid function, const char* name) {
-    return get_func_namespace(function) == g.schema && std::strcmp(get_func_name(function), name) == 0;
+// The name of a function of privrisk's schema; "" for any other.
+const char* privrisk_name(const Grouping& g, Oid function) {
+    return get_func_namespace(function) == g.schema ? get_func_name(function) : "";
 }
 
 // A column of the grouped relation, read as it is.
@@ -71,7 +72,8 @@ bool shippable_key(Grouping& g, Node* e) {
     if (shard_column(g, e)) return true;
     if (!IsA(e, FuncExpr)) return false;
     auto* f = reinterpret_cast<FuncExpr*>(e);
-    if (list_length(f->args) != 3 || f->funcretset || !privrisk_function(g, f->funcid, "gen")) return false;
+    if (list_length(f->args) != 3 || f->funcretset || std::strcmp(privrisk_name(g, f->funcid), "gen") != 0)
+        return false;
     Node* value = static_cast<Node*>(linitial(f->args));
     if (IsA(value, RelabelType)) value = reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(value)->arg);
     Node* hierarchy = static_cast<Node*>(lsecond(f->args));
@@ -107,12 +109,13 @@ int shippable_aggregate(Grouping& g, Aggref* a) {
     const ShardAggregate count{ShardAggregate::Count, EntropyMeasure::Entropy, false};
     if (a->aggfnoid == F_COUNT_) return count.code();
     if (a->aggfnoid == F_COUNT_ANY) return n == 1 && relation_column(g, argument(0)) ? count.code() : -1;
-    if (privrisk_function(g, a->aggfnoid, "hist")) {
+    const char* name = privrisk_name(g, a->aggfnoid);
+    if (std::strcmp(name, "hist") == 0) {
         const ShardAggregate hist{ShardAggregate::Hist, EntropyMeasure::Entropy, false};
         return a->aggstar || (n == 1 && shard_column(g, argument(0))) ? hist.code() : -1;
     }
     for (const EntropyName& e : kEntropies) {
-        if (n != e.arguments || !privrisk_function(g, a->aggfnoid, e.name)) continue;
+        if (n != e.arguments || std::strcmp(name, e.name) != 0) continue;
         for (int i = 0; i < n; ++i)
             if (!shard_column(g, argument(i))) return -1;
         return ShardAggregate{ShardAggregate::Entropy, e.measure, e.bits}.code();

@@ -201,6 +201,8 @@ void read_classes(GroupingState* s) {
     // The scan tuple's columns as the merged query gives them, but an entropy's, taken here from its counts.
     const CustomScan* plan = plan_of(&s->css);
     const int keys = list_length(reinterpret_cast<List*>(private_item(plan, kGroupKeys)));
+    std::vector<ShardAggregate> kinds;
+    for (int c = keys; c < width; ++c) kinds.push_back(kind_of(plan, c - keys));
     std::vector<Datum> row(width);
     std::vector<char> null(width);
     Spi spi;
@@ -208,11 +210,9 @@ void read_classes(GroupingState* s) {
         for (int c = 0; c < width; ++c) {
             row[c] = values[c];
             null[c] = nulls[c];
-            if (c < keys) continue;
-            const ShardAggregate kind = kind_of(plan, c - keys);
-            if (kind.kind != ShardAggregate::Entropy) continue;
+            if (c < keys || kinds[c - keys].kind != ShardAggregate::Entropy) continue;
             bool is_null = nulls[c];
-            row[c] = entropy_of(values[c], &is_null, kind);
+            row[c] = entropy_of(values[c], &is_null, kinds[c - keys]);
             null[c] = is_null;
         }
         pg_call([&] { tuplestore_putvalues(s->classes, shape, row.data(), reinterpret_cast<bool*>(null.data())); });
