@@ -289,6 +289,16 @@ def main():
         check("search() over a shard whose class tally passes its limit: the spilling GROUP BY, the same answer",
               made and a[0] == 0 and a[1] == b[1] and '"classes": 90000' in a[1] and
               "class tally passed its privrisk.audit_memory_limit" in a[2], f"{a}\n{b}\n{setup_error}")
+        # audit() with a hierarchy, its merged level-0 tallies past this server's limit: the spilling
+        # GROUP BY over the shards' level-0 classes, each value joined to its generalization (no gen()).
+        coordinator("SELECT privrisk.prefix_hierarchy('wide_k', 32)")
+        q = "SELECT privrisk.audit('{t}', ARRAY['k'], 's', ARRAY['wide_k'], ARRAY[30])"
+        a = coordinator("SET privrisk.audit_memory_limit = '1MB'; SET client_min_messages = debug1; " + q.format(t="wide"))
+        b = coordinator(q.format(t="wide_local"))
+        check("audit() with a hierarchy over shards past its limit: the spilling GROUP BY, the single-server answer",
+              made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"k_anonymity"' in b[1] and
+              "(spilling GROUP BY" in a[2],
+              f"{a}\n{b}")
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
         # audit() sends each shard one class_tally (a row per shard, its classes inside).

@@ -151,35 +151,40 @@ std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& c
 namespace {
 
 // The grouped query over one relation: its class keys and hist().
-std::string grouped(const std::string& relation, const std::string& server, const std::vector<ClassColumn>& columns,
-                    const std::optional<SourceColumn>& sensitive, bool pinned) {
-    std::string select = "SELECT ", keys;
-    std::vector<std::string> expressions = class_key_expressions(columns, server, pinned);
-    for (std::size_t i = 0; i < expressions.size(); ++i) {
-        select += expressions[i] + ", ";
-        keys += (i ? ", " : "") + std::to_string(i + 1);
+std::string grouped(const std::string& relation, const std::vector<std::string>& keys,
+                    const std::optional<SourceColumn>& sensitive) {
+    std::string select = "SELECT ", numbers;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        select += keys[i] + ", ";
+        numbers += (i ? ", " : "") + std::to_string(i + 1);
     }
     select += sensitive ? "privrisk.hist(" + sensitive->quoted + ")" : std::string("privrisk.hist(*)");
-    return select + " FROM " + relation + " GROUP BY " + keys;
+    return select + " FROM " + relation + " GROUP BY " + numbers;
+}
+
+std::vector<std::string> quoted(const std::vector<SourceColumn>& columns) {
+    std::vector<std::string> out;
+    for (const SourceColumn& c : columns) out.push_back(c.quoted);
+    return out;
 }
 
 }  // namespace
 
-std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<ClassColumn>& columns,
+std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<SourceColumn>& keys,
                                 const std::optional<SourceColumn>& sensitive) {
     std::string parts;
     for (const Shard& s : shards)
-        parts += (parts.empty() ? "" : " UNION ALL ") + grouped(s.qualified, s.server, columns, sensitive, true);
+        parts += (parts.empty() ? "" : " UNION ALL ") + grouped(s.qualified, quoted(keys), sensitive);
     return parts;
 }
 
-std::string class_tally_query(const std::vector<Shard>& parts, const std::vector<ClassColumn>& columns,
-                              const std::optional<SourceColumn>& sensitive, bool pinned) {
+std::string class_tally_query(const std::vector<Shard>& parts, const std::vector<SourceColumn>& keys,
+                              const std::optional<SourceColumn>& sensitive) {
     const std::string counted = sensitive ? canonical_text_sql(*sensitive) : "NULL::pg_catalog.text";
     std::string sql;
     for (const Shard& part : parts) {
         sql += (sql.empty() ? "SELECT privrisk.class_tally(" : " UNION ALL SELECT privrisk.class_tally(") + counted;
-        for (const std::string& k : class_key_expressions(columns, part.server, pinned)) sql += ", " + k;
+        for (const SourceColumn& k : keys) sql += ", " + k.quoted;
         sql += ") FROM " + part.qualified;
     }
     return sql;
@@ -187,11 +192,13 @@ std::string class_tally_query(const std::vector<Shard>& parts, const std::vector
 
 std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
                         const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive) {
-    if (shards.empty()) return grouped(source.qualified, "", columns, sensitive, false);
-    std::string keys;
+    if (shards.empty()) return grouped(source.qualified, class_key_expressions(columns, "", false), sensitive);
+    std::string keys, parts;
     for (std::size_t i = 0; i < columns.size(); ++i) keys += (i ? ", k" : "k") + std::to_string(i);
-    return "SELECT " + keys + ", privrisk.hist_merge(h) FROM (" + shard_classes_query(shards, columns, sensitive) +
-           ") AS c(" + keys + ", h) GROUP BY " + keys;
+    for (const Shard& s : shards)
+        parts += (parts.empty() ? "" : " UNION ALL ") +
+                 grouped(s.qualified, class_key_expressions(columns, s.server, true), sensitive);
+    return "SELECT " + keys + ", privrisk.hist_merge(h) FROM (" + parts + ") AS c(" + keys + ", h) GROUP BY " + keys;
 }
 
 }  // namespace privrisk::pg

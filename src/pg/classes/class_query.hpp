@@ -84,15 +84,15 @@ std::string class_query(const SourceRelation& source, const std::vector<Shard>& 
 
 // One class_tally per part (a shard, or the source itself with server ""): SELECT
 // privrisk.class_tally(<the sensitive value's canonical text, or NULL>, k0, …) FROM part,
-// as a UNION ALL, one row per part with its classes inside. `pinned`: the keys through
-// hierarchies pinned for each part's server. The sensitive column, if any, must have a
-// canonical text in SQL (canonical_text_sql).
-std::string class_tally_query(const std::vector<Shard>& parts, const std::vector<ClassColumn>& columns,
-                              const std::optional<SourceColumn>& sensitive, bool pinned);
+// as a UNION ALL, one row per part with its classes inside. The keys are columns as they
+// are (level 0: the class reader generalizes each distinct value itself, never gen() per
+// row). The sensitive column, if any, must have a canonical text in SQL (canonical_text_sql).
+std::string class_tally_query(const std::vector<Shard>& parts, const std::vector<SourceColumn>& keys,
+                              const std::optional<SourceColumn>& sensitive);
 
-// Each shard's classes, not merged: the UNION ALL of their grouped queries (k0, …, h),
-// for a reader that adds up a class's parts itself (the class reader's fallback).
-std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<ClassColumn>& columns,
+// Each shard's level-0 classes, not merged: the UNION ALL of their grouped queries (k0, …, h),
+// for a reader that adds up a class's parts itself (the class reader's fallback, audit()'s spill).
+std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<SourceColumn>& keys,
                                 const std::optional<SourceColumn>& sensitive);
 
 }  // namespace privrisk::pg

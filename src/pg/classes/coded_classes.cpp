@@ -242,9 +242,9 @@ private:
 // fallback only: for a shard whose tally passes its privrisk.audit_memory_limit (54000),
 // where that GROUP BY spills to disk instead. Returns whether the tallies were read.
 bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards,
-                        const std::vector<ClassColumn>& level0, const std::optional<SourceColumn>& sensitive,
+                        const std::vector<SourceColumn>& keys, const std::optional<SourceColumn>& sensitive,
                         ClassCoder& coder) {
-    const std::string sql = class_tally_query(shards, level0, sensitive, true);
+    const std::string sql = class_tally_query(shards, keys, sensitive);
     MemoryContext tallies = pg_call(
         [] { return AllocSetContextCreate(CurrentMemoryContext, "privrisk shard tallies", ALLOCSET_DEFAULT_SIZES); });
     bool read = false;
@@ -301,36 +301,45 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
     const std::vector<Shard>& shards = choice.shards;
     const int workers = choice.workers;
     Spi spi;
-    // Before any class is handed over, out of shared memory or past the bound in a
-    // process (its row buffers): the serial read instead.
-    bool parallel =
-        workers > 0 &&
-        in_subtransaction(
-            [&](int code) { return !coder.handed_over() && parallel_read_may_fall_back(code); },
-            [&] {
-                out.workers = parallel_keyed_classes(
-                    source.relid, key_attnums, sensitive ? columns[width].attnum : 0, workers, request.memory.left(),
-                    [&](const std::vector<std::optional<std::string>>& values) { coder.on_values(values); },
-                    [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
-                        coder.on_keyed_class(key, pairs, n);
-                    });
-            });
-    if (!parallel && shards.empty()) {
-        read_source_rows(source, choice.rows(), columns,
-                         [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });
-    } else if (!parallel) {
-        std::vector<ClassColumn> level0;
-        for (std::size_t j = 0; j < width; ++j) level0.push_back({columns[j], std::nullopt, 0});
-        std::optional<SourceColumn> s;
-        if (sensitive) s = columns[width];
-        if (!read_shard_tallies(request, shards, level0, s, coder)) {
-            pg_call([] {
-                ereport(NOTICE, (errmsg("a shard's class tally passed its privrisk.audit_memory_limit; reading "
-                                        "each shard's classes with a spilling GROUP BY instead")));
-            });
-            stream_rows(shard_classes_query(shards, level0, s), {},
-                        [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
+    // Past the bound the read stops with an error in C++, which audit() catches to spill.
+    // In parallel mode no subtransaction rolls this connection back then: it is closed here.
+    try {
+        // Before any class is handed over, out of shared memory or past the bound in a
+        // process (its row buffers): the serial read instead.
+        bool parallel =
+            workers > 0 &&
+            in_subtransaction(
+                [&](int code) { return !coder.handed_over() && parallel_read_may_fall_back(code); },
+                [&] {
+                    out.workers = parallel_keyed_classes(
+                        source.relid, key_attnums, sensitive ? columns[width].attnum : 0, workers,
+                        request.memory.left(),
+                        [&](const std::vector<std::optional<std::string>>& values) { coder.on_values(values); },
+                        [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
+                            coder.on_keyed_class(key, pairs, n);
+                        });
+                });
+        if (!parallel && shards.empty()) {
+            read_source_rows(source, choice.rows(), columns,
+                             [&](const Datum* values, const bool* nulls) { coder.on_row(values, nulls); });
+        } else if (!parallel) {
+            const std::vector<SourceColumn> keys(columns.begin(), columns.begin() + width);
+            std::optional<SourceColumn> s;
+            if (sensitive) s = columns[width];
+            if (!read_shard_tallies(request, shards, keys, s, coder)) {
+                pg_call([] {
+                    ereport(NOTICE, (errmsg("a shard's class tally passed its privrisk.audit_memory_limit; reading "
+                                            "each shard's classes with a spilling GROUP BY instead")));
+                });
+                stream_rows(shard_classes_query(shards, keys, s), {},
+                            [&](const Datum* values, const bool* nulls) { coder.on_class(values, nulls); });
+            }
         }
+    } catch (const PgError&) {
+        throw;  // the (sub)transaction's abort closes the connection
+    } catch (...) {
+        spi.finish();
+        throw;
     }
     spi.finish();
     if (progress) progress->finish();

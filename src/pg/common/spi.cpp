@@ -169,6 +169,12 @@ bool in_subtransaction(int sqlstate, const std::function<void()>& fn) {
 }
 
 bool in_subtransaction(const std::function<bool(int)>& expected, const std::function<void()>& fn, Caught* caught) {
+    // No subtransaction may start during a parallel operation (a function called above
+    // a Gather): fn runs as it is there, and whatever it raises propagates.
+    if (pg_call([] { return IsInParallelMode(); })) {
+        fn();
+        return true;
+    }
     MemoryContext outer = CurrentMemoryContext;
     ResourceOwner owner = CurrentResourceOwner;
     auto back = [&] {

@@ -73,7 +73,8 @@ private:
 // Runs fn() in a subtransaction. If it fails with `sqlstate` (an expected
 // failure with a fallback, such as a memory limit), the subtransaction is
 // rolled back, cleaning up what the error left, and the result is false; any
-// other error rolls it back too and propagates.
+// other error rolls it back too and propagates. In parallel mode, where no
+// subtransaction may start, fn() runs as it is: every error propagates.
 bool in_subtransaction(int sqlstate, const std::function<void()>& fn);
 // The same for every SQLSTATE `expected` accepts; `caught` gets the one that failed.
 struct Caught {

@@ -31,19 +31,22 @@ std::vector<uint32_t> level_codes(const std::vector<std::optional<std::string>>&
     std::string scratch;
     for (std::size_t code = 0; code < values.size(); ++code) {
         if (!values[code]) continue;
-        Value g;
-        try {
-            g = h.generalize(*values[code], level, scratch);  // refuses what gen() refuses
-        } catch (const Error& e) {
-            if (e.kind() != ErrorKind::InvalidParameter) throw;
-            throw UncoveredValueError(e);  // explaining_uncovered counts them all
-        }
+        Value g = audited_level(h, *values[code], level, scratch);
         if (g) codes[code] = ids.try_emplace(std::string(*g), static_cast<uint32_t>(ids.size() + 1)).first->second;
     }
     return codes;
 }
 
 }  // namespace
+
+Value audited_level(const Hierarchy& h, std::string_view value, int level, std::string& scratch) {
+    try {
+        return h.generalize(value, level, scratch);  // refuses what gen() refuses
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::InvalidParameter) throw;
+        throw UncoveredValueError(e);  // explaining_uncovered counts them all
+    }
+}
 
 AuditedLevels audited_levels(const SourceRelation& source, const std::vector<ClassColumn>& columns,
                              const std::optional<SourceColumn>& sensitive) {

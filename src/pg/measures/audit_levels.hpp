@@ -12,6 +12,7 @@
 #include "classes/class_query.hpp"
 #include "classes/contingency_table.hpp"
 #include "common/source_columns.hpp"
+#include "hierarchy/hierarchy.hpp"
 
 namespace privrisk::pg {
 
@@ -23,6 +24,10 @@ struct AuditedLevels {
 // Past privrisk.audit_memory_limit, an error with ErrorKind::ProgramLimit (or,
 // from a parallel read, an ERROR 54000): run it in a subtransaction that falls
 // back to the spilling GROUP BY. A value its hierarchy lacks fails as gen() does.
+// `value` at `level` of `h`, as gen() gives it (nullopt: ⊥). A value `h` lacks is an
+// UncoveredValueError, which explaining_uncovered (hierarchy_coverage.hpp) counts with the others.
+Value audited_level(const Hierarchy& h, std::string_view value, int level, std::string& scratch);
+
 AuditedLevels audited_levels(const SourceRelation& source, const std::vector<ClassColumn>& columns,
                              const std::optional<SourceColumn>& sensitive);
 

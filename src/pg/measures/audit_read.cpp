@@ -21,9 +21,9 @@
 #include "common/spi.hpp"
 #include "common/value_text.hpp"
 #include "measures/audit_levels.hpp"
+#include "measures/audit_spill.hpp"
 
 extern "C" {
-#include "access/parallel.h"
 #include "access/relation.h"
 #include "catalog/pg_statistic.h"
 #include "optimizer/cost.h"
@@ -49,10 +49,10 @@ struct AuditScan {
     std::size_t width;
     bool sensitive;
     std::vector<AttrNumber> attnums;       // of the columns read, in the query's order
+    bool generalized = false;              // a quasi-identifier has a hierarchy: the class reader reads
     std::vector<ClassKeyReader> readers;   // one per quasi-identifier
     ValueText sensitive_text{};            // the sensitive value's canonical text (value_text.hpp)
     std::vector<std::string> expressions;  // what the query selects, one per column
-    std::vector<SpiArg> args;
     std::string select;
     ReadChoice choice;  // shards (each server tallies its own rows), heap, workers (read_choice.hpp)
     MemoryContext memory = nullptr, row_context = nullptr;
@@ -69,17 +69,9 @@ struct AuditScan {
           sensitive(audited.sensitive.has_value()) {
         for (const ClassColumn& column : a.columns) {
             attnums.push_back(column.column.attnum);
-            if (column.hierarchy) {
-                args.push_back(text_arg(*column.hierarchy));
-                args.push_back(int4_arg(column.level));
-                expressions.push_back("privrisk.gen(" + column.column.quoted + ", $" + std::to_string(args.size() - 1) +
-                                      ", $" + std::to_string(args.size()) + ")");
-                readers.push_back(ClassKeyReader::for_type(TEXTOID));
-            } else {
-                expressions.push_back(
-                    column.column.quoted);  // read in its binary form where that identifies the displayed value
-                readers.push_back(ClassKeyReader::for_type(column.column.type));
-            }
+            generalized = generalized || column.hierarchy.has_value();
+            expressions.push_back(column.column.quoted);  // read in its binary form where that identifies the value
+            readers.push_back(ClassKeyReader::for_type(column.column.type));
         }
         // The sensitive value is read as it is and counted by its canonical text (value_text.hpp):
         // in C++, by hist() in the spilling GROUP BY, and given to class_tally as that text.
@@ -91,7 +83,7 @@ struct AuditScan {
         select = source_select(a.source, expressions);
         // Plain columns of a table the reader may read whole, without row-level
         // security, are read straight from the heap: the query would only project them.
-        choice = choose_read(relid, a.columns, a.sensitive, {true, args.empty(), true, true});
+        choice = choose_read(relid, a.columns, a.sensitive, {true, !generalized, true, true});
     }
     std::vector<AttrNumber> key_attnums() const { return {attnums.begin(), attnums.begin() + width}; }
     // Whether class_tally can count the sensitive value: by its canonical text in SQL, which
@@ -104,7 +96,9 @@ struct AuditScan {
 
 // A quasi-identifier with a hierarchy: the class reader's level-0 classes, each
 // distinct value generalized once (audit_levels.hpp). False past the memory limit
-// (an error in C++, or an ERROR from a parallel read).
+// (an error in C++, or an ERROR from a parallel read). In parallel mode (audit()
+// above a Gather) the reader runs without a subtransaction, serially: only its
+// error in C++ falls back there.
 bool read_by_class_reader(AuditScan& s) {
     bool read = false;
     try {
@@ -152,11 +146,13 @@ ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
 
 // Over shards, or through SQL with workers: class_tally tallies each shard's or
 // worker's rows and they are merged here. False when a tally passed the limit.
+// Quasi-identifiers without a hierarchy only (the class reader reads the others).
 bool read_tallies(AuditScan& s) {
     const bool sharded = !s.choice.shards.empty();
-    const std::string select_tally =
-        class_tally_query(sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}, s.a.columns,
-                          s.a.sensitive, sharded);
+    std::vector<SourceColumn> keys;
+    for (const ClassColumn& c : s.a.columns) keys.push_back(c.column);
+    const std::string select_tally = class_tally_query(
+        sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}, keys, s.a.sensitive);
     bool tallied = false;  // on a failure the lambda does not finish
     in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
         try {
@@ -197,7 +193,7 @@ bool read_serially(AuditScan& s, bool direct) {
             progress.rows(static_cast<int64_t>(rows));
         };
         if (direct) scan_table_rows(s.relid, s.attnums, on_row);
-        else stream_rows(s.select, s.args, on_row);
+        else stream_rows(s.select, {}, on_row);
         s.streamed = Clock::now();
         progress.finish();
         s.table = aggregator.finish();
@@ -212,17 +208,11 @@ bool read_serially(AuditScan& s, bool direct) {
 // Past the limit: GROUP BY with hist(), which PostgreSQL spills to disk, keeping
 // only the distinct class histograms; its memory is bounded too.
 void read_spilling(AuditScan& s, bool tally) {
-    const bool sharded = !s.choice.shards.empty();
     pg_call([&] {
         MemoryContextReset(s.row_context);
         ereport(NOTICE, (errmsg("audit: %s more than %s; grouping with a spilling GROUP BY instead",
                                 tally ? "a class tally needs" : "the classes need", audit_memory_setting())));
     });
-    std::string keys;
-    for (std::size_t i = 0; i < s.width; ++i) keys += (i ? ", q" : "q") + std::to_string(i);
-    std::string grouped = sharded ? class_query(s.a.source, s.choice.shards, s.a.columns, s.a.sensitive)
-                                  : std::string("SELECT privrisk.hist(") + (s.sensitive ? "s" : "*") + ") FROM (" +
-                                        s.select + ") AS r(" + keys + (s.sensitive ? ", s" : "") + ") GROUP BY " + keys;
     // The GROUP BY's memory by a share of privrisk.memory_limit (whatever work_mem the
     // caller set), each hist() state and the distinct histograms by the limit.
     char work_mem_kb[16];
@@ -232,16 +222,18 @@ void read_spilling(AuditScan& s, bool tally) {
         if (hash_mem_multiplier > 2.0)
             set_config_option("hash_mem_multiplier", "2", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
     });
+    const SpillQuery query = spilling_group_query(s.a, s.choice.shards);
     MemoryContext histograms =
         pg_call([&] { return AllocSetContextCreate(s.memory, "privrisk audit histograms", ALLOCSET_DEFAULT_SIZES); });
     PgMemoryResource mr(histograms, memory_bound().bytes);
     within_memory_limit("audit: the distinct class histograms of its spilling GROUP BY",
                         "raise privrisk.memory_limit, or audit fewer or coarser quasi-identifiers", [&] {
                             ClassSet classes(&mr);
-                            stream_rows(grouped, sharded ? std::vector<SpiArg>() : s.args,
-                                        [&](const Datum* values, const bool*) {
-                                            classes.add(hist_bytes(values[sharded ? s.width : 0]));
-                                        });
+                            stream_rows(query.sql, query.args, [&](const Datum* values, const bool*) {
+                                if (DatumGetInt64(values[1]) != 0)
+                                    fail(ErrorKind::Internal, "audit: a value its distinct-value pass did not see");
+                                classes.add(hist_bytes(values[0]));
+                            });
                             s.streamed = Clock::now();
                             s.note_peak();
                             s.table = classes.table();
@@ -255,10 +247,9 @@ AuditRead read_audit_classes(const AuditSource& audited) {
     const bool direct = s.choice.heap;
     const bool sharded = !s.choice.shards.empty();
     const int workers = s.choice.workers;
-    // A call in parallel mode (audit() above a Gather) keeps the read through SQL: the
-    // reader's fallbacks could not start their subtransactions there. Over shards the
-    // reader merges their level-0 class tallies and generalizes here, as on one server.
-    const bool by_reader = !s.args.empty() && !pg_call([] { return IsInParallelMode(); });
+    // Over shards the reader merges their level-0 class tallies and generalizes here,
+    // as on one server.
+    const bool by_reader = s.generalized;
     // Tallies need the sensitive value's canonical text in SQL: the types shards accept have
     // it (class_shards); for another one the read stays in C++.
     const bool tally = !by_reader && !workers && (sharded || s.choice.tally_pays) && s.tally_counts_sensitive();
