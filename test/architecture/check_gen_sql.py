@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""No SQL that privrisk runs calls privrisk.gen on behalf of audit(), search(),
+lattice() or check() (docs/architecture.md, "the class reader"): they read level-0
+classes and generalize each distinct value once in C++.
+
+gen() is written into SQL by three things only: class_key_expressions (in
+src/pg/classes/class_query.cpp, behind class_query), the shards' GROUP BY
+(src/pg/classes/shard_grouping_scan.cpp), which serves the analyst's own query
+naming gen(), and the workload utility (src/pg/information/utility_functions.cpp),
+which reads the published columns row by row. class_query serves classes() and
+the DP releases. So:
+- the text `privrisk.gen(` appears in code (not comments) in WRITERS only;
+- class_key_expressions and class_query are called from CALLERS only.
+The readers' own queries (class_tally_query, shard_classes_query) take plain
+columns, so they cannot carry a hierarchy.
+
+    python3 test/architecture/check_gen_sql.py            # the tree
+    python3 test/architecture/check_gen_sql.py --self-test  # the check finds what it must
+Prints each finding as FILE:LINE and exits 1 if there is any.
+"""
+import glob
+import os
+import re
+import sys
+import tempfile
+
+from check_runner import run_check, self_test_result
+
+WRITERS = {"src/pg/classes/class_query.cpp", "src/pg/classes/shard_grouping_scan.cpp",
+           "src/pg/information/utility_functions.cpp"}
+GEN_WRITERS = ["class_key_expressions", "class_query"]
+CALLERS = {"src/pg/classes/class_query.cpp", "src/pg/classes/class_functions.cpp",
+           "src/pg/dp/dp_release_steps.cpp", "src/pg/classes/shard_grouping_scan.cpp"}
+CALL = re.compile(r"\b(" + "|".join(GEN_WRITERS) + r")\s*\(")
+
+
+def findings(root):
+    found = []
+    for path in sorted(glob.glob(os.path.join(root, "src", "pg", "**", "*.[ch]pp"), recursive=True)):
+        rel = os.path.relpath(path, root)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                code = line.split("//", 1)[0]
+                if "privrisk.gen(" in code and rel not in WRITERS:
+                    found.append(f"{rel}:{number}: writes privrisk.gen( into SQL")
+                if not code.startswith((" ", "\t")):
+                    continue  # a declaration or definition (the house style indents every statement)
+                for m in CALL.finditer(code):
+                    if rel not in CALLERS:
+                        found.append(f"{rel}:{number}: calls {m.group(1)}(), which writes gen() into SQL")
+    return found
+
+
+def self_test():
+    """A tree where a measure writes gen() itself and calls class_query; a writer and a comment that may."""
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "src", "pg", "classes"))
+        os.makedirs(os.path.join(root, "src", "pg", "measures"))
+        with open(os.path.join(root, "src", "pg", "classes", "class_query.cpp"), "w") as f:
+            f.write('std::string e() {\n    return "privrisk.gen(" + c;\n}\n')
+        with open(os.path.join(root, "src", "pg", "measures", "audit_read.cpp"), "w") as f:
+            f.write('void read() {\n    // privrisk.gen( and class_query( in a comment\n'
+                    '    std::string q = class_query(source, {}, columns, s);\n'
+                    '    q += "SELECT privrisk.gen(a, $1, $2)";\n}\n')
+        got = findings(root)
+    ok = (len(got) == 2 and got[0].startswith("src/pg/measures/audit_read.cpp:3: calls class_query()")
+          and got[1].startswith("src/pg/measures/audit_read.cpp:4: writes privrisk.gen("))
+    return self_test_result(ok, "the check finds gen() written or class_query called outside their places", got)
+
+
+if __name__ == "__main__":
+    sys.exit(run_check(findings, self_test, "no SQL privrisk runs for audit/search/lattice/check calls gen()"))
