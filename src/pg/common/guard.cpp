@@ -22,6 +22,20 @@ ErrorData* run_catching(void (*fn)(void*), void* arg) {
     return caught;
 }
 
+ErrorData* copy_error(const ErrorData* from, MemoryContext into) {
+    return pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(into);
+        auto* e = static_cast<ErrorData*>(palloc(sizeof(ErrorData)));
+        *e = *from;
+        for (char** s : {&e->message, &e->detail, &e->detail_log, &e->hint, &e->context, &e->backtrace, &e->schema_name,
+                         &e->table_name, &e->column_name, &e->datatype_name, &e->constraint_name, &e->internalquery})
+            if (*s) *s = pstrdup(*s);
+        e->assoc_context = into;
+        MemoryContextSwitchTo(old);
+        return e;
+    });
+}
+
 namespace {
 
 // What an exception leaves behind once its C++ frames are gone: plain bytes only.

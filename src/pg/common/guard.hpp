@@ -57,6 +57,10 @@ decltype(auto) pg_call(F&& f) {
     }
 }
 
+// A deep copy of an error in `into` (CopyErrorData copies only the error being
+// handled): for a PgError caught where its data's context goes away before it is rethrown.
+ErrorData* copy_error(const ErrorData* from, MemoryContext into);
+
 // Runs body(fcinfo) and converts any exception into a PostgreSQL ERROR after unwinding.
 Datum guarded_call(Datum (*body)(FunctionCallInfo), FunctionCallInfo fcinfo);
 

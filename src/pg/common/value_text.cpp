@@ -6,6 +6,10 @@
 #include <cstdio>
 #include <cstring>
 
+extern "C" {
+#include "parser/parse_func.h"
+}
+
 namespace privrisk::pg {
 
 void init_value_text(ValueText* method, Oid type, MemoryContext context, bool infinite_dates) {
@@ -94,6 +98,14 @@ std::string_view value_text_slow(ValueText* method, Datum value) {
     }
     char* s = OutputFunctionCall(&method->output, value);
     return std::string_view(s, std::strlen(s));
+}
+
+bool canonical_text_installed() {
+    return pg_call([] {
+        Oid argtypes[1] = {ANYELEMENTOID};
+        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("canonical_text")));
+        return OidIsValid(LookupFuncName(name, 1, argtypes, true));
+    });
 }
 
 }  // namespace privrisk::pg

@@ -51,4 +51,8 @@ inline std::string_view value_text(ValueText* method, Datum value) {
     return method->kind == ValueText::Text ? text_bytes(value) : value_text_slow(method, value);
 }
 
+// Whether the installed SQL has privrisk.canonical_text() (0.15 on): a database whose
+// SQL is older until ALTER EXTENSION privrisk UPDATE has only ::text.
+bool canonical_text_installed();
+
 }  // namespace privrisk::pg

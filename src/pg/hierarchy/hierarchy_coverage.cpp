@@ -2,11 +2,8 @@
 
 #include "common/error.hpp"
 #include "common/spi.hpp"
+#include "common/value_text.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
-
-extern "C" {
-#include "parser/parse_func.h"
-}
 
 namespace privrisk::pg {
 
@@ -22,29 +19,6 @@ std::string sql_literal(const std::string& s) {
 
 std::string plural(int64_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// A deep copy of an error in `into` (CopyErrorData copies only the error being handled).
-ErrorData* copy_error(const ErrorData* from, MemoryContext into) {
-    return pg_call([&] {
-        MemoryContext old = MemoryContextSwitchTo(into);
-        auto* e = static_cast<ErrorData*>(palloc(sizeof(ErrorData)));
-        *e = *from;
-        for (char** s : {&e->message, &e->detail, &e->detail_log, &e->hint, &e->context, &e->backtrace, &e->schema_name,
-                         &e->table_name, &e->column_name, &e->datatype_name, &e->constraint_name, &e->internalquery})
-            if (*s) *s = pstrdup(*s);
-        e->assoc_context = into;
-        MemoryContextSwitchTo(old);
-        return e;
-    });
-}
-
-bool canonical_text_installed() {
-    return pg_call([] {
-        Oid argtypes[1] = {ANYELEMENTOID};
-        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("canonical_text")));
-        return OidIsValid(LookupFuncName(name, 1, argtypes, true));
-    });
 }
 
 }  // namespace
