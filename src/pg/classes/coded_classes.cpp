@@ -339,6 +339,7 @@ CodedClasses read_coded_classes(const SourceRelation& source, const CodedClasses
         throw;  // the (sub)transaction's abort closes the connection
     } catch (...) {
         spi.finish();
+        pg_call([&] { MemoryContextDelete(row_context); });
         throw;
     }
     spi.finish();

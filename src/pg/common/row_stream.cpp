@@ -17,11 +17,19 @@ struct Receiver {
     DestReceiver pub;  // first, so a DestReceiver* is a Receiver*
     const std::function<void(const Datum*, const bool*)>* on_row;
     std::exception_ptr error;
+    MemoryContext caller;  // where a PostgreSQL error's data outlives the executor's memory
 
     bool deliver(TupleTableSlot* slot) noexcept {
         try {
             (*on_row)(slot->tts_values, slot->tts_isnull);
             return true;
+        } catch (const PgError& e) {  // its data is in the executor's memory, freed before the rethrow
+            try {
+                error = std::make_exception_ptr(PgError(copy_error(e.data(), caller)));
+            } catch (...) {
+                error = std::current_exception();
+            }
+            return false;
         } catch (...) {
             error = std::current_exception();
             return false;  // stops the executor
@@ -62,6 +70,7 @@ void stream_rows(const std::string& sql, const std::vector<SpiArg>& args,
     receiver.pub.rDestroy = destroy;
     receiver.pub.mydest = DestNone;
     receiver.on_row = &on_row;
+    receiver.caller = CurrentMemoryContext;
     SPIExecuteOptions options{};
     options.params = params;
     options.read_only = true;
