@@ -21,13 +21,14 @@ struct AuditedLevels {
     int workers = 0;  // parallel workers that read with the leader
 };
 
-// Past privrisk.audit_memory_limit, an error with ErrorKind::ProgramLimit (or,
-// from a parallel read, an ERROR 54000): run it in a subtransaction that falls
-// back to the spilling GROUP BY. A value its hierarchy lacks fails as gen() does.
 // `value` at `level` of `h`, as gen() gives it (nullopt: ⊥). A value `h` lacks is an
 // UncoveredValueError, which explaining_uncovered (hierarchy_coverage.hpp) counts with the others.
 Value audited_level(const Hierarchy& h, std::string_view value, int level, std::string& scratch);
 
+// Past privrisk.audit_memory_limit, an error with ErrorKind::ProgramLimit (or,
+// from a parallel read, an ERROR 54000): run it in a subtransaction (in_subtransaction;
+// in parallel mode there is none, and only the error in C++ can be caught) that falls
+// back to the spilling GROUP BY. A value its hierarchy lacks fails as gen() does.
 AuditedLevels audited_levels(const SourceRelation& source, const std::vector<ClassColumn>& columns,
                              const std::optional<SourceColumn>& sensitive);
 

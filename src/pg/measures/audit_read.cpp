@@ -231,7 +231,11 @@ void read_spilling(AuditScan& s, bool tally) {
                             ClassSet classes(&mr);
                             stream_rows(query.sql, query.args, [&](const Datum* values, const bool*) {
                                 if (DatumGetInt64(values[1]) != 0)
-                                    fail(ErrorKind::Internal, "audit: a value its distinct-value pass did not see");
+                                    fail(ErrorKind::InvalidParameter,
+                                         "audit: the source's rows changed between the two reads of its spilling "
+                                         "GROUP BY (a view with a volatile function or TABLESAMPLE?)",
+                                         "raise privrisk.audit_memory_limit, so that the class reader reads it "
+                                         "once, or audit a table");
                                 classes.add(hist_bytes(values[0]));
                             });
                             s.streamed = Clock::now();

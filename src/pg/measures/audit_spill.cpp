@@ -7,8 +7,15 @@
 #include "common/error.hpp"
 #include "common/memory_limit.hpp"
 #include "common/row_stream.hpp"
+#include "common/value_text.hpp"
 #include "hierarchy/hierarchy_catalog.hpp"
+#include "hierarchy/hierarchy_coverage.hpp"
 #include "measures/audit_levels.hpp"
+
+extern "C" {
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+}
 
 namespace privrisk::pg {
 
@@ -18,8 +25,19 @@ namespace {
 // that is the text, privrisk.canonical_text() for the types only C++ writes.
 std::string canonical(const SourceColumn& column) {
     std::string sql = canonical_text_sql(column);
-    return sql.empty() ? "privrisk.canonical_text(" + column.quoted + ")" : sql;
+    if (!sql.empty()) return sql;
+    if (!canonical_text_installed())
+        fail(ErrorKind::UndefinedObject,
+             "audit: past privrisk.audit_memory_limit, a quasi-identifier of type " +
+                 std::string(pg_call([&] { return format_type_be(column.type); })) +
+                 " with a hierarchy is grouped by privrisk.canonical_text(), which this database's SQL lacks",
+             "ALTER EXTENSION privrisk UPDATE");
+    return "privrisk.canonical_text(" + column.quoted + ")";
 }
+
+// Byte for byte, as gen() looks values up and the class reader keys them: DISTINCT,
+// = and GROUP BY under a case-insensitive collation would merge 'a' and 'A'.
+std::string bytewise(const std::string& sql) { return "(" + sql + ") COLLATE pg_catalog.\"C\""; }
 
 // One hierarchy column's distinct values and their generalizations, as read.
 struct LevelMap {
@@ -29,14 +47,17 @@ struct LevelMap {
 };
 
 // The distinct values of each hierarchy column, each generalized once here.
+// An infinite date fails as gen() refuses it (canonical_text() writes it, for a sensitive value).
 std::vector<LevelMap> read_level_maps(const std::string& distinct, const std::vector<ClassColumn>& columns) {
     HierarchyPins pins;
     std::vector<LevelMap> maps;
     std::vector<const Hierarchy*> hierarchies;
+    std::vector<bool> dates;
     for (std::size_t j = 0; j < columns.size(); ++j)
         if (columns[j].hierarchy) {
             maps.push_back({j, {}, {}});
             hierarchies.push_back(&pins.pin(*columns[j].hierarchy));
+            dates.push_back(columns[j].column.type == DATEOID);
         }
     if (maps.empty()) return maps;
     const MemoryBound bound = memory_bound();
@@ -45,8 +66,12 @@ std::vector<LevelMap> read_level_maps(const std::string& distinct, const std::ve
     stream_rows(distinct, {}, [&](const Datum* values, const bool*) {
         const auto m = static_cast<std::size_t>(DatumGetInt32(values[0]));
         const std::string_view value = text_view(values[1]);
+        if (dates[m] && (value == "infinity" || value == "-infinity"))
+            throw UncoveredValueError(
+                Error(ErrorKind::InvalidParameter, "gen: an infinite date has no generalization"));
         Value g = audited_level(*hierarchies[m], value, columns[maps[m].column].level, scratch);
-        held += 2 * sizeof(std::string) + value.size() + (g ? g->size() : 0);
+        // here, in the query's two text[] parameters, and in the plan's copy of them
+        held += 3 * (2 * sizeof(std::string) + value.size() + (g ? g->size() : 0));
         bound.check(held, "audit: the distinct values of its spilling GROUP BY",
                     "raise privrisk.memory_limit, or audit fewer quasi-identifiers with a hierarchy");
         maps[m].values.emplace_back(value);
@@ -81,9 +106,7 @@ SpillQuery spilling_group_query(const AuditSource& a, const std::vector<Shard>& 
     } else {
         std::vector<std::string> expressions;
         for (const ClassColumn& c : a.columns)
-            // byte for byte, as gen() looks values up (DISTINCT and = under a case-insensitive collation would merge)
-            expressions.push_back(c.hierarchy ? "(" + canonical(c.column) + ") COLLATE pg_catalog.\"C\""
-                                              : c.column.quoted);
+            expressions.push_back(c.hierarchy ? bytewise(canonical(c.column)) : c.column.quoted);
         if (a.sensitive) expressions.push_back(a.sensitive->quoted);
         from = "(" + source_select(a.source, expressions) + ") AS r(" + names + (a.sensitive ? ", s)" : ")");
     }
@@ -94,9 +117,9 @@ SpillQuery spilling_group_query(const AuditSource& a, const std::vector<Shard>& 
         const std::string index = std::to_string(m++);
         if (sharded) {
             for (const Shard& s : shards)
-                distinct += (distinct.empty() ? "" : " UNION ") + std::string("SELECT ") + index +
-                            ", d.t FROM (SELECT " + canonical(a.columns[j].column) + " AS t FROM " + s.qualified +
-                            " GROUP BY 1) AS d";
+                distinct += (distinct.empty() ? "" : " UNION ") + std::string("SELECT ") + index + ", " +
+                            bytewise("d.t") + " FROM (SELECT " + canonical(a.columns[j].column) + " AS t FROM " +
+                            s.qualified + " GROUP BY 1) AS d";
         } else {
             distinct += (distinct.empty() ? "" : ", ") + std::string("(") + index + ", " + canonical(keys[j]) + ")";
         }
@@ -120,12 +143,14 @@ SpillQuery spilling_group_query(const AuditSource& a, const std::vector<Shard>& 
             const std::string mj = "m" + std::to_string(j), key = canonical(keys[j]);
             joins += " LEFT JOIN ROWS FROM (pg_catalog.unnest($" + std::to_string(2 * next + 1) +
                      "::pg_catalog.text[]), pg_catalog.unnest($" + std::to_string(2 * next + 2) +
-                     "::pg_catalog.text[])) AS " + mj + "(v, g) ON " + mj + ".v OPERATOR(pg_catalog.=) " + key +
-                     " COLLATE pg_catalog.\"C\"";
+                     "::pg_catalog.text[])) AS " + mj + "(v, g) ON " + mj + ".v OPERATOR(pg_catalog.=) " +
+                     bytewise(key);
             unmatched +=
                 (unmatched.empty() ? "" : " OR ") + std::string("(") + mj + ".v IS NULL AND " + key + " IS NOT NULL)";
             group += mj + ".g";
             ++next;
+        } else if (pg_call([&] { return type_is_collatable(keys[j].type); })) {
+            group += bytewise(keys[j].quoted);
         } else {
             group += keys[j].quoted;
         }

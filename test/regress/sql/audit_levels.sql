@@ -159,6 +159,25 @@ BEGIN
 END $$;
 SELECT l.levels, r.* FROM (VALUES (ARRAY[0, 0, 0, 0]), (ARRAY[1, 1, 0, 0]), (ARRAY[2, 1, 0, 0])) AS l(levels),
      LATERAL read_and_spilled(l.levels) AS r ORDER BY 1;
+-- An infinite date has no generalization: both reads fail alike (canonical_text() writes it).
+-- It is the table's last row, so that the class reader passes the 1 MB limit before it.
+CREATE TABLE al_infinite AS
+SELECT seen, zip, age, diagnosis FROM al UNION ALL SELECT 'infinity', '10001', 30, 'flu';
+SET max_parallel_workers_per_gather = 0;
+SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen', NULL, NULL], ARRAY[1, 0, 0]);
+SET privrisk.audit_memory_limit = '1MB';
+SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen', NULL, NULL], ARRAY[1, 0, 0]);
+RESET privrisk.audit_memory_limit;
+-- Even a hierarchy that lists 'infinity' does not generalize it, in either read.
+SELECT privrisk.load_hierarchy('al_seen_inf', E'2026-01-04;short;*\n2026-01-05;long;*\n2026-01-07;long;*\ninfinity;long;*')
+       AS inf_height;
+SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen_inf', NULL, NULL], ARRAY[1, 0, 0]);
+SET privrisk.audit_memory_limit = '1MB';
+SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen_inf', NULL, NULL], ARRAY[1, 0, 0]);
+RESET privrisk.audit_memory_limit;
+RESET max_parallel_workers_per_gather;
+DROP TABLE al_infinite;
+SELECT privrisk.drop_hierarchy('al_seen_inf');
 DROP FUNCTION read_and_spilled;
 ALTER TABLE al DROP COLUMN ill, DROP COLUMN seen, DROP COLUMN severity;
 SELECT privrisk.drop_hierarchy('al_ill'), privrisk.drop_hierarchy('al_seen'), privrisk.drop_hierarchy('al_seen_part');
@@ -176,9 +195,25 @@ SELECT privrisk.audit('al_cased', ARRAY['nm', 'id'], 's', ARRAY['al_nm', NULL], 
 RESET privrisk.audit_memory_limit;
 SELECT :'cased_read'::jsonb = :'cased_spilled'::jsonb AS same, (:'cased_read'::jsonb)->'classes' AS classes,
        (SELECT count(*) FROM (SELECT DISTINCT privrisk.gen(nm, 'al_nm', 1), id FROM al_cased) AS c) AS classes_by_gen;
+-- The same column without a hierarchy: the class reader keys it by its bytes, and so does the GROUP BY.
+SELECT privrisk.audit('al_cased', ARRAY['nm', 'id'], 's') AS cased_read \gset
+SET privrisk.audit_memory_limit = '1MB';
+SELECT privrisk.audit('al_cased', ARRAY['nm', 'id'], 's') AS cased_spilled \gset
+RESET privrisk.audit_memory_limit;
+SELECT :'cased_read'::jsonb = :'cased_spilled'::jsonb AS same, (:'cased_read'::jsonb)->'classes' AS classes;
 DROP TABLE al_cased;
 DROP COLLATION al_ci;
 SELECT privrisk.drop_hierarchy('al_nm');
+
+-- A view whose rows change from read to read (a volatile function): the spilling GROUP BY,
+-- which reads it twice, says so rather than guess.
+SELECT privrisk.prefix_hierarchy('al_rnd', 32) AS rnd_height;
+CREATE VIEW al_random AS SELECT md5(random()::text) AS r, sex, diagnosis FROM al;
+SET privrisk.audit_memory_limit = '1MB';
+SELECT privrisk.audit('al_random', ARRAY['r', 'sex'], 'diagnosis', ARRAY['al_rnd', NULL], ARRAY[1, 0]);
+RESET privrisk.audit_memory_limit;
+DROP VIEW al_random;
+SELECT privrisk.drop_hierarchy('al_rnd');
 
 -- A value the hierarchy lacks fails the read with the one error that counts them all,
 -- in the class reader and in the spilling GROUP BY alike.
