@@ -12,7 +12,8 @@ the DP releases. So:
 - the text `privrisk.gen(` appears in code (not comments) in WRITERS only;
 - class_key_expressions and class_query are called from CALLERS only.
 The readers' own queries (class_tally_query, shard_classes_query) take plain
-columns, so they cannot carry a hierarchy.
+columns, so they cannot carry a hierarchy. In src/sql, no function body calls
+gen() (only its own definitions name it).
 
     python3 test/architecture/check_gen_sql.py            # the tree
     python3 test/architecture/check_gen_sql.py --self-test  # the check finds what it must
@@ -32,6 +33,9 @@ GEN_WRITERS = ["class_key_expressions", "class_query"]
 CALLERS = {"src/pg/classes/class_query.cpp", "src/pg/classes/class_functions.cpp",
            "src/pg/dp/dp_release_steps.cpp", "src/pg/classes/shard_grouping_scan.cpp"}
 CALL = re.compile(r"\b(" + "|".join(GEN_WRITERS) + r")\s*\(")
+GEN = re.compile(r'privrisk\s*\.\s*"?gen"?\s*\(')
+COMMENT = re.compile(r"(?<!:)//")  # not the // of a URL in a string
+DEFINITION = re.compile(r"FUNCTION\s+privrisk\.gen\s*\(", re.IGNORECASE)
 
 
 def findings(root):
@@ -40,14 +44,23 @@ def findings(root):
         rel = os.path.relpath(path, root)
         with open(path, encoding="utf-8", errors="replace") as f:
             for number, line in enumerate(f, 1):
-                code = line.split("//", 1)[0]
-                if "privrisk.gen(" in code and rel not in WRITERS:
+                code = COMMENT.split(line, 1)[0]
+                if GEN.search(code) and rel not in WRITERS:
                     found.append(f"{rel}:{number}: writes privrisk.gen( into SQL")
                 if not code.startswith((" ", "\t")):
                     continue  # a declaration or definition (the house style indents every statement)
                 for m in CALL.finditer(code):
                     if rel not in CALLERS:
                         found.append(f"{rel}:{number}: calls {m.group(1)}(), which writes gen() into SQL")
+    for path in sorted(glob.glob(os.path.join(root, "src", "sql", "**", "*.sql"), recursive=True)):
+        rel = os.path.relpath(path, root)
+        if os.path.basename(path) == "comments.sql":
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                code = line.split("--", 1)[0]
+                if GEN.search(code) and not DEFINITION.search(code):
+                    found.append(f"{rel}:{number}: calls privrisk.gen in SQL")
     return found
 
 
@@ -56,15 +69,23 @@ def self_test():
     with tempfile.TemporaryDirectory() as root:
         os.makedirs(os.path.join(root, "src", "pg", "classes"))
         os.makedirs(os.path.join(root, "src", "pg", "measures"))
+        os.makedirs(os.path.join(root, "src", "sql", "measures"))
+        with open(os.path.join(root, "src", "sql", "measures", "check.sql"), "w") as f:
+            f.write("CREATE OR REPLACE FUNCTION privrisk.gen(value text) RETURNS text AS 'x';\n"
+                    "-- privrisk.gen(a) in a comment\n"
+                    "SELECT privrisk . \"gen\" (a, 'h', 1) FROM t;\n")
         with open(os.path.join(root, "src", "pg", "classes", "class_query.cpp"), "w") as f:
             f.write('std::string e() {\n    return "privrisk.gen(" + c;\n}\n')
         with open(os.path.join(root, "src", "pg", "measures", "audit_read.cpp"), "w") as f:
             f.write('void read() {\n    // privrisk.gen( and class_query( in a comment\n'
                     '    std::string q = class_query(source, {}, columns, s);\n'
-                    '    q += "SELECT privrisk.gen(a, $1, $2)";\n}\n')
+                    '    q += "SELECT privrisk.gen(a, $1, $2)";\n'
+                    '    q += "-- see https://example.org"; q += "privrisk.gen(b, $3, $4)";\n}\n')
         got = findings(root)
-    ok = (len(got) == 2 and got[0].startswith("src/pg/measures/audit_read.cpp:3: calls class_query()")
-          and got[1].startswith("src/pg/measures/audit_read.cpp:4: writes privrisk.gen("))
+    ok = (len(got) == 4 and got[0].startswith("src/pg/measures/audit_read.cpp:3: calls class_query()")
+          and got[1].startswith("src/pg/measures/audit_read.cpp:4: writes privrisk.gen(")
+          and got[2].startswith("src/pg/measures/audit_read.cpp:5: writes privrisk.gen(")
+          and got[3].startswith("src/sql/measures/check.sql:3: calls privrisk.gen"))
     return self_test_result(ok, "the check finds gen() written or class_query called outside their places", got)
 
 
