@@ -280,7 +280,8 @@ def main():
         # A shard whose class tally passes its privrisk.audit_memory_limit: search() reads that read's
         # classes with the spilling GROUP BY instead, and answers as one server does.
         made, setup_error = sharded_and_local(
-            "wide", "id bigint, k text, s text", "SELECT g, md5(g::text), (g % 3)::text FROM generate_series(1, 90000) g")
+            "wide", 'id bigint, k text COLLATE "C", s text, k2 text COLLATE "POSIX"',
+            "SELECT g, md5(g::text), (g % 3)::text, md5((g % 1000)::text) FROM generate_series(1, 90000) g")
         on(PORT + 1, "ALTER DATABASE privrisk SET privrisk.audit_memory_limit = '1MB'")
         q = ("SELECT (privrisk.search('{t}', ARRAY['k'], ARRAY[NULL]::text[], 's', '{{\"k\": 1}}')) "
              "#- '{{search,ms}}' #- '{{search,scan_ms}}' #- '{{search,scan_workers}}' #- '{{source}}'")
@@ -299,6 +300,14 @@ def main():
               made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"k_anonymity"' in b[1] and
               "(spilling GROUP BY" in a[2],
               f"{a}\n{b}")
+        # Two hierarchy columns of two collations ("C", "POSIX"): their distinct values are read byte for
+        # byte, in one query (implicit collations that differ would conflict there).
+        q = "SELECT privrisk.audit('{t}', ARRAY['k', 'k2'], 's', ARRAY['wide_k', 'wide_k'], ARRAY[31, 30])"
+        a = coordinator("SET privrisk.audit_memory_limit = '1MB'; SET client_min_messages = debug1; " + q.format(t="wide"))
+        b = coordinator(q.format(t="wide_local"))
+        check("audit() over shards past its limit, two hierarchy columns of different collations: one answer",
+              made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"k_anonymity"' in b[1] and
+              "(spilling GROUP BY" in a[2], f"{a}\n{b}")
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
         # audit() sends each shard one class_tally (a row per shard, its classes inside).
