@@ -293,21 +293,21 @@ def main():
         # audit() with a hierarchy, its merged level-0 tallies past this server's limit: the spilling
         # GROUP BY over the shards' level-0 classes, each value joined to its generalization (no gen()).
         coordinator("SELECT privrisk.prefix_hierarchy('wide_k', 32)")
-        q = "SELECT privrisk.audit('{t}', ARRAY['k'], 's', ARRAY['wide_k'], ARRAY[30])"
-        a = coordinator("SET privrisk.audit_memory_limit = '1MB'; SET client_min_messages = debug1; " + q.format(t="wide"))
-        b = coordinator(q.format(t="wide_local"))
+        def spilled_as_local(q):
+            """q on wide past the coordinator's 1 MB limit equals q on wide_local; (ok, detail)."""
+            a = coordinator("SET privrisk.audit_memory_limit = '1MB'; SET client_min_messages = debug1; "
+                            + q.format(t="wide"))
+            b = coordinator(q.format(t="wide_local"))
+            return (made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"k_anonymity"' in b[1] and
+                    "(spilling GROUP BY" in a[2]), f"{a}\n{b}"
+
         check("audit() with a hierarchy over shards past its limit: the spilling GROUP BY, the single-server answer",
-              made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"k_anonymity"' in b[1] and
-              "(spilling GROUP BY" in a[2],
-              f"{a}\n{b}")
+              *spilled_as_local("SELECT privrisk.audit('{t}', ARRAY['k'], 's', ARRAY['wide_k'], ARRAY[30])"))
         # Two hierarchy columns of two collations ("C", "POSIX"): their distinct values are read byte for
         # byte, in one query (implicit collations that differ would conflict there).
-        q = "SELECT privrisk.audit('{t}', ARRAY['k', 'k2'], 's', ARRAY['wide_k', 'wide_k'], ARRAY[31, 30])"
-        a = coordinator("SET privrisk.audit_memory_limit = '1MB'; SET client_min_messages = debug1; " + q.format(t="wide"))
-        b = coordinator(q.format(t="wide_local"))
         check("audit() over shards past its limit, two hierarchy columns of different collations: one answer",
-              made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"k_anonymity"' in b[1] and
-              "(spilling GROUP BY" in a[2], f"{a}\n{b}")
+              *spilled_as_local("SELECT privrisk.audit('{t}', ARRAY['k', 'k2'], 's', ARRAY['wide_k', 'wide_k'], "
+                                "ARRAY[31, 30])"))
         audit_rows = coordinator(f"SELECT (privrisk.audit('adult', {QI}, 'occupation', {HIER}, {LEVELS})->>'rows')")[1]
         check("audit() counts every row through the classes", audit_rows == "30162", audit_rows)
         # audit() sends each shard one class_tally (a row per shard, its classes inside).
