@@ -19,13 +19,12 @@ gen() (only its own definitions name it).
     python3 test/architecture/check_gen_sql.py --self-test  # the check finds what it must
 Prints each finding as FILE:LINE and exits 1 if there is any.
 """
-import glob
 import os
 import re
 import sys
 import tempfile
 
-from check_runner import run_check, self_test_result
+from check_runner import code_lines, run_check, self_test_result, write_tree
 
 WRITERS = {"src/pg/classes/class_query.cpp", "src/pg/classes/shard_grouping_scan.cpp",
            "src/pg/information/utility_functions.cpp"}
@@ -34,53 +33,37 @@ CALLERS = {"src/pg/classes/class_query.cpp", "src/pg/classes/class_functions.cpp
            "src/pg/dp/dp_release_steps.cpp", "src/pg/classes/shard_grouping_scan.cpp"}
 CALL = re.compile(r"\b(" + "|".join(GEN_WRITERS) + r")\s*\(")
 GEN = re.compile(r'privrisk\s*\.\s*"?gen"?\s*\(')
-COMMENT = re.compile(r"(?<!:)//")  # not the // of a URL in a string
 DEFINITION = re.compile(r"FUNCTION\s+privrisk\.gen\s*\(", re.IGNORECASE)
 
 
 def findings(root):
     found = []
-    for path in sorted(glob.glob(os.path.join(root, "src", "pg", "**", "*.[ch]pp"), recursive=True)):
-        rel = os.path.relpath(path, root)
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for number, line in enumerate(f, 1):
-                code = COMMENT.split(line, 1)[0]
-                if GEN.search(code) and rel not in WRITERS:
-                    found.append(f"{rel}:{number}: writes privrisk.gen( into SQL")
-                if not code.startswith((" ", "\t")):
-                    continue  # a declaration or definition (the house style indents every statement)
-                for m in CALL.finditer(code):
-                    if rel not in CALLERS:
-                        found.append(f"{rel}:{number}: calls {m.group(1)}(), which writes gen() into SQL")
-    for path in sorted(glob.glob(os.path.join(root, "src", "sql", "**", "*.sql"), recursive=True)):
-        rel = os.path.relpath(path, root)
-        if os.path.basename(path) == "comments.sql":
-            continue
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for number, line in enumerate(f, 1):
-                code = line.split("--", 1)[0]
-                if GEN.search(code) and not DEFINITION.search(code):
-                    found.append(f"{rel}:{number}: calls privrisk.gen in SQL")
+    for rel, number, code in code_lines(root, "src/pg", "*.[ch]pp"):
+        if GEN.search(code) and rel not in WRITERS:
+            found.append(f"{rel}:{number}: writes privrisk.gen( into SQL")
+        if not code.startswith((" ", "\t")):
+            continue  # a declaration or definition (the house style indents every statement)
+        for m in CALL.finditer(code):
+            if rel not in CALLERS:
+                found.append(f"{rel}:{number}: calls {m.group(1)}(), which writes gen() into SQL")
+    for rel, number, code in code_lines(root, "src/sql", "*.sql", re.compile("--")):
+        if os.path.basename(rel) != "comments.sql" and GEN.search(code) and not DEFINITION.search(code):
+            found.append(f"{rel}:{number}: calls privrisk.gen in SQL")
     return found
 
 
 def self_test():
     """A tree where a measure writes gen() itself and calls class_query; a writer and a comment that may."""
     with tempfile.TemporaryDirectory() as root:
-        os.makedirs(os.path.join(root, "src", "pg", "classes"))
-        os.makedirs(os.path.join(root, "src", "pg", "measures"))
-        os.makedirs(os.path.join(root, "src", "sql", "measures"))
-        with open(os.path.join(root, "src", "sql", "measures", "check.sql"), "w") as f:
-            f.write("CREATE OR REPLACE FUNCTION privrisk.gen(value text) RETURNS text AS 'x';\n"
-                    "-- privrisk.gen(a) in a comment\n"
-                    "SELECT privrisk . \"gen\" (a, 'h', 1) FROM t;\n")
-        with open(os.path.join(root, "src", "pg", "classes", "class_query.cpp"), "w") as f:
-            f.write('std::string e() {\n    return "privrisk.gen(" + c;\n}\n')
-        with open(os.path.join(root, "src", "pg", "measures", "audit_read.cpp"), "w") as f:
-            f.write('void read() {\n    // privrisk.gen( and class_query( in a comment\n'
-                    '    std::string q = class_query(source, {}, columns, s);\n'
-                    '    q += "SELECT privrisk.gen(a, $1, $2)";\n'
-                    '    q += "-- see https://example.org"; q += "privrisk.gen(b, $3, $4)";\n}\n')
+        write_tree(root, {
+            "src/sql/measures/check.sql": "CREATE OR REPLACE FUNCTION privrisk.gen(value text) RETURNS text AS 'x';\n"
+                                          "-- privrisk.gen(a) in a comment\n"
+                                          "SELECT privrisk . \"gen\" (a, 'h', 1) FROM t;\n",
+            "src/pg/classes/class_query.cpp": 'std::string e() {\n    return "privrisk.gen(" + c;\n}\n',
+            "src/pg/measures/audit_read.cpp": 'void read() {\n    // privrisk.gen( and class_query( in a comment\n'
+                                              '    std::string q = class_query(source, {}, columns, s);\n'
+                                              '    q += "SELECT privrisk.gen(a, $1, $2)";\n'
+                                              '    q += "-- see https://example.org"; q += "privrisk.gen(b, $3, $4)";\n}\n'})
         got = findings(root)
     ok = (len(got) == 4 and got[0].startswith("src/pg/measures/audit_read.cpp:3: calls class_query()")
           and got[1].startswith("src/pg/measures/audit_read.cpp:4: writes privrisk.gen(")
