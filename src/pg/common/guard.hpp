@@ -30,7 +30,7 @@ public:
     const char* what() const noexcept override { return data_->message ? data_->message : "PostgreSQL error"; }
 
 private:
-    ErrorData* data_;  // palloc'd in the context current at the call; freed by PostgreSQL
+    ErrorData* data_;  // palloc'd in the context current at the call (or where copy_error put it)
 };
 
 // Runs fn(arg) under PG_TRY; returns the copied error, or nullptr.

@@ -1,6 +1,7 @@
 #include "common/row_stream.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "common/error.hpp"
 
@@ -26,8 +27,8 @@ struct Receiver {
         } catch (const PgError& e) {  // its data is in the executor's memory, freed before the rethrow
             try {
                 error = std::make_exception_ptr(PgError(copy_error(e.data(), caller)));
-            } catch (...) {
-                error = std::current_exception();
+            } catch (...) {  // out of memory: that error's own data would be in the executor's memory too
+                error = std::make_exception_ptr(std::bad_alloc());
             }
             return false;
         } catch (...) {

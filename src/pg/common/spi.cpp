@@ -196,9 +196,12 @@ bool in_subtransaction(const std::function<bool(int)>& expected, const std::func
     try {
         fn();
     } catch (const PgError& e) {
+        // Its data may live in memory the rollback frees (an SPI connection opened inside):
+        // a copy in the caller's memory goes on instead.
+        ErrorData* copy = copy_error(e.data(), outer);
         roll_back();
-        if (!expected(e.data()->sqlerrcode)) throw;
-        if (caught) *caught = Caught{e.data()->sqlerrcode, e.what()};
+        if (!expected(copy->sqlerrcode)) throw PgError(copy);
+        if (caught) *caught = Caught{copy->sqlerrcode, copy->message ? copy->message : "PostgreSQL error"};
         return false;
     } catch (...) {
         roll_back();

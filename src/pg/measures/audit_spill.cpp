@@ -57,7 +57,7 @@ std::vector<LevelMap> read_level_maps(const std::string& distinct, const std::ve
         if (columns[j].hierarchy) {
             maps.push_back({j, {}, {}});
             hierarchies.push_back(&pins.pin(*columns[j].hierarchy));
-            dates.push_back(columns[j].column.type == DATEOID);
+            dates.push_back(pg_call([&] { return value_text_kind(columns[j].column.type); }) == ValueText::Date);
         }
     if (maps.empty()) return maps;
     const MemoryBound bound = memory_bound();
@@ -70,8 +70,8 @@ std::vector<LevelMap> read_level_maps(const std::string& distinct, const std::ve
             throw UncoveredValueError(
                 Error(ErrorKind::InvalidParameter, "gen: an infinite date has no generalization"));
         Value g = audited_level(*hierarchies[m], value, columns[maps[m].column].level, scratch);
-        // here, in the query's two text[] parameters, and in the plan's copy of them
-        held += 3 * (2 * sizeof(std::string) + value.size() + (g ? g->size() : 0));
+        // here, each element's text for the arrays, the query's two text[] parameters, the plan's copy of them
+        held += 4 * (2 * sizeof(std::string) + value.size() + (g ? g->size() : 0));
         bound.check(held, "audit: the distinct values of its spilling GROUP BY",
                     "raise privrisk.memory_limit, or audit fewer quasi-identifiers with a hierarchy");
         maps[m].values.emplace_back(value);

@@ -168,13 +168,19 @@ SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', A
 SET privrisk.audit_memory_limit = '1MB';
 SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen', NULL, NULL], ARRAY[1, 0, 0]);
 RESET privrisk.audit_memory_limit;
--- Even a hierarchy that lists 'infinity' does not generalize it, in either read.
+-- Even a hierarchy that lists 'infinity' does not generalize it, in either read (the same message).
 SELECT privrisk.load_hierarchy('al_seen_inf', E'2026-01-04;short;*\n2026-01-05;long;*\n2026-01-07;long;*\ninfinity;long;*')
        AS inf_height;
 SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen_inf', NULL, NULL], ARRAY[1, 0, 0]);
 SET privrisk.audit_memory_limit = '1MB';
 SELECT privrisk.audit('al_infinite', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen_inf', NULL, NULL], ARRAY[1, 0, 0]);
 RESET privrisk.audit_memory_limit;
+-- Through a view the class reader reads through SQL: the error is raised in the read's row callback,
+-- inside the SPI connection its subtransaction rolls back, and is reported from a copy that outlives it.
+CREATE VIEW al_infinite_view AS SELECT * FROM al_infinite;
+SELECT privrisk.audit('al_infinite_view', ARRAY['seen', 'zip', 'age'], 'diagnosis', ARRAY['al_seen_inf', NULL, NULL],
+                      ARRAY[1, 0, 0]);
+DROP VIEW al_infinite_view;
 RESET max_parallel_workers_per_gather;
 DROP TABLE al_infinite;
 SELECT privrisk.drop_hierarchy('al_seen_inf');
