@@ -2,13 +2,10 @@
 
 #include "common/args.hpp"
 #include "common/guard.hpp"
+#include "common/privrisk_function.hpp"
 
 #include <cstdio>
 #include <cstring>
-
-extern "C" {
-#include "parser/parse_func.h"
-}
 
 namespace privrisk::pg {
 
@@ -103,8 +100,7 @@ std::string_view value_text_slow(ValueText* method, Datum value) {
 bool canonical_text_installed() {
     return pg_call([] {
         Oid argtypes[1] = {ANYELEMENTOID};
-        List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("canonical_text")));
-        return OidIsValid(LookupFuncName(name, 1, argtypes, true));
+        return OidIsValid(privrisk_function("canonical_text", 1, argtypes));
     });
 }
 

@@ -4,6 +4,7 @@
 // rows; it is parallel-aware (a parallel heap scan of the source).
 #include "release/release_scan.hpp"
 #include "common/custom_path.hpp"
+#include "common/privrisk_function.hpp"
 #include "release/policy_access.hpp"
 #include "release/release_shape.hpp"
 #include "release/scan_index.hpp"
@@ -169,9 +170,8 @@ SourceSize planned_source_size(PlannerInfo* root, List* args) {
 }
 
 Oid release_function() {
-    static Oid argtypes[1] = {TEXTOID};
-    List* name = list_make2(makeString(const_cast<char*>("privrisk")), makeString(const_cast<char*>("release")));
-    return LookupFuncName(name, 1, argtypes, true);
+    static const Oid argtypes[1] = {TEXTOID};
+    return privrisk_function("release", 1, argtypes);
 }
 
 void add_release_paths(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {

@@ -9,6 +9,7 @@
 
 #include "common/args.hpp"
 #include "common/error.hpp"
+#include "common/privrisk_function.hpp"
 #include "hierarchy/pinned_hierarchy.hpp"
 #include "release/policy_access.hpp"
 #include "release/scan_state.hpp"
@@ -20,7 +21,6 @@ extern "C" {
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/planner.h"
-#include "parser/parse_func.h"
 #include "utils/inval.h"
 #include "utils/syscache.h"
 }
@@ -59,8 +59,7 @@ Oid release_is_pinned_oid() {
                                           : InvalidOid;
             if (!OidIsValid(type)) return InvalidOid;
             Oid argtypes[2] = {ANYELEMENTOID, type};
-            List* name = list_make2(makeString(pstrdup("privrisk")), makeString(pstrdup("release_is_pinned")));
-            return LookupFuncName(name, 2, argtypes, true);
+            return privrisk_function("release_is_pinned", 2, argtypes);
         });
     } catch (...) {
         pin_function_known = false;

@@ -14,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "common/guard.hpp"
+#include "common/privrisk_function.hpp"
 
 extern "C" {
 #include "rewrite/rewriteHandler.h"
@@ -32,9 +33,8 @@ Oid view_of_body(Query* query) {
 }
 
 Oid function_oid(const char* name, int nargs) {
-    static Oid argtypes[2] = {TEXTOID, TEXTOID};
-    List* qualified = list_make2(makeString(const_cast<char*>("privrisk")), makeString(const_cast<char*>(name)));
-    return LookupFuncName(qualified, nargs, argtypes, true);
+    static const Oid argtypes[2] = {TEXTOID, TEXTOID};
+    return privrisk_function(name, nargs, argtypes);
 }
 
 }  // namespace
