@@ -77,25 +77,12 @@ void explaining_uncovered(const SourceRelation& source,
     // No subtransaction may start during a parallel operation (audit() above a Gather):
     // there the first value that generalize() refuses is the error.
     if (columns.empty() || pg_call([] { return IsInParallelMode(); })) return fn();
-    // The error is copied where it is caught, inside the subtransaction: its rollback frees
-    // the contexts (SPI's) the error may live in, and it is rethrown after that.
-    MemoryContext outer = CurrentMemoryContext;
-    ErrorData* saved = nullptr;
     try {
-        in_subtransaction([](int) { return false; },
-                          [&] {
-                              try {
-                                  fn();
-                              } catch (const PgError& e) {
-                                  saved = copy_error(e.data(), outer);
-                                  throw;
-                              }
-                          });
-    } catch (const PgError&) {
-        if (!saved) throw;
-        if (saved->sqlerrcode == ERRCODE_INVALID_PARAMETER_VALUE)
+        in_subtransaction([](int) { return false; }, fn);
+    } catch (const PgError& e) {  // in_subtransaction's copy, in this context: it outlives the rollback
+        if (e.data()->sqlerrcode == ERRCODE_INVALID_PARAMETER_VALUE)
             for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
-        throw PgError(saved);
+        throw;
     } catch (const UncoveredValueError&) {  // refused in C++ (audit's class reader generalizes each value there)
         for (const auto& [column, hierarchy] : columns) require_covered(source, column, hierarchy);
         throw;
