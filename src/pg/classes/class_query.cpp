@@ -170,6 +170,12 @@ std::vector<std::string> quoted(const std::vector<SourceColumn>& columns) {
 
 }  // namespace
 
+std::vector<SourceColumn> plain_columns(const std::vector<ClassColumn>& columns) {
+    std::vector<SourceColumn> out;
+    for (const ClassColumn& c : columns) out.push_back(c.column);
+    return out;
+}
+
 std::string shard_classes_query(const std::vector<Shard>& shards, const std::vector<SourceColumn>& keys,
                                 const std::optional<SourceColumn>& sensitive) {
     std::string parts;

@@ -82,6 +82,9 @@ std::vector<std::string> class_key_expressions(const std::vector<ClassColumn>& c
 std::string class_query(const SourceRelation& source, const std::vector<Shard>& shards,
                         const std::vector<ClassColumn>& columns, const std::optional<SourceColumn>& sensitive);
 
+// The columns as they are (level 0), without their hierarchies.
+std::vector<SourceColumn> plain_columns(const std::vector<ClassColumn>& columns);
+
 // One class_tally per part (a shard, or the source itself with server ""): SELECT
 // privrisk.class_tally(<the sensitive value's canonical text, or NULL>, k0, …) FROM part,
 // as a UNION ALL, one row per part with its classes inside. The keys are columns as they

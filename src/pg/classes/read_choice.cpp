@@ -68,8 +68,7 @@ ReadChoice choose_read(Oid relid, const std::vector<SourceColumn>& columns, std:
 
 ReadChoice choose_read(Oid relid, const std::vector<ClassColumn>& keys, const std::optional<SourceColumn>& sensitive,
                        const ReadNeeds& needs) {
-    std::vector<SourceColumn> read;
-    for (const ClassColumn& k : keys) read.push_back(k.column);
+    std::vector<SourceColumn> read = plain_columns(keys);
     if (sensitive) read.push_back(*sensitive);
     return choose_read(relid, read, keys.size(), needs);
 }

@@ -149,10 +149,9 @@ ParallelOutcome read_in_parallel(AuditScan& s, int workers) {
 // Quasi-identifiers without a hierarchy only (the class reader reads the others).
 bool read_tallies(AuditScan& s) {
     const bool sharded = !s.choice.shards.empty();
-    std::vector<SourceColumn> keys;
-    for (const ClassColumn& c : s.a.columns) keys.push_back(c.column);
-    const std::string select_tally = class_tally_query(
-        sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}}, keys, s.a.sensitive);
+    const std::string select_tally =
+        class_tally_query(sharded ? s.choice.shards : std::vector<Shard>{{s.a.source.qualified, ""}},
+                          plain_columns(s.a.columns), s.a.sensitive);
     bool tallied = false;  // on a failure the lambda does not finish
     in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
         try {

@@ -100,9 +100,7 @@ SpillQuery spilling_group_query(const AuditSource& a, const std::vector<Shard>& 
     }
     std::string from;
     if (sharded) {
-        std::vector<SourceColumn> level0;
-        for (const ClassColumn& c : a.columns) level0.push_back(c.column);
-        from = "(" + shard_classes_query(shards, level0, a.sensitive) + ") AS c(" + names + ", h)";
+        from = "(" + shard_classes_query(shards, plain_columns(a.columns), a.sensitive) + ") AS c(" + names + ", h)";
     } else {
         std::vector<std::string> expressions;
         for (const ClassColumn& c : a.columns)
