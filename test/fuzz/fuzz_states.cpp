@@ -1,10 +1,12 @@
 // Aggregate states and tallies that support functions accept as bytes (a
 // hand-made bytea reaches them): the class set of the measures, value counts
 // of the entropies, the tuple tally of match_counts and the class tally of
-// audit(). The first byte picks the reader and its width.
+// audit() (its partial state, and its value as a shard sends it). The first
+// byte picks the reader and its width.
 #include <memory_resource>
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
 #include "classes/class_set.hpp"
 #include "classes/tuple_tally.hpp"
 #include "information/value_counts.hpp"
@@ -36,6 +38,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
             });
             break;
         case 3:
+            if (data[0] & 16) {  // a tally as it leaves a shard (class_tally's value), merged as the coordinator does
+                refused_or_read([&] {
+                    const auto form = privrisk::ClassAggregator::read_tally(bytes, width);
+                    const privrisk::RunValues values = privrisk::run_values({form.sensitive});
+                    const std::string part = privrisk::merge_class_runs({form.run}, values);
+                    (void)privrisk::ContingencyTable::from_canonical_parts(values.values, {part});
+                    const std::string keyed = privrisk::merge_keyed_runs({form.run}, values);
+                    privrisk::for_each_keyed_class(
+                        keyed, values.values.size(), [&](std::string_view key, auto*, std::size_t) {
+                            privrisk::for_each_key_value(key, width, [](std::size_t, auto) {});
+                        });
+                });
+                break;
+            }
             refused_or_read([&] {
                 privrisk::ClassAggregator a(mr, width, 64);
                 a.merge_serialized(bytes);

@@ -47,5 +47,6 @@ int main(int argc, char** argv) {
     agg.add(qi, std::string_view("flu"));
     agg.add(qi, privrisk::Value());
     write(out + "/states", "class_tally_2", std::string(1, '\x07') + agg.serialize());
+    write(out + "/states", "class_tally_value_2", std::string(1, '\x17') + agg.serialize_tally());
     return 0;
 }

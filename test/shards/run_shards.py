@@ -326,6 +326,24 @@ def main():
         check("audit() of a boolean sensitive column over shards: their tallies of t and f, as one server counts",
               made and a[0] == 0 and a[1].splitlines()[-1] == b[1] and '"t_hierarchical"' in b[1] and
               "(class tallies," in a[2], f"{a}\n{b}\n{setup_error}")
+        # Shards whose columns have other binary forms (n is bigint on shard 2, int elsewhere): their
+        # tallies are runs sorted by the values' texts, so a class met on every shard merges into one,
+        # for audit() (classes) and search() (classes with their keys) alike.
+        made, setup_error = sharded_and_local(
+            "mixed", "id bigint, n int, g text, s text",
+            "SELECT g, g % 37 - 5, (g % 4)::text, (g % 6)::text FROM generate_series(1, 6000) g")
+        altered = on(PORT + 2, "ALTER TABLE mixed ALTER COLUMN n TYPE bigint")
+        q = "SELECT privrisk.audit('{t}', ARRAY['n', 'g'], 's')"
+        a = coordinator("SET client_min_messages = debug1; " + q.format(t="mixed"))
+        b = coordinator(q.format(t="mixed_local"))
+        check("audit() over shards whose key column is int on some and bigint on another: one server's classes",
+              made and altered[0] == 0 and a[0] == 0 and a[1].splitlines()[-1] == b[1] and
+              '"classes": 148' in b[1] and "(class tallies," in a[2], f"{a}\n{b}\n{setup_error}\n{altered}")
+        q = ("SELECT privrisk.search('{t}', ARRAY['n', 'g'], ARRAY[NULL, NULL]::text[], 's', '{{\"k\": 1}}') "
+             "#- '{{search}}' #- '{{source}}'")
+        a, b = coordinator(q.format(t="mixed")), coordinator(q.format(t="mixed_local"))
+        check("search() over shards whose key column is int on some and bigint on another: one server's answer",
+              made and a[0] == 0 and a[1] == b[1] and '"classes": 148' in b[1], f"{a}\n{b}")
         code, out, err = coordinator(f"SET client_min_messages = debug1; SELECT (privrisk.audit('adult', {QI}, 'occupation', "
                                      f"{HIER}, {LEVELS})->>'rows')")
         check("audit() over shards reads their class tallies", code == 0 and "(class tallies," in err, err)

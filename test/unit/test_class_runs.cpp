@@ -360,3 +360,109 @@ TEST(ClassRuns, KeyedRunsGiveEachClassWithItsKeyAndCounts) {
         EXPECT_EQ(got, want);
     }
 }
+
+namespace {
+
+// A row's key texts, as class_tally's transition gives them: met only for a new value.
+struct RowTexts final : ClassAggregator::Texts {
+    const std::vector<std::string>* texts = nullptr;
+    std::string_view text(std::size_t column) override { return (*texts)[column]; }
+};
+
+}  // namespace
+
+// Tallies as they leave their servers (class_tally over shards): one keyed by
+// texts, one by 4-byte and one by 8-byte binary forms of the same integers (a
+// shard's column may be int where another's is bigint), one rebuilt from its
+// partial state's bytes (a shard's own parallel plan). Merged in one pass they
+// give the classes of all rows as one aggregator counts them, bit for bit.
+TEST(ClassAggregator, TalliesOfServersWithOtherBinaryFormsMergeIntoTheOnePassClasses) {
+    std::mt19937 rng(61);
+    for (int round = 0; round < 30; ++round) {
+        const int qis = 1 + rng() % 3, rows = 1 + rng() % 4000;
+        ClassAggregator one(std::pmr::new_delete_resource(), qis);
+        std::vector<std::unique_ptr<ClassAggregator>> server;
+        for (int p = 0; p < 4; ++p)
+            server.push_back(std::make_unique<ClassAggregator>(std::pmr::new_delete_resource(), qis, 1 + rng() % 900));
+        for (int r = 0; r < rows; ++r) {
+            const int at = rng() % 4;
+            std::vector<std::string> text(qis), binary(qis);
+            std::vector<Value> by_text(qis), by_binary(qis);
+            for (int i = 0; i < qis; ++i) {
+                const int64_t v = static_cast<int64_t>(rng() % 40) - 3;
+                text[i] = std::to_string(v);
+                binary[i].assign(at == 2 ? 8 : 4, '\0');
+                if (at == 2) std::memcpy(binary[i].data(), &v, 8);
+                else {
+                    const int32_t narrow = static_cast<int32_t>(v);
+                    std::memcpy(binary[i].data(), &narrow, 4);
+                }
+                const bool null = v == -3;
+                by_text[i] = null ? Value() : Value(text[i]);
+                by_binary[i] = null ? Value() : Value(binary[i]);
+            }
+            const int s = rng() % 12;
+            const std::string sv = "s" + std::to_string(s);
+            const Value sensitive = s == 11 ? Value() : Value(sv);
+            one.add(by_text.data(), sensitive);
+            RowTexts texts;
+            texts.texts = &text;
+            if (at == 0) server[0]->add(by_text.data(), sensitive);
+            else server[at]->add(by_binary.data(), sensitive, &texts);
+        }
+        // Server 3's tally arrives as a partial state, merged into one keyed by texts.
+        ClassAggregator rebuilt(std::pmr::new_delete_resource(), qis);
+        rebuilt.merge_serialized(server[3]->serialize());
+        std::vector<std::string> tallies = {server[0]->serialize_tally(), server[1]->serialize_tally(),
+                                            server[2]->serialize_tally(), rebuilt.serialize_tally()};
+        std::vector<std::string_view> sensitive, runs;
+        for (const std::string& t : tallies) {
+            ClassAggregator::TallyForm form = ClassAggregator::read_tally(t, qis);
+            sensitive.push_back(form.sensitive);
+            runs.push_back(form.run);
+        }
+        const RunValues values = run_values(sensitive);
+        const std::string part = merge_class_runs(runs, values);
+        ContingencyTable got = ContingencyTable::from_canonical_parts(values.values, {part});
+        ContingencyTable want = one.finish();
+        EXPECT_EQ(got.classes(), want.classes());
+        EXPECT_EQ(got.rows(), want.rows());
+        EXPECT_EQ(got.values(), want.values());
+        EXPECT_EQ(*k_anonymity(got), *k_anonymity(want));
+        EXPECT_EQ(*a_know(got), *a_know(want));
+        EXPECT_EQ(*t_equal(got), *t_equal(want));
+        EXPECT_EQ(*l_entropy(got), *l_entropy(want));
+        EXPECT_EQ(*records_at_risk(got, 0.2), *records_at_risk(want, 0.2));
+    }
+}
+
+// A tally's head is checked: another version's form (no tag), another width, and
+// every truncation are refused.
+TEST(ClassAggregator, RefusesDamagedTallies) {
+    ClassAggregator a(std::pmr::new_delete_resource(), 2);
+    std::string x = "x", y = "yy";
+    Value key[2] = {Value(x), Value(y)};
+    a.add(key, Value(x));
+    const std::string tally = a.serialize_tally();
+    auto refused = [&](const std::string& bytes, std::size_t width) {
+        try {
+            ClassAggregator::TallyForm form = ClassAggregator::read_tally(bytes, width);
+            merge_class_runs({form.run}, run_values({form.sensitive}));
+        } catch (const Error&) {
+            return true;
+        }
+        return false;
+    };
+    EXPECT_FALSE(refused(tally, 2));
+    EXPECT_TRUE(refused(tally, 1));
+    for (std::size_t n = 0; n < tally.size(); ++n) EXPECT_TRUE(refused(tally.substr(0, n), 2)) << n;
+    ClassAggregator old(std::pmr::new_delete_resource(), 2);  // the byte form of partial states: no tag
+    old.add(key, Value(x));
+    EXPECT_TRUE(refused(old.serialize(), 2));
+    try {
+        ClassAggregator::read_tally(old.serialize(), 2);
+        ADD_FAILURE() << "an untagged form was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("same privrisk version"), std::string::npos) << e.what();
+    }
+}

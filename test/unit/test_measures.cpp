@@ -392,6 +392,7 @@ TEST(ClassSet, DedupesMergesAndSerializes) {
 }
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
 
 // audit()'s one-pass aggregation builds the same classes as grouping by hand,
 // small classes and classes past the linear-scan limit alike.
@@ -432,9 +433,10 @@ TEST(ClassAggregator, MatchesGroupingByHand) {
     }
 }
 
-// The class reader over shards: each shard's tally, merged here, gives every class
-// with its values' texts and its sensitive counts, as counting the rows directly does.
-TEST(ClassAggregator, DrainedTalliesGiveEachClassByItsTexts) {
+// The class reader over shards: each shard's tally (its value, a run sorted by its
+// values' texts), merged here with its keys, gives every class with its values'
+// texts and its sensitive counts, as counting the rows directly does.
+TEST(ClassAggregator, KeyedMergeOfTalliesGivesEachClassByItsTexts) {
     using Text = std::optional<std::string>;  // a value kept (Value only views one)
     std::mt19937 rng(43);
     for (int round = 0; round < 40; ++round) {
@@ -457,18 +459,27 @@ TEST(ClassAggregator, DrainedTalliesGiveEachClassByItsTexts) {
             part[rng() % parts]->add(qi.data(), s == 3 ? Value() : Value(sv));
             ++want[kept][s == 3 ? Text() : Text(sv)];
         }
-        ClassAggregator merged(std::pmr::new_delete_resource(), qis);
-        for (auto& p : part) merged.merge_serialized(p->serialize());
-        const auto& values = merged.sensitive_values();
+        std::vector<std::string> tallies;
+        std::vector<std::string_view> sensitive, runs;
+        for (auto& p : part) tallies.push_back(p->serialize_tally());
+        for (const std::string& t : tallies) {
+            const ClassAggregator::TallyForm form = ClassAggregator::read_tally(t, qis);
+            sensitive.push_back(form.sensitive);
+            runs.push_back(form.run);
+        }
+        const RunValues values = run_values(sensitive);
+        const std::string merged = merge_keyed_runs(runs, values);
         std::map<std::vector<Text>, std::map<Text, int64_t>> got;
-        merged.drain(
-            [&](const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts) {
-                std::vector<Text> k(qis);
-                for (int i = 0; i < qis; ++i)
-                    if (key[i]) k[i] = std::string(*key[i]);
-                EXPECT_EQ(got.count(k), 0u);  // each class once
-                for (const auto& [id, count] : counts) got[k][values.at(id)] += count;
-            });
+        for_each_keyed_class(merged, values.values.size(),
+                             [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
+                                 std::vector<Text> k(qis);
+                                 for_each_key_value(key, qis, [&](std::size_t i, std::optional<std::string_view> v) {
+                                     if (v) k[i] = std::string(*v);
+                                 });
+                                 EXPECT_EQ(got.count(k), 0u);  // each class once
+                                 for (std::size_t c = 0; c < n; ++c)
+                                     got[k][values.values.at(pairs[c].first)] += pairs[c].second;
+                             });
         EXPECT_EQ(got, want);
     }
 }

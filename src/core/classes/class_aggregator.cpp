@@ -53,7 +53,9 @@ uint32_t ClassAggregator::code(std::size_t column, std::string_view key, Texts* 
         std::string_view text = texts ? texts->text(column) : key;
         texts_[column].insert(texts_[column].end(), text.begin(), text.end());
         text_ends_[column].push_back(texts_[column].size());
-        value_hashes_[column].push_back(FlatIndex::hash(key));
+        // By its text: the tallies of other servers, whose binary forms may differ, then
+        // put each class in the same place of their runs (serialize_tally).
+        value_hashes_[column].push_back(FlatIndex::hash(text));
     }
     return code + 1;
 }
@@ -185,26 +187,6 @@ ContingencyTable ClassAggregator::finish() {
     }
     table_.canonicalize();
     return std::move(table_);
-}
-
-void ClassAggregator::drain(const std::function<void(const std::optional<std::string_view>* key,
-                                                     const std::vector<ContingencyTable::Pair>& counts)>& on_class) {
-    fold_all();
-    std::vector<std::optional<std::string_view>> key(qi_count_);
-    std::vector<ContingencyTable::Pair> counts;
-    for (Partition& p : partitions_) {
-        for (uint32_t id = 0; id < p.first.size(); ++id) {
-            const uint32_t* codes = p.keys.data() + std::size_t(id) * qi_count_;
-            for (std::size_t i = 0; i < qi_count_; ++i)
-                key[i] = codes[i] ? std::optional<std::string_view>(key_text(i, codes[i])) : std::nullopt;
-            counts.clear();
-            for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next)
-                counts.emplace_back(p.cells[c].value, p.cells[c].count);
-            on_class(key.data(), counts);
-        }
-        for (uint32_t* block : p.blocks) mr_->deallocate(block, kBlockWords * sizeof(uint32_t), alignof(uint32_t));
-        p = Partition(mr_);  // give the partition's memory back as we go
-    }
 }
 
 std::string ClassAggregator::serialize_values() {
@@ -374,6 +356,41 @@ void ClassAggregator::put_classes(std::string& out) const {
             std::memcpy(count_at, &n, sizeof n);
         }
     }
+}
+
+void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& place) {
+    const std::string sensitive = serialize_sensitive();
+    if (sensitive.size() > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class tally's sensitive values take over 4 GB");
+    serialize_run(0, 1, [&](std::size_t run_bytes) {
+        const std::size_t head = 3 * sizeof(uint32_t) + sensitive.size();
+        char* to = place(head + run_bytes);
+        const uint32_t words[3] = {kTallyTag, static_cast<uint32_t>(qi_count_),
+                                   static_cast<uint32_t>(sensitive.size())};
+        std::memcpy(to, words, sizeof words);
+        return put_raw(to + sizeof words, sensitive);
+    });
+}
+
+std::string ClassAggregator::serialize_tally() {
+    std::string out;
+    serialize_tally([&out](std::size_t size) {
+        out.assign(size, '\0');
+        return out.data();
+    });
+    return out;
+}
+
+ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, std::size_t width) {
+    ByteReader r{bytes, "a class tally"};
+    if (r.get<uint32_t>() != kTallyTag)
+        fail(ErrorKind::InvalidParameter,
+             "a class tally in a byte form this privrisk does not read: every shard must run the same privrisk "
+             "version as the coordinator, on a machine of the same byte order");
+    if (r.get<uint32_t>() != width) fail(ErrorKind::InvalidParameter, "a class tally of another width");
+    TallyForm form;
+    form.sensitive = r.bytes(r.get<uint32_t>());
+    form.run = r.in;  // checked as it is merged (class_runs.hpp)
+    return form;
 }
 
 std::string ClassAggregator::serialize() {

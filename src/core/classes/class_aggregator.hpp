@@ -57,21 +57,28 @@ public:
     // Adds a tally in byte form, checking every offset, code and count (a
     // hand-made one is refused). Only into an aggregator keyed by texts.
     void merge_serialized(std::string_view bytes);
-    // Each class with its key (⊥: nullopt) and its (sensitive value id, count) cells,
-    // the ids indexing sensitive_values(), in no particular order; then the aggregator
-    // is spent. For one keyed by texts (tallies merged with merge_serialized): the key
-    // is the values' texts.
-    void drain(const std::function<void(const std::optional<std::string_view>* key,
-                                        const std::vector<ContingencyTable::Pair>& counts)>& on_class);
-    const std::vector<std::optional<std::string>>& sensitive_values() const { return table_.values(); }
+
+    // The tally as it leaves its server (class_tally's value, docs/scale-out.md):
+    // u32 tag, u32 width, u32 length of the sensitive values and those values
+    // (serialize_sensitive), then one run of all its classes (serialize_run(0, 1)),
+    // keys by text. A class's place in it depends on its values' texts only, so the
+    // tallies of several servers merge in one pass (class_runs.hpp) whatever binary
+    // forms their columns have; place(n) says where its n bytes go.
+    void serialize_tally(const std::function<char*(std::size_t)>& place);
+    std::string serialize_tally();
+    struct TallyForm {
+        std::string_view sensitive, run;  // as run_values and merge_class_runs read them
+    };
+    // Its parts, the tag and `width` checked (the run is checked as it is merged).
+    static TallyForm read_tally(std::string_view bytes, std::size_t width);
     // Adds another aggregator's classes, its values by text (a combine in one process).
     void merge(ClassAggregator& other);
 
     // Runs, for merging in parallel (class_runs.hpp): the sensitive values once,
     // and the classes of task `task` of `tasks`, sorted by class hash and key
-    // bytes, each with its key's bytes. A class's task and place depend on its
-    // values' bytes only, so every aggregator of one release puts a class in the
-    // same task's run at the same place.
+    // bytes, each with its key's bytes (its values' texts). A class's task and
+    // place depend on those bytes only, so every aggregator of one release puts a
+    // class in the same task's run at the same place.
     std::string serialize_sensitive();
     // Reads the sensitive values of such a form (u32 count, then per value u8
     // present, u32 length, bytes), each checked, calling on_value(index, present,
@@ -85,6 +92,7 @@ public:
     static constexpr std::size_t kMaxTasks = 256;
 
 private:
+    static constexpr uint32_t kTallyTag = 0x31545250;  // "PRT1": another version's form is refused by name
     static constexpr std::size_t kPartitionBits = 8;
     static constexpr std::size_t kPartitions = std::size_t(1) << kPartitionBits;
     static constexpr std::size_t kBlockWords = 16 * 1024;  // buffers grow by 64 kB blocks, reused after each fold
@@ -112,7 +120,7 @@ private:
     void add_cell(Partition& p, uint32_t id, uint32_t value, int64_t count);
     uint32_t code(std::size_t column, std::string_view key, Texts* texts);
     static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
-    // A class's hash and partition, from its values' bytes (not this aggregator's codes).
+    // A class's hash and partition, from its values' texts (not this aggregator's codes).
     uint64_t class_hash(const uint32_t* codes) const;
     std::size_t partition_of(const uint32_t* codes) const {
         return static_cast<std::size_t>(class_hash(codes) >> (64 - kPartitionBits));

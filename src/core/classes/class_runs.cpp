@@ -44,10 +44,13 @@ bool before(const Cursor& a, const Cursor& b) { return a.hash != b.hash ? a.hash
 
 // A merged part: its count of entries, then their bytes. The count is written last,
 // in the room left for it at the start, so the part is not copied.
-void start_part(std::string& body) { body.assign(sizeof(uint64_t), '\0'); }
-std::string finish_part(std::string& body, uint64_t entries) {
+template <typename String>
+void start_part(String& body) {
+    body.assign(sizeof(uint64_t), '\0');
+}
+template <typename String>
+void finish_part(String& body, uint64_t entries) {
     std::memcpy(body.data(), &entries, sizeof entries);
-    return std::move(body);
 }
 
 }  // namespace
@@ -134,7 +137,8 @@ public:
     // The entry at `at` of `body` (i64 multiplicity, u32 length, pairs), just
     // appended: true if an identical class was there, whose multiplicity then
     // grows by one; the caller drops the new entry.
-    bool seen(std::string& body, std::size_t at) {
+    template <typename String>
+    bool seen(String& body, std::size_t at) {
         const std::size_t head = sizeof(int64_t);  // the multiplicity; then the pairs' length and the pairs
         std::string_view pairs(body.data() + at + head, body.size() - at - head);
         const uint64_t h = FlatIndex::hash(pairs) | 1;  // 0: an empty slot
@@ -180,7 +184,8 @@ private:
     std::size_t used_ = 0;
 };
 
-std::string merge_classes(const std::vector<std::string_view>& runs, const RunValues& values, bool with_keys) {
+template <typename String>
+void merge_classes(const std::vector<std::string_view>& runs, const RunValues& values, bool with_keys, String& body) {
     if (runs.size() != values.ids.size()) fail(ErrorKind::Internal, "class runs without their values");
     std::vector<int64_t> counts(values.values.size(), 0);  // by canonical id, 0 outside the class being merged
     // The ids a class has: with at most 64 values a bit mask, read in id order at no cost;
@@ -188,7 +193,6 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
     const bool few = values.values.size() <= 64;
     uint64_t mask = 0;
     std::vector<uint32_t> touched;
-    std::string body;
     std::size_t bytes = 0;
     for (std::string_view run : runs) bytes += run.size();
     // Merged classes usually take fewer bytes than their runs (a class met by several
@@ -248,17 +252,35 @@ std::string merge_classes(const std::vector<std::string_view>& runs, const RunVa
         if (!with_keys && rows <= Shapes::kMaxRows && shapes.seen(body, entry)) body.resize(entry);
         else ++entries;
     });
-    return finish_part(body, entries);
+    finish_part(body, entries);
 }
 
 }  // namespace
 
 std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
-    return merge_classes(runs, values, false);
+    std::string part;
+    merge_classes(runs, values, false, part);
+    return part;
+}
+
+std::pmr::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values,
+                                  std::pmr::memory_resource* mr) {
+    std::pmr::string part(mr);
+    merge_classes(runs, values, false, part);
+    return part;
 }
 
 std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
-    return merge_classes(runs, values, true);
+    std::string part;
+    merge_classes(runs, values, true, part);
+    return part;
+}
+
+std::pmr::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values,
+                                  std::pmr::memory_resource* mr) {
+    std::pmr::string part(mr);
+    merge_classes(runs, values, true, part);
+    return part;
 }
 
 std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
@@ -282,7 +304,8 @@ std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
         put_bytes<int64_t>(body, total);
         ++tuples;
     });
-    return finish_part(body, tuples);
+    finish_part(body, tuples);
+    return body;
 }
 
 }  // namespace privrisk

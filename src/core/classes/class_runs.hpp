@@ -17,10 +17,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "common/byte_form.hpp"
+#include "common/error.hpp"
 
 namespace privrisk {
 
@@ -40,11 +45,51 @@ RunValues run_values(const std::vector<std::string_view>& sensitive);
 // (ContingencyTable::from_canonical_parts). Every length, id, count and the
 // runs' order are checked.
 std::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values);
+// The same in `mr` (a caller's bounded memory).
+std::pmr::string merge_class_runs(const std::vector<std::string_view>& runs, const RunValues& values,
+                                  std::pmr::memory_resource* mr);
 
 // The same with each class's key first (u32 length and the key's bytes, as in
 // a run) for callers that roll classes up by their values (search's base
 // classes): every class is an entry of its own, with no multiplicity.
 std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values);
+std::pmr::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values,
+                                  std::pmr::memory_resource* mr);
+
+// The values of a key as runs and merged parts carry it: on_value(column, bytes)
+// per column of `width`, nullopt for ⊥. A key that does not end with its last
+// value is refused (a run may come from another server).
+template <typename F>
+void for_each_key_value(std::string_view key, std::size_t width, F&& on_value) {
+    ByteReader k{key, "a class key"};
+    for (std::size_t j = 0; j < width; ++j) {
+        const uint32_t length = k.get<uint32_t>();
+        on_value(j, length == UINT32_MAX ? std::optional<std::string_view>()
+                                         : std::optional<std::string_view>(k.bytes(length)));
+    }
+    if (!k.in.empty()) fail(ErrorKind::InvalidParameter, "a class key has more values than its columns");
+}
+
+// Reads such a part: on_class(key, pairs, n) for each class, the n (canonical
+// value id, count) pairs in id order, each id checked against the `values` there are.
+template <typename F>
+void for_each_keyed_class(std::string_view part, std::size_t values, F&& on_class) {
+    std::vector<std::pair<uint32_t, int64_t>> pairs;
+    ByteReader r{part, "a class part"};
+    for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
+        const std::string_view key = r.bytes(r.get<uint32_t>());
+        const uint32_t count = r.get<uint32_t>();
+        r.need(std::size_t(count) * (sizeof(uint32_t) + sizeof(int64_t)));  // nothing sized by a lie
+        pairs.resize(count);
+        for (auto& [id, rows] : pairs) {
+            id = r.get<uint32_t>();
+            rows = r.get<int64_t>();
+            if (id >= values) fail(ErrorKind::Internal, "a class part names an unknown value");
+        }
+        on_class(key, pairs.data(), pairs.size());
+    }
+    if (!r.in.empty()) fail(ErrorKind::Internal, "a class part has trailing bytes");
+}
 
 // The same for distinct tuples (runs of aggregators without a sensitive column):
 // u64 tuples, then per tuple u32 key length, the key's bytes (as in a run) and

@@ -13,8 +13,8 @@
 
 namespace privrisk {
 
-template <typename T>
-void put_bytes(std::string& out, T v) {
+template <typename T, typename String>  // a std::string or a std::pmr::string
+void put_bytes(String& out, T v) {
     out.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 

@@ -1,6 +1,7 @@
 // privrisk.class_tally(sensitive text, VARIADIC keys): the classes of the rows
-// (one per distinct key tuple) with their sensitive counts, in the byte form of
-// the core ClassAggregator. It is how audit() reads a table with parallel
+// (one per distinct key tuple) with their sensitive counts, in the core
+// ClassAggregator's tally form (serialize_tally; its partial states between
+// workers in its partial form, serialize). It is how audit() reads a table with parallel
 // workers (each tallies part of it, the leader merges) and a sharded table
 // (each shard tallies its rows, the coordinator merges): docs/scale-out.md.
 // audit() gives it the sensitive value's canonical text (canonical_text_sql).
@@ -100,7 +101,7 @@ void absorb_raw(ClassTallyState* s) {
     s->raw.shrink_to_fit();
 }
 
-Datum tally_bytes(ClassTallyState* s) {
+Datum partial_bytes(ClassTallyState* s) {
     if (!s->raw.empty() && s->aggregator.rows() == 0) return text_datum(std::string_view(s->raw));
     absorb_raw(s);
     std::string bytes = bounded([&] { return s->aggregator.serialize(); });
@@ -154,7 +155,7 @@ PRIVRISK_FUNCTION(privrisk_class_tally_combine) {
     PG_RETURN_POINTER(into);
 }
 
-PRIVRISK_FUNCTION(privrisk_class_tally_serialize) { return tally_bytes(state_arg(fcinfo, 0)); }
+PRIVRISK_FUNCTION(privrisk_class_tally_serialize) { return partial_bytes(state_arg(fcinfo, 0)); }
 
 PRIVRISK_FUNCTION(privrisk_class_tally_deserialize) {
     std::string_view bytes = text_view(PG_GETARG_DATUM(0));
@@ -167,8 +168,21 @@ PRIVRISK_FUNCTION(privrisk_class_tally_deserialize) {
     PG_RETURN_POINTER(s);
 }
 
+// The tally as it leaves this server (ClassAggregator::serialize_tally): its classes as
+// one run, sorted by their values' texts, written straight into the bytea.
 PRIVRISK_FUNCTION(privrisk_class_tally_final) {
     ClassTallyState* s = state_arg(fcinfo, 0);
     if (!s) PG_RETURN_NULL();
-    return tally_bytes(s);
+    absorb_raw(s);
+    bytea* out = nullptr;
+    bounded([&] {
+        s->aggregator.serialize_tally([&](std::size_t n) {
+            if (n > MaxAllocSize - VARHDRSZ)
+                fail(ErrorKind::ProgramLimit, "class_tally: the classes take over 1 GB in byte form");
+            out = static_cast<bytea*>(pg_call([&] { return palloc(n + VARHDRSZ); }));
+            SET_VARSIZE(out, n + VARHDRSZ);
+            return VARDATA(out);
+        });
+    });
+    PG_RETURN_BYTEA_P(out);
 }

@@ -9,6 +9,8 @@
 #include "classes/class_aggregator.hpp"
 #include "classes/class_histogram.hpp"
 #include "classes/class_query.hpp"
+#include "classes/class_runs.hpp"
+#include "classes/class_tallies.hpp"
 #include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
 #include "common/activity_progress.hpp"
@@ -236,11 +238,12 @@ private:
 };
 
 // Over shards: each shard tallies its level-0 classes in one value (class_tally: its
-// classes with their sensitive counts, values by text), the tallies are merged here and
-// each class is coded by its values' texts. A shard's tally costs a pass over its rows
-// in C++; a GROUP BY with hist() per class costs several times more there, so it is the
-// fallback only: for a shard whose tally passes its privrisk.audit_memory_limit (54000),
-// where that GROUP BY spills to disk instead. Returns whether the tallies were read.
+// classes with their sensitive counts, values by text, as a run sorted by them), the
+// tallies are merged here in one pass (class_tallies.hpp) and each class is coded by its
+// values' texts. A shard's tally costs a pass over its rows in C++; a GROUP BY with hist()
+// per class costs several times more there, so it is the fallback only: for a shard whose
+// tally passes its privrisk.audit_memory_limit (54000), where that GROUP BY spills to disk
+// instead. Returns whether the tallies were read.
 bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards,
                         const std::vector<SourceColumn>& keys, const std::optional<SourceColumn>& sensitive,
                         ClassCoder& coder) {
@@ -251,21 +254,24 @@ bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Sh
     try {
         // (a resource without a limit is unbounded: none left is one byte)
         PgMemoryResource bounded(tallies, std::max<std::size_t>(request.memory.left(), 1));
-        ClassAggregator merged(&bounded, request.width);
-        if (in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
-                stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
-                    if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
-                });
-            })) {
-            // Until they are freed, the merged tallies count with the classes coded from them.
+        std::optional<MergedTallies> merged;
+        if (in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+                              [&] { merged = merge_class_tallies(sql, request.width, true, &bounded); })) {
+            // Until they are freed, the merged classes count with the classes coded from them.
             coder.hold([&] {
                 return static_cast<std::size_t>(pg_call([&] { return MemoryContextMemAllocated(tallies, true); }));
             });
-            const auto& sensitive_values = merged.sensitive_values();
-            merged.drain(
-                [&](const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts) {
-                    coder.on_text_class(key, counts, sensitive_values);
-                });
+            const std::vector<std::optional<std::string>>& values = merged->values.values;
+            std::vector<std::optional<std::string_view>> key(request.width);
+            std::vector<ContingencyTable::Pair> counts;
+            for_each_keyed_class(merged->part, values.size(),
+                                 [&](std::string_view bytes, const ContingencyTable::Pair* pairs, std::size_t n) {
+                                     for_each_key_value(
+                                         bytes, request.width,
+                                         [&](std::size_t j, std::optional<std::string_view> text) { key[j] = text; });
+                                     counts.assign(pairs, pairs + n);
+                                     coder.on_text_class(key.data(), counts, values);
+                                 });
             coder.hold(nullptr);
             read = true;
         }

@@ -395,23 +395,8 @@ int parallel_keyed_classes(
     ReadDone done = parallel_read(relid, keys, sensitive, workers, kKeyedClasses, limit,
                                   [&](const std::vector<std::string_view>& parts, const RunValues& values) {
                                       on_values(values.values);
-                                      std::vector<ContingencyTable::Pair> pairs;
-                                      for (std::string_view part : parts) {
-                                          ByteReader r{part, "a class part"};
-                                          for (uint64_t n = r.get<uint64_t>(); n > 0; --n) {
-                                              std::string_view key = r.bytes(r.get<uint32_t>());
-                                              pairs.resize(r.get<uint32_t>());
-                                              for (auto& [id, count] : pairs) {
-                                                  id = r.get<uint32_t>();
-                                                  count = r.get<int64_t>();
-                                                  if (id >= values.values.size())
-                                                      fail(ErrorKind::Internal, "a class part names an unknown value");
-                                              }
-                                              on_class(key, pairs.data(), pairs.size());
-                                          }
-                                          if (!r.in.empty())
-                                              fail(ErrorKind::Internal, "a class part has trailing bytes");
-                                      }
+                                      for (std::string_view part : parts)
+                                          for_each_keyed_class(part, values.values.size(), on_class);
                                   });
     return done.launched;
 }

@@ -14,9 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "classes/class_runs.hpp"
 #include "classes/contingency_table.hpp"
-#include "common/byte_form.hpp"
-#include "common/error.hpp"
 #include "common/postgres.hpp"
 #include "common/value_text.hpp"
 
@@ -70,20 +69,6 @@ int parallel_keyed_classes(
 // read: the read's memory limit (54000; each process holds its row buffers
 // before its first row) or a resource, shared memory first (class 53).
 bool parallel_read_may_fall_back(int sqlstate);
-
-// The values of a key as parallel_tuple_table and parallel_keyed_classes hand
-// it over: on_value(column, bytes) per column, nullopt for NULL. A key that
-// does not end with its last value is refused.
-template <typename F>
-void for_each_key_value(std::string_view key, std::size_t width, F&& on_value) {
-    ByteReader k{key, "a key of a parallel read"};
-    for (std::size_t j = 0; j < width; ++j) {
-        uint32_t length = k.get<uint32_t>();
-        on_value(j, length == UINT32_MAX ? std::optional<std::string_view>()
-                                         : std::optional<std::string_view>(k.bytes(length)));
-    }
-    if (!k.in.empty()) fail(ErrorKind::Internal, "a key of a parallel read has trailing bytes");
-}
 
 // A key value's text, as value_text() makes it from the datum: the bytes
 // themselves for text, varchar and char(n) (the key is the text), else the

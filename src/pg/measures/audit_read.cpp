@@ -9,6 +9,7 @@
 #include "classes/class_memory.hpp"
 #include "classes/class_query.hpp"
 #include "classes/class_set.hpp"
+#include "classes/class_tallies.hpp"
 #include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
 #include "classes/read_choice.hpp"
@@ -155,12 +156,10 @@ bool read_tallies(AuditScan& s) {
     bool tallied = false;  // on a failure the lambda does not finish
     in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
         try {
-            ClassAggregator merged(s.bounded, s.width);
-            stream_rows(select_tally, {}, [&](const Datum* values, const bool* nulls) {
-                if (!nulls[0]) merged.merge_serialized(text_view(values[0]));
-            });
+            MergedTallies merged = merge_class_tallies(select_tally, s.width, false, s.bounded);
             s.streamed = Clock::now();
-            s.table = merged.finish();
+            s.note_peak();  // the merged classes, before they are freed
+            s.table = ContingencyTable::from_canonical_parts(std::move(merged.values.values), {merged.part});
             tallied = true;
         } catch (const MemoryLimitExceeded&) {  // merging here, past the limit
         }

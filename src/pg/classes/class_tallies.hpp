@@ -1,0 +1,29 @@
+// Reading class tallies (class_tally's values: a shard's classes, or a source's
+// read through SQL by parallel workers) into one set of classes. Each tally is a
+// run of classes sorted by their values' texts (ClassAggregator::serialize_tally),
+// so the tallies of every shard merge in one linear pass (class_runs.hpp), with
+// no hash table, whatever binary forms their columns have.
+#pragma once
+
+#include <memory_resource>
+#include <string>
+
+#include "classes/class_runs.hpp"
+
+namespace privrisk::pg {
+
+struct MergedTallies {
+    RunValues values;       // every tally's sensitive values, in canonical order
+    std::pmr::string part;  // the classes, as merge_class_runs or merge_keyed_runs puts them
+};
+
+// Runs `sql` (class_tally_query: a row per tally) and merges its tallies of `width`
+// key columns, with their keys (`keyed`: merge_keyed_runs) or not (merge_class_runs).
+// The tallies' bytes, then the merged part, are held in `memory`: past its limit,
+// MemoryLimitExceeded. A tally of another width or version is an error. Runs SQL: call
+// it inside an Spi scope, and in a subtransaction where a shard's own limit (54000)
+// has a fallback.
+MergedTallies merge_class_tallies(const std::string& sql, std::size_t width, bool keyed,
+                                  std::pmr::memory_resource* memory);
+
+}  // namespace privrisk::pg
