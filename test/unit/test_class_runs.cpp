@@ -415,9 +415,10 @@ TEST(ClassAggregator, TalliesOfServersWithOtherBinaryFormsMergeIntoTheOnePassCla
         rebuilt.merge_serialized(server[3]->serialize());
         std::vector<std::string> tallies = {server[0]->serialize_tally(), server[1]->serialize_tally(),
                                             server[2]->serialize_tally(), rebuilt.serialize_tally()};
+        std::vector<ClassAggregator::TallyForm> forms;  // the runs the views below see
         std::vector<std::string_view> sensitive, runs;
-        for (const std::string& t : tallies) {
-            ClassAggregator::TallyForm form = ClassAggregator::read_tally(t, qis);
+        for (const std::string& t : tallies) forms.push_back(ClassAggregator::read_tally(t, qis));
+        for (const ClassAggregator::TallyForm& form : forms) {
             sensitive.push_back(form.sensitive);
             runs.push_back(form.run);
         }
@@ -456,6 +457,14 @@ TEST(ClassAggregator, RefusesDamagedTallies) {
     EXPECT_FALSE(refused(tally, 2));
     EXPECT_TRUE(refused(tally, 1));
     for (std::size_t n = 0; n < tally.size(); ++n) EXPECT_TRUE(refused(tally.substr(0, n), 2)) << n;
+    EXPECT_TRUE(refused(tally + "z", 2));
+    // A code past its column's values: the tally's first class's first code, after the head
+    // (12 bytes), the sensitive values, the dictionaries (4 + 4 + 1, 4 + 4 + 2) and the count.
+    std::string unknown = tally;
+    const std::size_t first_code = 12 + a.serialize_sensitive().size() + 9 + 10 + 8;
+    ASSERT_EQ(unknown[first_code], 1);
+    unknown[first_code] = 2;
+    EXPECT_TRUE(refused(unknown, 2));
     ClassAggregator old(std::pmr::new_delete_resource(), 2);  // the byte form of partial states: no tag
     old.add(key, Value(x));
     EXPECT_TRUE(refused(old.serialize(), 2));
@@ -465,4 +474,24 @@ TEST(ClassAggregator, RefusesDamagedTallies) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("same privrisk version"), std::string::npos) << e.what();
     }
+}
+
+// The tally is the compact form of its run: codes into each column's values instead
+// of every class's texts and hash (it crosses postgres_fdw as hex), read back into
+// that very run.
+TEST(ClassAggregator, TallyIsTheRunWithCodesInsteadOfTexts) {
+    ClassAggregator a(std::pmr::new_delete_resource(), 3);
+    std::mt19937 rng(7);
+    const std::vector<std::string> sexes = {"Female", "Male"}, races = {"White", "Black", "Asian-Pac-Islander"};
+    for (int r = 0; r < 20000; ++r) {
+        const std::string age = std::to_string(17 + rng() % 70), zip = std::to_string(10000 + rng() % 600);
+        const std::string sensitive = "occupation-" + std::to_string(rng() % 14);
+        Value key[3] = {Value(age), Value(sexes[rng() % 2]), Value(zip)};
+        a.add(key, Value(sensitive));
+    }
+    const std::string tally = a.serialize_tally(), run = a.serialize_run(0, 1);
+    const ClassAggregator::TallyForm form = ClassAggregator::read_tally(tally, 3);
+    EXPECT_EQ(std::string_view(form.run), run);
+    EXPECT_EQ(std::string_view(form.sensitive), a.serialize_sensitive());
+    EXPECT_LT(tally.size() * 2, run.size()) << tally.size() << " vs " << run.size();
 }

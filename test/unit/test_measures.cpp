@@ -462,8 +462,9 @@ TEST(ClassAggregator, KeyedMergeOfTalliesGivesEachClassByItsTexts) {
         std::vector<std::string> tallies;
         std::vector<std::string_view> sensitive, runs;
         for (auto& p : part) tallies.push_back(p->serialize_tally());
-        for (const std::string& t : tallies) {
-            const ClassAggregator::TallyForm form = ClassAggregator::read_tally(t, qis);
+        std::vector<ClassAggregator::TallyForm> forms;  // the runs the views see
+        for (const std::string& t : tallies) forms.push_back(ClassAggregator::read_tally(t, qis));
+        for (const ClassAggregator::TallyForm& form : forms) {
             sensitive.push_back(form.sensitive);
             runs.push_back(form.run);
         }

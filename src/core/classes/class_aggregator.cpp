@@ -60,18 +60,6 @@ uint32_t ClassAggregator::code(std::size_t column, std::string_view key, Texts* 
     return code + 1;
 }
 
-uint64_t ClassAggregator::class_hash(const uint32_t* codes) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ qi_count_;
-    for (std::size_t i = 0; i < qi_count_; ++i) {
-        h ^= codes[i] ? value_hashes_[i][codes[i] - 1] : 0x5bd1e9955bd1e995ull;  // ⊥ has no bytes
-        h *= 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 29;
-    return h;
-}
-
 std::string_view ClassAggregator::key_text(std::size_t column, uint32_t code) const {
     const uint64_t start = code == 1 ? 0 : text_ends_[column][code - 2], end = text_ends_[column][code - 1];
     return std::string_view(texts_[column].data() + start, end - start);
@@ -231,8 +219,7 @@ std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) 
     return out;
 }
 
-void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
-                                    const std::function<char*(std::size_t)>& place) {
+std::size_t ClassAggregator::order_run(std::size_t task, std::size_t tasks) {
     if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class run's task out of range");
     fold_all();
     const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
@@ -283,7 +270,7 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
             if (key_length > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class's key takes more than 4 GB");
             room(2 * sizeof(uint32_t) + key_length);
             Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length),
-                    0};
+                    0, codes};
             put32(static_cast<uint32_t>(key_length));
             for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
                 put32(codes[i] ? static_cast<uint32_t>(texts[i].size()) : UINT32_MAX);
@@ -310,14 +297,21 @@ void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
             return key_of(entries[a.second]) < key_of(entries[b.second]);
         });
     }
+    return classes;
+}
+
+void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
+                                    const std::function<char*(std::size_t)>& place) {
+    const uint64_t count = order_run(task, tasks);
+    const auto& entries = run_.entries;
+    const auto& records = run_.records;
     std::size_t size = sizeof(uint64_t);
-    for (const Entry& e : entries) size += sizeof(uint64_t) + e.length;
-    to = place(size);
-    const uint64_t count = classes;
+    for (const RunEntry& e : entries) size += sizeof(uint64_t) + e.length;
+    char* to = place(size);
     std::memcpy(to, &count, sizeof count);
     to += sizeof(uint64_t);
-    for (const auto& [hash, index] : order) {
-        const Entry& e = entries[index];
+    for (const auto& [hash, index] : run_.order) {
+        const RunEntry& e = entries[index];
         std::memcpy(to, &hash, sizeof hash);
         std::memcpy(to + sizeof hash, records.data() + e.at, e.length);
         to += sizeof hash + e.length;
@@ -356,41 +350,6 @@ void ClassAggregator::put_classes(std::string& out) const {
             std::memcpy(count_at, &n, sizeof n);
         }
     }
-}
-
-void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& place) {
-    const std::string sensitive = serialize_sensitive();
-    if (sensitive.size() > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class tally's sensitive values take over 4 GB");
-    serialize_run(0, 1, [&](std::size_t run_bytes) {
-        const std::size_t head = 3 * sizeof(uint32_t) + sensitive.size();
-        char* to = place(head + run_bytes);
-        const uint32_t words[3] = {kTallyTag, static_cast<uint32_t>(qi_count_),
-                                   static_cast<uint32_t>(sensitive.size())};
-        std::memcpy(to, words, sizeof words);
-        return put_raw(to + sizeof words, sensitive);
-    });
-}
-
-std::string ClassAggregator::serialize_tally() {
-    std::string out;
-    serialize_tally([&out](std::size_t size) {
-        out.assign(size, '\0');
-        return out.data();
-    });
-    return out;
-}
-
-ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, std::size_t width) {
-    ByteReader r{bytes, "a class tally"};
-    if (r.get<uint32_t>() != kTallyTag)
-        fail(ErrorKind::InvalidParameter,
-             "a class tally in a byte form this privrisk does not read: every shard must run the same privrisk "
-             "version as the coordinator, on a machine of the same byte order");
-    if (r.get<uint32_t>() != width) fail(ErrorKind::InvalidParameter, "a class tally of another width");
-    TallyForm form;
-    form.sensitive = r.bytes(r.get<uint32_t>());
-    form.run = r.in;  // checked as it is merged (class_runs.hpp)
-    return form;
 }
 
 std::string ClassAggregator::serialize() {

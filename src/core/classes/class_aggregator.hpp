@@ -58,19 +58,24 @@ public:
     // hand-made one is refused). Only into an aggregator keyed by texts.
     void merge_serialized(std::string_view bytes);
 
-    // The tally as it leaves its server (class_tally's value, docs/scale-out.md):
-    // u32 tag, u32 width, u32 length of the sensitive values and those values
-    // (serialize_sensitive), then one run of all its classes (serialize_run(0, 1)),
-    // keys by text. A class's place in it depends on its values' texts only, so the
-    // tallies of several servers merge in one pass (class_runs.hpp) whatever binary
-    // forms their columns have; place(n) says where its n bytes go.
+    // The tally as it leaves its server (class_tally's value, docs/scale-out.md),
+    // compact because it crosses the network as hex: u32 tag, u32 width, u32 length
+    // of the sensitive values and those values (serialize_sensitive); per column u32
+    // count of its values and each as u32 length and text; u64 classes, then per
+    // class in the order of serialize_run(0, 1) its codes (varint: 0 for ⊥, else the
+    // value's index + 1), the varint length of its cells and its cells as a run has
+    // them. A class's place depends on its values' texts only, so the tallies of
+    // several servers merge in one pass (class_runs.hpp) whatever binary forms their
+    // columns have; place(n) says where its n bytes go.
     void serialize_tally(const std::function<char*(std::size_t)>& place);
     std::string serialize_tally();
     struct TallyForm {
-        std::string_view sensitive, run;  // as run_values and merge_class_runs read them
+        std::pmr::string sensitive, run;  // as run_values and merge_class_runs read them
     };
-    // Its parts, the tag and `width` checked (the run is checked as it is merged).
-    static TallyForm read_tally(std::string_view bytes, std::size_t width);
+    // A tally as a run, in `mr`; its tag, width, codes and lengths checked (its cells
+    // and order are checked as the run is merged).
+    static TallyForm read_tally(std::string_view bytes, std::size_t width,
+                                std::pmr::memory_resource* mr = std::pmr::get_default_resource());
     // Adds another aggregator's classes, its values by text (a combine in one process).
     void merge(ClassAggregator& other);
 
@@ -120,8 +125,25 @@ private:
     void add_cell(Partition& p, uint32_t id, uint32_t value, int64_t count);
     uint32_t code(std::size_t column, std::string_view key, Texts* texts);
     static uint64_t hash_codes(const uint32_t* codes, std::size_t k);
-    // A class's hash and partition, from its values' texts (not this aggregator's codes).
-    uint64_t class_hash(const uint32_t* codes) const;
+    // A class's hash and partition, from its values' texts (not this aggregator's codes):
+    // value_hash(i) is column i's value's hash, kNullHash for ⊥.
+    static constexpr uint64_t kNullHash = 0x5bd1e9955bd1e995ull;  // ⊥ has no bytes
+    template <typename F>
+    static uint64_t mix_class_hash(std::size_t k, F&& value_hash) {
+        uint64_t h = 0x9e3779b97f4a7c15ull ^ k;
+        for (std::size_t i = 0; i < k; ++i) {
+            h ^= value_hash(i);
+            h *= 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 31;
+        }
+        h *= 0x94d049bb133111ebull;
+        h ^= h >> 29;
+        return h;
+    }
+    uint64_t class_hash(const uint32_t* codes) const {
+        return mix_class_hash(qi_count_,
+                              [&](std::size_t i) { return codes[i] ? value_hashes_[i][codes[i] - 1] : kNullHash; });
+    }
     std::size_t partition_of(const uint32_t* codes) const {
         return static_cast<std::size_t>(class_hash(codes) >> (64 - kPartitionBits));
     }
@@ -149,7 +171,12 @@ private:
         uint64_t hash;
         std::size_t at;
         uint32_t key_length, length;  // the key's bytes; the whole record's
+        const uint32_t* codes;        // the class's, in its partition
     };
+    // Orders task `task` of `tasks` for a run: each class's record (u32 key length, key,
+    // u32 length of its cells, cells) in run_.records and run_.order, the (hash, entry)
+    // order to write them in. Returns the task's classes.
+    std::size_t order_run(std::size_t task, std::size_t tasks);
     struct RunScratch {
         std::pmr::vector<char> records;
         std::pmr::vector<RunEntry> entries;

@@ -11,15 +11,16 @@ namespace privrisk::pg {
 
 MergedTallies merge_class_tallies(const std::string& sql, std::size_t width, bool keyed,
                                   std::pmr::memory_resource* memory) {
-    std::pmr::vector<std::pmr::string> tallies(memory);
+    // Each tally is read into a run as it arrives (the first shard's while the others still
+    // tally); the bytes PostgreSQL holds for its row are not copied.
+    std::vector<ClassAggregator::TallyForm> tallies;
     stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
-        if (!nulls[0]) tallies.emplace_back(text_view(values[0]));
+        if (!nulls[0]) tallies.push_back(ClassAggregator::read_tally(text_view(values[0]), width, memory));
     });
     std::vector<std::string_view> sensitive, runs;
-    for (const std::pmr::string& t : tallies) {
-        const ClassAggregator::TallyForm form = ClassAggregator::read_tally(t, width);
-        sensitive.push_back(form.sensitive);
-        runs.push_back(form.run);
+    for (const ClassAggregator::TallyForm& t : tallies) {
+        sensitive.push_back(t.sensitive);
+        runs.push_back(t.run);
     }
     MergedTallies merged{run_values(sensitive), std::pmr::string(memory)};
     merged.part = keyed ? merge_keyed_runs(runs, merged.values, memory) : merge_class_runs(runs, merged.values, memory);

@@ -1,0 +1,157 @@
+// A class tally as it leaves its server (ClassAggregator::serialize_tally) and as
+// the coordinator reads it back into a run (class_runs.hpp). Its classes come in
+// run order but carry codes into per-column dictionaries instead of their keys'
+// texts and hashes: at 10M census rows a shard's tally is about a quarter of its
+// run, and the form crosses postgres_fdw as hex.
+#include <cstring>
+
+#include "classes/class_aggregator.hpp"
+#include "common/byte_form.hpp"
+#include "common/error.hpp"
+#include "common/flat_index.hpp"
+#include "common/no_postgres.hpp"
+
+namespace privrisk {
+
+namespace {
+
+std::size_t varint_size(uint64_t v) {
+    std::size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+}
+
+}  // namespace
+
+void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& place) {
+    const std::string sensitive = serialize_sensitive();
+    if (sensitive.size() > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class tally's sensitive values take over 4 GB");
+    const uint64_t classes = order_run(0, 1);
+    const std::size_t k = qi_count_;
+    auto cells_of = [&](const RunEntry& e) {  // in the class's record, after its key
+        const char* at = run_.records.data() + e.at + sizeof(uint32_t) + e.key_length;
+        uint32_t length;
+        std::memcpy(&length, at, sizeof length);
+        return std::string_view(at + sizeof length, length);
+    };
+    std::size_t size = 3 * sizeof(uint32_t) + sensitive.size() + sizeof(uint64_t);
+    for (std::size_t i = 0; i < k; ++i) {
+        if (text_ends_[i].size() > UINT32_MAX)
+            fail(ErrorKind::ProgramLimit, "a class tally's column has over 2^32 values");
+        size += sizeof(uint32_t) * (1 + text_ends_[i].size()) + texts_[i].size();
+    }
+    for (const RunEntry& e : run_.entries) {
+        for (std::size_t i = 0; i < k; ++i) size += varint_size(e.codes[i]);
+        const std::size_t cells = cells_of(e).size();
+        size += varint_size(cells) + cells;
+    }
+    char* to = place(size);
+    const uint32_t head[3] = {kTallyTag, static_cast<uint32_t>(k), static_cast<uint32_t>(sensitive.size())};
+    std::memcpy(to, head, sizeof head);
+    to = put_raw(to + sizeof head, sensitive);
+    auto put32 = [&to](uint32_t v) {
+        std::memcpy(to, &v, sizeof v);
+        to += sizeof v;
+    };
+    for (std::size_t i = 0; i < k; ++i) {
+        put32(static_cast<uint32_t>(text_ends_[i].size()));
+        for (uint32_t code = 1; code <= text_ends_[i].size(); ++code) {
+            const std::string_view text = key_text(i, code);
+            put32(static_cast<uint32_t>(text.size()));  // a key under 4 GB (order_run): each text too
+            to = put_raw(to, text);
+        }
+    }
+    std::memcpy(to, &classes, sizeof classes);
+    to += sizeof classes;
+    for (const auto& [hash, index] : run_.order) {
+        const RunEntry& e = run_.entries[index];
+        for (std::size_t i = 0; i < k; ++i) to = put_varint(to, e.codes[i]);
+        const std::string_view cells = cells_of(e);
+        to = put_raw(put_varint(to, cells.size()), cells);
+    }
+}
+
+std::string ClassAggregator::serialize_tally() {
+    std::string out;
+    serialize_tally([&out](std::size_t size) {
+        out.assign(size, '\0');
+        return out.data();
+    });
+    return out;
+}
+
+ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, std::size_t width,
+                                                       std::pmr::memory_resource* mr) {
+    ByteReader r{bytes, "a class tally"};
+    if (r.get<uint32_t>() != kTallyTag)
+        fail(ErrorKind::InvalidParameter,
+             "a class tally in a byte form this privrisk does not read: every shard must run the same privrisk "
+             "version as the coordinator, on a machine of the same byte order");
+    if (r.get<uint32_t>() != width) fail(ErrorKind::InvalidParameter, "a class tally of another width");
+    TallyForm form{std::pmr::string(r.bytes(r.get<uint32_t>()), mr), std::pmr::string(mr)};
+    // Each column's values, with the hash serialize_run gives them (by text).
+    struct Column {
+        std::vector<std::string_view> texts;
+        std::vector<uint64_t> hashes;
+    };
+    std::vector<Column> columns(width);
+    for (Column& c : columns) {
+        const uint32_t n = r.get<uint32_t>();
+        r.need(std::size_t(n) * sizeof(uint32_t));  // each value takes at least its length: nothing sized by a lie
+        c.texts.reserve(n);
+        c.hashes.reserve(n);
+        for (uint32_t v = 0; v < n; ++v) {
+            c.texts.push_back(r.bytes(r.get<uint32_t>()));
+            c.hashes.push_back(FlatIndex::hash(c.texts.back()));
+        }
+    }
+    const uint64_t classes = r.get<uint64_t>();
+    r.need(std::min<uint64_t>(classes, r.in.size()) * (width + 1));  // each class takes a byte per code and more
+    // Two passes: the first checks every code and length and sizes the run, the second writes it.
+    std::vector<uint32_t> codes(width);
+    auto read_class = [&](ByteReader& in) {
+        for (std::size_t i = 0; i < width; ++i) {
+            const uint64_t code = in.varint();
+            if (code > columns[i].texts.size())
+                fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
+            codes[i] = static_cast<uint32_t>(code);
+        }
+        return in.bytes(in.varint());
+    };
+    auto text = [&](std::size_t i) { return columns[i].texts[codes[i] - 1]; };
+    std::size_t size = sizeof(uint64_t);
+    ByteReader first = r;
+    for (uint64_t c = 0; c < classes; ++c) {
+        const std::string_view cells = read_class(first);
+        std::size_t key = width * sizeof(uint32_t);
+        for (std::size_t i = 0; i < width; ++i) key += codes[i] ? text(i).size() : 0;
+        if (key > UINT32_MAX || cells.size() > UINT32_MAX)
+            fail(ErrorKind::ProgramLimit, "a class tally's class takes more than 4 GB");
+        size += sizeof(uint64_t) + 2 * sizeof(uint32_t) + key + cells.size();
+    }
+    if (!first.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
+    form.run.resize(size);
+    char* to = form.run.data();
+    auto put = [&to](auto v) {
+        std::memcpy(to, &v, sizeof v);
+        to += sizeof v;
+    };
+    put(classes);
+    for (uint64_t c = 0; c < classes; ++c) {
+        const std::string_view cells = read_class(r);
+        put(mix_class_hash(width,
+                           [&](std::size_t i) { return codes[i] ? columns[i].hashes[codes[i] - 1] : kNullHash; }));
+        std::size_t key = width * sizeof(uint32_t);
+        for (std::size_t i = 0; i < width; ++i) key += codes[i] ? text(i).size() : 0;
+        put(static_cast<uint32_t>(key));
+        for (std::size_t i = 0; i < width; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
+            put(codes[i] ? static_cast<uint32_t>(text(i).size()) : UINT32_MAX);
+            if (codes[i]) to = put_raw(to, text(i));
+        }
+        put(static_cast<uint32_t>(cells.size()));
+        to = put_raw(to, cells);
+    }
+    return form;
+}
+
+}  // namespace privrisk
