@@ -495,3 +495,41 @@ TEST(ClassAggregator, TallyIsTheRunWithCodesInsteadOfTexts) {
     EXPECT_EQ(std::string_view(form.sensitive), a.serialize_sensitive());
     EXPECT_LT(tally.size() * 2, run.size()) << tally.size() << " vs " << run.size();
 }
+
+// Two binary forms with one text (a float's NaN and -NaN both print NaN) are two codes
+// in a tally keyed by binary forms, so its run holds their key twice in a row; the
+// merge takes them as one class, with another server's class of that text too.
+TEST(ClassAggregator, TwoBinaryFormsOfOneTextMergeIntoOneClass) {
+    ClassAggregator binary(std::pmr::new_delete_resource(), 1), text(std::pmr::new_delete_resource(), 1);
+    std::vector<std::string> nan = {"NaN"}, x = {"x"};
+    RowTexts nan_text, x_text;
+    nan_text.texts = &nan;
+    x_text.texts = &x;
+    const std::string s = "s", forms[3] = {"\x01", "\x02", "\x03"};
+    for (int r = 0; r < 3; ++r)
+        for (int f = 0; f < 2; ++f) {
+            Value key[1] = {Value(forms[f])};
+            binary.add(key, Value(s), &nan_text);
+        }
+    Value key_x[1] = {Value(forms[2])};
+    binary.add(key_x, Value(s), &x_text);
+    Value key_nan[1] = {Value(nan[0])};
+    text.add(key_nan, Value(s));
+    const std::string tallies[2] = {binary.serialize_tally(), text.serialize_tally()};
+    const ClassAggregator::TallyForm a = ClassAggregator::read_tally(tallies[0], 1),
+                                     b = ClassAggregator::read_tally(tallies[1], 1);
+    const RunValues values = run_values({a.sensitive, b.sensitive});
+    const std::string part = merge_class_runs({a.run, b.run}, values);
+    ContingencyTable t = ContingencyTable::from_canonical_parts(values.values, {part});
+    EXPECT_EQ(t.classes(), 2);
+    EXPECT_EQ(t.rows(), 8);
+    std::map<std::string, int64_t> got;
+    const std::string keyed = merge_keyed_runs({a.run, b.run}, values);
+    for_each_keyed_class(keyed, values.values.size(), [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
+        for_each_key_value(key, 1, [&](std::size_t, std::optional<std::string_view> v) {
+            ASSERT_TRUE(v.has_value());
+            for (std::size_t c = 0; c < n; ++c) got[std::string(*v)] += pairs[c].second;
+        });
+    });
+    EXPECT_EQ(got, (std::map<std::string, int64_t>{{"NaN", 7}, {"x", 1}}));
+}

@@ -270,7 +270,7 @@ std::size_t ClassAggregator::order_run(std::size_t task, std::size_t tasks) {
             if (key_length > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class's key takes more than 4 GB");
             room(2 * sizeof(uint32_t) + key_length);
             Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length),
-                    0, codes};
+                    0};
             put32(static_cast<uint32_t>(key_length));
             for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
                 put32(codes[i] ? static_cast<uint32_t>(texts[i].size()) : UINT32_MAX);

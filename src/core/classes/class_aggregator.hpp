@@ -49,7 +49,7 @@ public:
     // The release's contingency table, in canonical order; the aggregator is spent afterwards.
     ContingencyTable finish();
 
-    // The tally's byte form (docs/scale-out.md): each column's values by text,
+    // A partial state's byte form (class_tally's, between one server's workers): each column's values by text,
     // the sensitive values, every class's codes with its (value, count) cells.
     // Integers in native byte order: it travels between servers of one
     // architecture only.
@@ -162,7 +162,7 @@ private:
     // Per quasi-identifier: the texts of its values (code − 1), end offsets.
     std::pmr::vector<std::pmr::vector<char>> texts_;
     std::pmr::vector<std::pmr::vector<uint64_t>> text_ends_;
-    std::pmr::vector<std::pmr::vector<uint64_t>> value_hashes_;  // per column: FlatIndex::hash of each code's key
+    std::pmr::vector<std::pmr::vector<uint64_t>> value_hashes_;  // per column: FlatIndex::hash of each value's text
     bool binary_keys_ = false;  // some key was not its text: cannot merge tallies keyed by text
     std::pmr::vector<Partition> partitions_;
     // serialize_run's scratch, kept from task to task (grown once, not per task): each
@@ -171,7 +171,6 @@ private:
         uint64_t hash;
         std::size_t at;
         uint32_t key_length, length;  // the key's bytes; the whole record's
-        const uint32_t* codes;        // the class's, in its partition
     };
     // Orders task `task` of `tasks` for a run: each class's record (u32 key length, key,
     // u32 length of its cells, cells) in run_.records and run_.order, the (hash, entry)

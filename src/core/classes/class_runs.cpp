@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "common/byte_form.hpp"
 #include "common/error.hpp"
@@ -33,7 +34,9 @@ struct Cursor {
         key = in.bytes(in.get<uint32_t>());
         cells = in.bytes(in.get<uint32_t>());
         if (cells.empty()) fail(ErrorKind::InvalidParameter, "a class run's class is empty");
-        if (previous_key.data() && !(previous < hash || (previous == hash && previous_key < key)))
+        // One key may come twice in a row: a tally codes its values by their binary forms, and
+        // two of those can have one text (NaN and -NaN); merge_runs takes both as one class.
+        if (previous_key.data() && (hash < previous || (previous == hash && key < previous_key)))
             fail(ErrorKind::InvalidParameter, "a class run is out of order");
         --left;
         return true;
@@ -41,6 +44,12 @@ struct Cursor {
 };
 
 bool before(const Cursor& a, const Cursor& b) { return a.hash != b.hash ? a.hash < b.hash : a.key < b.key; }
+
+// A class's cells in one run's entry, with that run's value ids.
+struct Piece {
+    std::string_view cells;
+    const std::vector<uint32_t>* ids;
+};
 
 // A merged part: its count of entries, then their bytes. The count is written last,
 // in the room left for it at the start, so the part is not copied.
@@ -91,12 +100,13 @@ RunValues run_values(const std::vector<std::string_view>& sensitive) {
 
 namespace {
 
-// Walks the runs in key order, calling on_key(key, cursors at that key) once per
-// distinct key; the cursors are then moved on.
+// Walks the runs in key order, calling on_key(key, the pieces of every run's entries at
+// that key) once per distinct key; the cursors are then past it.
 template <typename F>
 void merge_runs(const std::vector<std::string_view>& runs, const RunValues* values, F&& on_key) {
     std::vector<Cursor> cursors(runs.size());
-    std::vector<Cursor*> live, at;
+    std::vector<Cursor*> live;
+    std::vector<Piece> at;
     for (std::size_t r = 0; r < runs.size(); ++r) {
         Cursor& c = cursors[r];
         if (values) c.ids = &values->ids[r];
@@ -112,11 +122,21 @@ void merge_runs(const std::vector<std::string_view>& runs, const RunValues* valu
         const uint64_t hash = least->hash;
         const std::string_view key = least->key;  // into its run's bytes: stays valid as the cursor moves
         at.clear();
-        for (Cursor* c : live)
-            if (c == least || (c->hash == hash && c->key == key)) at.push_back(c);
+        for (std::size_t i = 0; i < live.size();) {
+            Cursor* c = live[i];
+            bool more = c->hash == hash && c->key == key;
+            if (!more) {
+                ++i;
+                continue;
+            }
+            while (more && c->hash == hash && c->key == key) {
+                at.push_back(Piece{c->cells, c->ids});
+                more = c->next();
+            }
+            if (more) ++i;
+            else live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        }
         on_key(key, at);
-        for (Cursor* c : at)
-            if (!c->next()) live.erase(std::find(live.begin(), live.end(), c));
     }
 }
 
@@ -193,22 +213,26 @@ void merge_classes(const std::vector<std::string_view>& runs, const RunValues& v
     const bool few = values.values.size() <= 64;
     uint64_t mask = 0;
     std::vector<uint32_t> touched;
-    std::size_t bytes = 0;
-    for (std::string_view run : runs) bytes += run.size();
     // Merged classes usually take fewer bytes than their runs (a class met by several
     // processes is written once); a part of many small one-process classes grows past it.
-    body.reserve(sizeof(uint64_t) + bytes);
+    // In a caller's bounded memory (a std::pmr::string) the part only grows: reserving the
+    // runs' size there would count bytes the part never takes against the caller's limit.
+    if constexpr (std::is_same_v<String, std::string>) {
+        std::size_t bytes = 0;
+        for (std::string_view run : runs) bytes += run.size();
+        body.reserve(sizeof(uint64_t) + bytes);
+    }
     start_part(body);
     uint64_t entries = 0;
     Shapes shapes;
-    merge_runs(runs, &values, [&](std::string_view key, const std::vector<Cursor*>& at) {
+    merge_runs(runs, &values, [&](std::string_view key, const std::vector<Piece>& at) {
         int64_t rows = 0;
-        for (const Cursor* c : at) {
-            for (ByteReader cells{c->cells, "a class run"}; !cells.in.empty();) {
+        for (const Piece& c : at) {
+            for (ByteReader cells{c.cells, "a class run"}; !cells.in.empty();) {
                 const uint64_t id = cells.varint(), count = cells.varint();
-                if (id >= c->ids->size() || count == 0 || count > uint64_t(INT64_MAX))
+                if (id >= c.ids->size() || count == 0 || count > uint64_t(INT64_MAX))
                     fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
-                uint32_t to = (*c->ids)[id];
+                uint32_t to = (*c.ids)[id];
                 if (few) mask |= uint64_t(1) << to;
                 else if (counts[to] == 0) touched.push_back(to);
                 if (__builtin_add_overflow(counts[to], static_cast<int64_t>(count), &counts[to]) ||
@@ -287,10 +311,10 @@ std::string merge_tuple_runs(const std::vector<std::string_view>& runs) {
     std::string body;
     start_part(body);
     uint64_t tuples = 0;
-    merge_runs(runs, nullptr, [&](std::string_view key, const std::vector<Cursor*>& at) {
+    merge_runs(runs, nullptr, [&](std::string_view key, const std::vector<Piece>& at) {
         int64_t total = 0;
-        for (const Cursor* c : at) {
-            for (ByteReader cells{c->cells, "a class run"}; !cells.in.empty();) {
+        for (const Piece& c : at) {
+            for (ByteReader cells{c.cells, "a class run"}; !cells.in.empty();) {
                 cells.varint();  // the sensitive value: none is read for tuples
                 const uint64_t count = cells.varint();
                 if (count == 0 || count > uint64_t(INT64_MAX))

@@ -4,7 +4,8 @@
 // contingency table. It is the second phase of a parallel read
 // (src/pg/classes/parallel_classes.cpp): a class is in the same task's run of
 // every aggregator that met it, so each class is merged once, by one process,
-// without a hash table.
+// without a hash table. The shards' tallies (ClassAggregator::serialize_tally)
+// are merged the same way, each rebuilt into one run.
 //
 // A run: u64 classes, then per class u64 hash, u32 key length, the key's bytes
 // (per column a u32 length, UINT32_MAX for ⊥, and the bytes), u32 length of the
@@ -12,8 +13,10 @@
 // small cell takes 2 bytes: runs are most of the bytes a parallel read moves
 // through shared memory). Ids refer to the aggregator's
 // sensitive values (ClassAggregator::serialize_sensitive: u32 count, then per
-// value u8 present, u32 length, bytes). The merged classes use the canonical
-// order of all runs' values, so the leader only appends them.
+// value u8 present, u32 length, bytes). One key may come twice in a row in a run
+// (an aggregator keyed by binary forms codes two forms of one text apart); the
+// merge takes them as one class. The merged classes use the canonical order of
+// all runs' values, so the leader only appends them.
 #pragma once
 
 #include <cstdint>

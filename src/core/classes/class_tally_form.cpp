@@ -3,6 +3,7 @@
 // run order but carry codes into per-column dictionaries instead of their keys'
 // texts and hashes: at 10M census rows a shard's tally is about a quarter of its
 // run, and the form crosses postgres_fdw as hex.
+#include <algorithm>
 #include <cstring>
 
 #include "classes/class_aggregator.hpp"
@@ -24,15 +25,48 @@ std::size_t varint_size(uint64_t v) {
 }  // namespace
 
 void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& place) {
+    fold_all();
     const std::string sensitive = serialize_sensitive();
     if (sensitive.size() > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class tally's sensitive values take over 4 GB");
-    const uint64_t classes = order_run(0, 1);
     const std::size_t k = qi_count_;
-    auto cells_of = [&](const RunEntry& e) {  // in the class's record, after its key
-        const char* at = run_.records.data() + e.at + sizeof(uint32_t) + e.key_length;
-        uint32_t length;
-        std::memcpy(&length, at, sizeof length);
-        return std::string_view(at + sizeof length, length);
+    // Each class as (hash, partition << 32 | id), in a run's order: by hash, then by its key's
+    // bytes in a run (made only for equal hashes, which are rare). No class's key is made
+    // otherwise: the tally needs 16 bytes a class besides the classes themselves.
+    uint64_t classes = 0;
+    for (const Partition& p : partitions_) classes += p.first.size();
+    std::pmr::vector<std::pair<uint64_t, uint64_t>> order(mr_);
+    order.reserve(classes);
+    auto codes_of = [&](uint64_t ref) {
+        return partitions_[ref >> 32].keys.data() + std::size_t(ref & UINT32_MAX) * k;
+    };
+    for (std::size_t q = 0; q < kPartitions; ++q)
+        for (uint32_t id = 0; id < partitions_[q].first.size(); ++id)
+            order.emplace_back(class_hash(partitions_[q].keys.data() + std::size_t(id) * k), (uint64_t(q) << 32) | id);
+    std::string a_key, b_key;
+    auto run_key = [&](uint64_t ref, std::string& out) -> const std::string& {
+        const uint32_t* codes = codes_of(ref);
+        out.clear();
+        for (std::size_t i = 0; i < k; ++i) {
+            const std::string_view text = codes[i] ? key_text(i, codes[i]) : std::string_view();
+            put_bytes<uint32_t>(out, codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX);
+            out.append(text);
+        }
+        return out;
+    };
+    std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first < b.first;
+        return run_key(a.second, a_key) < run_key(b.second, b_key);
+    });
+    // A class's cells as a run writes them (varint value id, varint count), along its chain.
+    auto for_each_cell = [&](uint64_t ref, auto&& on_cell) {
+        const Partition& p = partitions_[ref >> 32];
+        for (uint32_t c = p.first[ref & UINT32_MAX]; c != UINT32_MAX; c = p.cells[c].next)
+            on_cell(p.cells[c].value, static_cast<uint64_t>(p.cells[c].count));
+    };
+    auto cells_size = [&](uint64_t ref) {
+        std::size_t n = 0;
+        for_each_cell(ref, [&](uint32_t value, uint64_t count) { n += varint_size(value) + varint_size(count); });
+        return n;
     };
     std::size_t size = 3 * sizeof(uint32_t) + sensitive.size() + sizeof(uint64_t);
     for (std::size_t i = 0; i < k; ++i) {
@@ -40,9 +74,10 @@ void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& p
             fail(ErrorKind::ProgramLimit, "a class tally's column has over 2^32 values");
         size += sizeof(uint32_t) * (1 + text_ends_[i].size()) + texts_[i].size();
     }
-    for (const RunEntry& e : run_.entries) {
-        for (std::size_t i = 0; i < k; ++i) size += varint_size(e.codes[i]);
-        const std::size_t cells = cells_of(e).size();
+    for (const auto& [hash, ref] : order) {
+        const uint32_t* codes = codes_of(ref);
+        for (std::size_t i = 0; i < k; ++i) size += varint_size(codes[i]);
+        const std::size_t cells = cells_size(ref);
         size += varint_size(cells) + cells;
     }
     char* to = place(size);
@@ -57,17 +92,18 @@ void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& p
         put32(static_cast<uint32_t>(text_ends_[i].size()));
         for (uint32_t code = 1; code <= text_ends_[i].size(); ++code) {
             const std::string_view text = key_text(i, code);
-            put32(static_cast<uint32_t>(text.size()));  // a key under 4 GB (order_run): each text too
+            if (text.size() >= UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class tally's value takes 4 GB or more");
+            put32(static_cast<uint32_t>(text.size()));
             to = put_raw(to, text);
         }
     }
     std::memcpy(to, &classes, sizeof classes);
     to += sizeof classes;
-    for (const auto& [hash, index] : run_.order) {
-        const RunEntry& e = run_.entries[index];
-        for (std::size_t i = 0; i < k; ++i) to = put_varint(to, e.codes[i]);
-        const std::string_view cells = cells_of(e);
-        to = put_raw(put_varint(to, cells.size()), cells);
+    for (const auto& [hash, ref] : order) {
+        const uint32_t* codes = codes_of(ref);
+        for (std::size_t i = 0; i < k; ++i) to = put_varint(to, codes[i]);
+        to = put_varint(to, cells_size(ref));
+        for_each_cell(ref, [&](uint32_t value, uint64_t count) { to = put_varint(put_varint(to, value), count); });
     }
 }
 
@@ -90,11 +126,14 @@ ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, s
     if (r.get<uint32_t>() != width) fail(ErrorKind::InvalidParameter, "a class tally of another width");
     TallyForm form{std::pmr::string(r.bytes(r.get<uint32_t>()), mr), std::pmr::string(mr)};
     // Each column's values, with the hash serialize_run gives them (by text).
-    struct Column {
-        std::vector<std::string_view> texts;
-        std::vector<uint64_t> hashes;
+    struct Column {  // in mr: a dictionary costs more here than its bytes in the tally
+        std::pmr::vector<std::string_view> texts;
+        std::pmr::vector<uint64_t> hashes;
+        explicit Column(std::pmr::memory_resource* mr) : texts(mr), hashes(mr) {}
     };
-    std::vector<Column> columns(width);
+    std::vector<Column> columns;
+    columns.reserve(width);
+    for (std::size_t i = 0; i < width; ++i) columns.emplace_back(mr);
     for (Column& c : columns) {
         const uint32_t n = r.get<uint32_t>();
         r.need(std::size_t(n) * sizeof(uint32_t));  // each value takes at least its length: nothing sized by a lie

@@ -5,6 +5,7 @@
 // no hash table, whatever binary forms their columns have.
 #pragma once
 
+#include <functional>
 #include <memory_resource>
 #include <string>
 
@@ -19,11 +20,12 @@ struct MergedTallies {
 
 // Runs `sql` (class_tally_query: a row per tally) and merges its tallies of `width`
 // key columns, with their keys (`keyed`: merge_keyed_runs) or not (merge_class_runs).
-// The tallies' bytes, then the merged part, are held in `memory`: past its limit,
-// MemoryLimitExceeded. A tally of another width or version is an error. Runs SQL: call
-// it inside an Spi scope, and in a subtransaction where a shard's own limit (54000)
-// has a fallback.
+// Each tally is rebuilt into its run as it arrives; the runs, then the merged part, are
+// held in `memory`: past its limit, MemoryLimitExceeded. at_peak() is called when both
+// are (for a caller that reports its peak). A tally of another width or version is an
+// error. Runs SQL: call it inside an Spi scope, and in a subtransaction where a shard's
+// own limit (54000) has a fallback.
 MergedTallies merge_class_tallies(const std::string& sql, std::size_t width, bool keyed,
-                                  std::pmr::memory_resource* memory);
+                                  std::pmr::memory_resource* memory, const std::function<void()>& at_peak = nullptr);
 
 }  // namespace privrisk::pg

@@ -177,8 +177,10 @@ PRIVRISK_FUNCTION(privrisk_class_tally_final) {
     bytea* out = nullptr;
     bounded([&] {
         s->aggregator.serialize_tally([&](std::size_t n) {
-            if (n > MaxAllocSize - VARHDRSZ)
-                fail(ErrorKind::ProgramLimit, "class_tally: the classes take over 1 GB in byte form");
+            // Its hex text (postgres_fdw sends a bytea so) must fit in 1 GB too: past it the
+            // shard's error would be byteaout's, which audit() cannot fall back from.
+            if (n > (MaxAllocSize - VARHDRSZ) / 2 - 2)
+                fail(ErrorKind::ProgramLimit, "class_tally: the classes take over 512 MB in byte form");
             out = static_cast<bytea*>(pg_call([&] { return palloc(n + VARHDRSZ); }));
             SET_VARSIZE(out, n + VARHDRSZ);
             return VARDATA(out);
