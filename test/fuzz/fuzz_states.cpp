@@ -7,6 +7,7 @@
 
 #include "classes/class_aggregator.hpp"
 #include "classes/class_runs.hpp"
+#include "classes/class_tally_form.hpp"
 #include "classes/class_set.hpp"
 #include "classes/tuple_tally.hpp"
 #include "information/value_counts.hpp"
@@ -44,6 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
                     const privrisk::RunValues values = privrisk::run_values({form.sensitive});
                     const std::string part = privrisk::merge_class_runs({form.run}, values);
                     (void)privrisk::ContingencyTable::from_canonical_parts(values.values, {part});
+                    const privrisk::TallyReader reader(bytes, width, mr);  // as the class reader walks it
+                    reader.for_each_class([&](const uint32_t*, std::string_view cells) {
+                        privrisk::for_each_run_cell(cells, values.values.size(), [](uint32_t, int64_t) {});
+                    });
                     const std::string keyed = privrisk::merge_keyed_runs({form.run}, values);
                     privrisk::for_each_keyed_class(
                         keyed, values.values.size(), [&](std::string_view key, auto*, std::size_t) {

@@ -393,6 +393,7 @@ TEST(ClassSet, DedupesMergesAndSerializes) {
 
 #include "classes/class_aggregator.hpp"
 #include "classes/class_runs.hpp"
+#include "classes/class_tally_form.hpp"
 
 // audit()'s one-pass aggregation builds the same classes as grouping by hand,
 // small classes and classes past the linear-scan limit alike.
@@ -433,10 +434,10 @@ TEST(ClassAggregator, MatchesGroupingByHand) {
     }
 }
 
-// The class reader over shards: each shard's tally (its value, a run sorted by its
-// values' texts), merged here with its keys, gives every class with its values'
-// texts and its sensitive counts, as counting the rows directly does.
-TEST(ClassAggregator, KeyedMergeOfTalliesGivesEachClassByItsTexts) {
+// The class reader over shards: each shard's tally (its value), read class by class
+// by its codes, gives every class with its values' texts and its sensitive counts,
+// as counting the rows directly does.
+TEST(ClassAggregator, TalliesReadByCodesGiveEachClassByItsTexts) {
     using Text = std::optional<std::string>;  // a value kept (Value only views one)
     std::mt19937 rng(43);
     for (int round = 0; round < 40; ++round) {
@@ -459,28 +460,25 @@ TEST(ClassAggregator, KeyedMergeOfTalliesGivesEachClassByItsTexts) {
             part[rng() % parts]->add(qi.data(), s == 3 ? Value() : Value(sv));
             ++want[kept][s == 3 ? Text() : Text(sv)];
         }
-        std::vector<std::string> tallies;
-        std::vector<std::string_view> sensitive, runs;
-        for (auto& p : part) tallies.push_back(p->serialize_tally());
-        std::vector<ClassAggregator::TallyForm> forms;  // the runs the views see
-        for (const std::string& t : tallies) forms.push_back(ClassAggregator::read_tally(t, qis));
-        for (const ClassAggregator::TallyForm& form : forms) {
-            sensitive.push_back(form.sensitive);
-            runs.push_back(form.run);
-        }
-        const RunValues values = run_values(sensitive);
-        const std::string merged = merge_keyed_runs(runs, values);
+        // As the class reader codes them (ClassCoder::on_tally): each tally's classes by codes
+        // into its values; a class met by several parts comes from each, and adds up.
         std::map<std::vector<Text>, std::map<Text, int64_t>> got;
-        for_each_keyed_class(merged, values.values.size(),
-                             [&](std::string_view key, const ContingencyTable::Pair* pairs, std::size_t n) {
-                                 std::vector<Text> k(qis);
-                                 for_each_key_value(key, qis, [&](std::size_t i, std::optional<std::string_view> v) {
-                                     if (v) k[i] = std::string(*v);
-                                 });
-                                 EXPECT_EQ(got.count(k), 0u);  // each class once
-                                 for (std::size_t c = 0; c < n; ++c)
-                                     got[k][values.values.at(pairs[c].first)] += pairs[c].second;
-                             });
+        for (auto& p : part) {
+            const std::string tally = p->serialize_tally();
+            const TallyReader reader(tally, qis, std::pmr::new_delete_resource());
+            std::vector<Text> sensitive;
+            ByteReader r{reader.sensitive(), "test"};
+            ClassAggregator::read_sensitive(r, "test", [&](uint32_t, bool present, std::string_view text) {
+                sensitive.push_back(present ? Text(std::string(text)) : Text());
+            });
+            reader.for_each_class([&](const uint32_t* codes, std::string_view cells) {
+                std::vector<Text> k(qis);
+                for (int i = 0; i < qis; ++i)
+                    if (codes[i]) k[i] = std::string(reader.values(i)[codes[i] - 1]);
+                for_each_run_cell(cells, sensitive.size(),
+                                  [&](uint32_t id, int64_t count) { got[k][sensitive[id]] += count; });
+            });
+        }
         EXPECT_EQ(got, want);
     }
 }

@@ -96,8 +96,9 @@ public:
     void serialize_run(std::size_t task, std::size_t tasks, const std::function<char*(std::size_t)>& place);
     static constexpr std::size_t kMaxTasks = 256;
 
-private:
     static constexpr uint32_t kTallyTag = 0x31545250;  // "PRT1": another version's form is refused by name
+
+private:
     static constexpr std::size_t kPartitionBits = 8;
     static constexpr std::size_t kPartitions = std::size_t(1) << kPartitionBits;
     static constexpr std::size_t kBlockWords = 16 * 1024;  // buffers grow by 64 kB blocks, reused after each fold

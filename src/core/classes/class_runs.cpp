@@ -227,19 +227,15 @@ void merge_classes(const std::vector<std::string_view>& runs, const RunValues& v
     Shapes shapes;
     merge_runs(runs, &values, [&](std::string_view key, const std::vector<Piece>& at) {
         int64_t rows = 0;
-        for (const Piece& c : at) {
-            for (ByteReader cells{c.cells, "a class run"}; !cells.in.empty();) {
-                const uint64_t id = cells.varint(), count = cells.varint();
-                if (id >= c.ids->size() || count == 0 || count > uint64_t(INT64_MAX))
-                    fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+        for (const Piece& c : at)
+            for_each_run_cell(c.cells, c.ids->size(), [&](uint32_t id, int64_t count) {
                 uint32_t to = (*c.ids)[id];
                 if (few) mask |= uint64_t(1) << to;
                 else if (counts[to] == 0) touched.push_back(to);
-                if (__builtin_add_overflow(counts[to], static_cast<int64_t>(count), &counts[to]) ||
-                    __builtin_add_overflow(rows, static_cast<int64_t>(count), &rows))
+                if (__builtin_add_overflow(counts[to], count, &counts[to]) ||
+                    __builtin_add_overflow(rows, count, &rows))
                     fail(ErrorKind::ProgramLimit, "a class counts more than 2^63 - 1 rows");
-            }
-        }
+            });
         const std::size_t entry = body.size();
         auto each_id = [&](auto&& f) {  // the class's ids in id order, each count then cleared
             if (few) {
@@ -296,13 +292,6 @@ std::pmr::string merge_class_runs(const std::vector<std::string_view>& runs, con
 
 std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values) {
     std::string part;
-    merge_classes(runs, values, true, part);
-    return part;
-}
-
-std::pmr::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values,
-                                  std::pmr::memory_resource* mr) {
-    std::pmr::string part(mr);
     merge_classes(runs, values, true, part);
     return part;
 }

@@ -56,8 +56,20 @@ std::pmr::string merge_class_runs(const std::vector<std::string_view>& runs, con
 // a run) for callers that roll classes up by their values (search's base
 // classes): every class is an entry of its own, with no multiplicity.
 std::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values);
-std::pmr::string merge_keyed_runs(const std::vector<std::string_view>& runs, const RunValues& values,
-                                  std::pmr::memory_resource* mr);
+
+// A class's cells as a run has them: on_cell(id, count) for each (varint id, varint
+// count), the id below `ids` and the count in 1 .. 2^63 - 1 checked; a class
+// without a cell is refused.
+template <typename F>
+void for_each_run_cell(std::string_view cells, std::size_t ids, F&& on_cell) {
+    if (cells.empty()) fail(ErrorKind::InvalidParameter, "a class run's class is empty");
+    for (ByteReader r{cells, "a class run"}; !r.in.empty();) {
+        const uint64_t id = r.varint(), count = r.varint();
+        if (id >= ids || count == 0 || count > uint64_t(INT64_MAX))
+            fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
+        on_cell(static_cast<uint32_t>(id), static_cast<int64_t>(count));
+    }
+}
 
 // The values of a key as runs and merged parts carry it: on_value(column, bytes)
 // per column of `width`, nullopt for ⊥. A key that does not end with its last

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_tally_form.hpp"
 #include "common/byte_form.hpp"
 #include "common/error.hpp"
 #include "common/flat_index.hpp"
@@ -116,80 +117,69 @@ std::string ClassAggregator::serialize_tally() {
     return out;
 }
 
-ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, std::size_t width,
-                                                       std::pmr::memory_resource* mr) {
+TallyReader::TallyReader(std::string_view bytes, std::size_t width, std::pmr::memory_resource* mr) : width_(width) {
     ByteReader r{bytes, "a class tally"};
-    if (r.get<uint32_t>() != kTallyTag)
+    if (r.get<uint32_t>() != ClassAggregator::kTallyTag)
         fail(ErrorKind::InvalidParameter,
              "a class tally in a byte form this privrisk does not read: every shard must run the same privrisk "
              "version as the coordinator, on a machine of the same byte order");
     if (r.get<uint32_t>() != width) fail(ErrorKind::InvalidParameter, "a class tally of another width");
-    TallyForm form{std::pmr::string(r.bytes(r.get<uint32_t>()), mr), std::pmr::string(mr)};
-    // Each column's values, with the hash serialize_run gives them (by text).
-    struct Column {  // in mr: a dictionary costs more here than its bytes in the tally
-        std::pmr::vector<std::string_view> texts;
-        std::pmr::vector<uint64_t> hashes;
-        explicit Column(std::pmr::memory_resource* mr) : texts(mr), hashes(mr) {}
-    };
-    std::vector<Column> columns;
-    columns.reserve(width);
-    for (std::size_t i = 0; i < width; ++i) columns.emplace_back(mr);
-    for (Column& c : columns) {
+    sensitive_ = r.bytes(r.get<uint32_t>());
+    values_.reserve(width);
+    for (std::size_t i = 0; i < width; ++i) {
+        std::pmr::vector<std::string_view>& texts = values_.emplace_back(mr);
         const uint32_t n = r.get<uint32_t>();
         r.need(std::size_t(n) * sizeof(uint32_t));  // each value takes at least its length: nothing sized by a lie
-        c.texts.reserve(n);
-        c.hashes.reserve(n);
-        for (uint32_t v = 0; v < n; ++v) {
-            c.texts.push_back(r.bytes(r.get<uint32_t>()));
-            c.hashes.push_back(FlatIndex::hash(c.texts.back()));
-        }
+        texts.reserve(n);
+        for (uint32_t v = 0; v < n; ++v) texts.push_back(r.bytes(r.get<uint32_t>()));
     }
-    const uint64_t classes = r.get<uint64_t>();
-    r.need(std::min<uint64_t>(classes, r.in.size()) * (width + 1));  // each class takes a byte per code and more
-    // Two passes: the first checks every code and length and sizes the run, the second writes it.
-    std::vector<uint32_t> codes(width);
-    auto read_class = [&](ByteReader& in) {
-        for (std::size_t i = 0; i < width; ++i) {
-            const uint64_t code = in.varint();
-            if (code > columns[i].texts.size())
-                fail(ErrorKind::InvalidParameter, "a class tally's class has an unknown value");
-            codes[i] = static_cast<uint32_t>(code);
-        }
-        return in.bytes(in.varint());
-    };
-    auto text = [&](std::size_t i) { return columns[i].texts[codes[i] - 1]; };
-    std::size_t size = sizeof(uint64_t);
-    ByteReader first = r;
-    for (uint64_t c = 0; c < classes; ++c) {
-        const std::string_view cells = read_class(first);
+    classes_ = r.get<uint64_t>();
+    r.need(std::min<uint64_t>(classes_, r.in.size()) * (width + 1));  // each class takes a byte per code and more
+    body_ = r.in;
+}
+
+ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, std::size_t width,
+                                                       std::pmr::memory_resource* mr) {
+    const TallyReader tally(bytes, width, mr);
+    TallyForm form{std::pmr::string(tally.sensitive(), mr), std::pmr::string(mr)};
+    // Each value's hash as serialize_run gives it (by its text).
+    std::vector<std::pmr::vector<uint64_t>> hashes;
+    for (std::size_t i = 0; i < width; ++i) {
+        std::pmr::vector<uint64_t>& h = hashes.emplace_back(mr);
+        h.reserve(tally.values(i).size());
+        for (std::string_view text : tally.values(i)) h.push_back(FlatIndex::hash(text));
+    }
+    // Two passes: the first sizes the run (and checks every code and length), the second writes it.
+    auto key_size = [&](const uint32_t* codes) {
         std::size_t key = width * sizeof(uint32_t);
-        for (std::size_t i = 0; i < width; ++i) key += codes[i] ? text(i).size() : 0;
+        for (std::size_t i = 0; i < width; ++i) key += codes[i] ? tally.values(i)[codes[i] - 1].size() : 0;
+        return key;
+    };
+    std::size_t size = sizeof(uint64_t);
+    tally.for_each_class([&](const uint32_t* codes, std::string_view cells) {
+        const std::size_t key = key_size(codes);
         if (key > UINT32_MAX || cells.size() > UINT32_MAX)
             fail(ErrorKind::ProgramLimit, "a class tally's class takes more than 4 GB");
         size += sizeof(uint64_t) + 2 * sizeof(uint32_t) + key + cells.size();
-    }
-    if (!first.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's byte form has trailing bytes");
+    });
     form.run.resize(size);
     char* to = form.run.data();
     auto put = [&to](auto v) {
         std::memcpy(to, &v, sizeof v);
         to += sizeof v;
     };
-    put(classes);
-    for (uint64_t c = 0; c < classes; ++c) {
-        const std::string_view cells = read_class(r);
-        put(mix_class_hash(width,
-                           [&](std::size_t i) { return codes[i] ? columns[i].hashes[codes[i] - 1] : kNullHash; }));
-        std::size_t key = width * sizeof(uint32_t);
-        for (std::size_t i = 0; i < width; ++i) key += codes[i] ? text(i).size() : 0;
-        put(static_cast<uint32_t>(key));
+    put(tally.classes());
+    tally.for_each_class([&](const uint32_t* codes, std::string_view cells) {
+        put(mix_class_hash(width, [&](std::size_t i) { return codes[i] ? hashes[i][codes[i] - 1] : kNullHash; }));
+        put(static_cast<uint32_t>(key_size(codes)));
         for (std::size_t i = 0; i < width; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
-            put(codes[i] ? static_cast<uint32_t>(text(i).size()) : UINT32_MAX);
-            if (codes[i]) to = put_raw(to, text(i));
+            const std::string_view text = codes[i] ? tally.values(i)[codes[i] - 1] : std::string_view();
+            put(codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX);
+            to = put_raw(to, text);
         }
         put(static_cast<uint32_t>(cells.size()));
         to = put_raw(to, cells);
-    }
+    });
     return form;
 }
 

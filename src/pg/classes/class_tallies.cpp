@@ -9,8 +9,8 @@
 
 namespace privrisk::pg {
 
-MergedTallies merge_class_tallies(const std::string& sql, std::size_t width, bool keyed,
-                                  std::pmr::memory_resource* memory, const std::function<void()>& at_peak) {
+MergedTallies merge_class_tallies(const std::string& sql, std::size_t width, std::pmr::memory_resource* memory,
+                                  const std::function<void()>& at_peak) {
     // Each tally is read into a run as it arrives (the first shard's while the others still
     // tally); the bytes PostgreSQL holds for its row are not copied.
     std::vector<ClassAggregator::TallyForm> tallies;
@@ -23,7 +23,7 @@ MergedTallies merge_class_tallies(const std::string& sql, std::size_t width, boo
         runs.push_back(t.run);
     }
     MergedTallies merged{run_values(sensitive), std::pmr::string(memory)};
-    merged.part = keyed ? merge_keyed_runs(runs, merged.values, memory) : merge_class_runs(runs, merged.values, memory);
+    merged.part = merge_class_runs(runs, merged.values, memory);
     if (at_peak) at_peak();
     return merged;
 }

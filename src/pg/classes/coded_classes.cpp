@@ -10,7 +10,7 @@
 #include "classes/class_histogram.hpp"
 #include "classes/class_query.hpp"
 #include "classes/class_runs.hpp"
-#include "classes/class_tallies.hpp"
+#include "classes/class_tally_form.hpp"
 #include "classes/hist_type.hpp"
 #include "classes/parallel_classes.hpp"
 #include "common/activity_progress.hpp"
@@ -113,23 +113,36 @@ public:
         next_row(h.size());
     }
 
-    // A class of the shards' merged tallies: its values by their texts (which key them in
-    // this read), its (sensitive value id, count) cells, ids into `sensitive`.
-    void on_text_class(const std::optional<std::string_view>* key, const std::vector<ContingencyTable::Pair>& counts,
-                       const std::vector<std::optional<std::string>>& sensitive) {
-        for (std::size_t j = 0; j < width_; ++j)
-            codes_[j] = !key[j] ? null_code(j) : value_code(j, *key[j], [&] { return *key[j]; });
-        int64_t size = 0;
-        for (const auto& [id, count] : counts) {
-            if (sensitive_) {
-                const auto& v = sensitive[id];
-                builder_.add(codes_.data(), sensitive_id(v ? std::optional<std::string_view>(*v) : std::nullopt),
-                             count);
-            }
-            size += count;
+    // A shard's tally (its class_tally, class_tally_form.hpp): each of its values coded
+    // once, by its text (which keys it in this read), then its classes by their codes. A
+    // class several shards met comes from each; the builder adds them up.
+    void on_tally(const TallyReader& tally) {
+        std::vector<std::vector<uint32_t>> code_of(width_);  // by the tally's code; 0, ⊥: coded when met
+        for (std::size_t j = 0; j < width_; ++j) {
+            code_of[j].push_back(UINT32_MAX);
+            for (std::string_view text : tally.values(j))
+                code_of[j].push_back(value_code(j, text, [&] { return text; }));
         }
-        if (!sensitive_) builder_.add(codes_.data(), 0, size);
-        next_row(size);
+        std::vector<uint32_t> sensitive_of;  // by the tally's value id
+        ByteReader r{tally.sensitive(), "a class tally"};
+        ClassAggregator::read_sensitive(r, "a class tally", [&](uint32_t, bool present, std::string_view text) {
+            sensitive_of.push_back(
+                !sensitive_ ? 0 : sensitive_id(present ? std::optional<std::string_view>(text) : std::nullopt));
+        });
+        if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's sensitive values have trailing bytes");
+        tally.for_each_class([&](const uint32_t* codes, std::string_view cells) {
+            for (std::size_t j = 0; j < width_; ++j) codes_[j] = codes[j] ? code_of[j][codes[j]] : null_code(j);
+            int64_t size = 0;
+            for_each_run_cell(cells, sensitive_of.size(), [&](uint32_t id, int64_t count) {
+                // Every class's rows add up to the rows read: bounding those bounds each sum.
+                if (__builtin_add_overflow(size, count, &size) ||
+                    __builtin_add_overflow(tallied_rows_, count, &tallied_rows_))
+                    fail(ErrorKind::ProgramLimit, "the shards' classes count more than 2^63 - 1 rows");
+                if (sensitive_) builder_.add(codes_.data(), sensitive_of[id], count);
+            });
+            if (!sensitive_) builder_.add(codes_.data(), 0, size);
+            next_row(size);
+        });
     }
 
     // A parallel read's sensitive values (parallel_classes.hpp), before its classes.
@@ -158,7 +171,7 @@ public:
         next_row();
     }
 
-    // Memory the read holds besides the classes (the shards' merged tallies, freed as they are
+    // Memory the read holds besides the classes (the shards' tallies, freed once they are
     // coded), asked for at each check and counted against the bound; nullptr: none.
     void hold(std::function<std::size_t()> held) { held_ = std::move(held); }
 
@@ -234,16 +247,17 @@ private:
     bool handed_over_ = false;
     std::function<std::size_t()> held_;
     uint64_t rows_ = 0, calls_ = 0;
+    int64_t tallied_rows_ = 0;  // the rows of the shards' tallies
     const std::string what_;
 };
 
 // Over shards: each shard tallies its level-0 classes in one value (class_tally: its
-// classes with their sensitive counts, values by text, as a run sorted by them), the
-// tallies are merged here in one pass (class_tallies.hpp) and each class is coded by its
-// values' texts. A shard's tally costs a pass over its rows in C++; a GROUP BY with hist()
-// per class costs several times more there, so it is the fallback only: for a shard whose
-// tally passes its privrisk.audit_memory_limit (54000), where that GROUP BY spills to disk
-// instead. Returns whether the tallies were read.
+// classes with their sensitive counts, its values by text), and each tally's classes are
+// coded here by their codes into its values (ClassCoder::on_tally). A shard's tally costs
+// a pass over its rows in C++; a GROUP BY with hist() per class costs several times more
+// there, so it is the fallback only: for a shard whose tally passes its
+// privrisk.audit_memory_limit (54000), where that GROUP BY spills to disk instead. Returns
+// whether the tallies were read.
 bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Shard>& shards,
                         const std::vector<SourceColumn>& keys, const std::optional<SourceColumn>& sensitive,
                         ClassCoder& coder) {
@@ -254,31 +268,24 @@ bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Sh
     try {
         // (a resource without a limit is unbounded: none left is one byte)
         PgMemoryResource bounded(tallies, std::max<std::size_t>(request.memory.left(), 1));
-        std::optional<MergedTallies> merged;
-        if (in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-                              [&] { merged = merge_class_tallies(sql, request.width, true, &bounded); })) {
-            // Until they are freed, the merged classes count with the classes coded from them.
+        std::pmr::vector<std::pmr::string> received(&bounded);  // each shard's tally, all before any is coded
+        if (in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
+                stream_rows(sql, {}, [&](const Datum* values, const bool* nulls) {
+                    if (!nulls[0]) received.emplace_back(text_view(values[0]));
+                });
+            })) {
+            // Until they are freed, the tallies count with the classes coded from them.
             coder.hold([&] {
                 return static_cast<std::size_t>(pg_call([&] { return MemoryContextMemAllocated(tallies, true); }));
             });
-            const std::vector<std::optional<std::string>>& values = merged->values.values;
-            std::vector<std::optional<std::string_view>> key(request.width);
-            std::vector<ContingencyTable::Pair> counts;
-            for_each_keyed_class(merged->part, values.size(),
-                                 [&](std::string_view bytes, const ContingencyTable::Pair* pairs, std::size_t n) {
-                                     for_each_key_value(
-                                         bytes, request.width,
-                                         [&](std::size_t j, std::optional<std::string_view> text) { key[j] = text; });
-                                     counts.assign(pairs, pairs + n);
-                                     coder.on_text_class(key.data(), counts, values);
-                                 });
+            for (const std::pmr::string& tally : received) coder.on_tally(TallyReader(tally, request.width, &bounded));
             coder.hold(nullptr);
             read = true;
         }
-    } catch (const MemoryLimitExceeded& e) {  // the merged tallies, past the bound
+    } catch (const MemoryLimitExceeded& e) {  // the tallies, past the bound
         pg_call([&] { MemoryContextDelete(tallies); });
-        request.memory.check(e.need, request.what + ": the shards' merged class tallies", request.hint);
-        fail(ErrorKind::Internal, "the shards' merged class tallies passed a bound they fit");
+        request.memory.check(e.need, request.what + ": the shards' class tallies", request.hint);
+        fail(ErrorKind::Internal, "the shards' class tallies passed a bound they fit");
     } catch (...) {
         pg_call([&] { MemoryContextDelete(tallies); });
         throw;

@@ -156,7 +156,7 @@ bool read_tallies(AuditScan& s) {
     bool tallied = false;  // on a failure the lambda does not finish
     in_subtransaction(ERRCODE_PROGRAM_LIMIT_EXCEEDED, [&] {
         try {
-            MergedTallies merged = merge_class_tallies(select_tally, s.width, false, s.bounded, [&] { s.note_peak(); });
+            MergedTallies merged = merge_class_tallies(select_tally, s.width, s.bounded, [&] { s.note_peak(); });
             s.streamed = Clock::now();
             s.table = ContingencyTable::from_canonical_parts(std::move(merged.values.values), {merged.part});
             tallied = true;
