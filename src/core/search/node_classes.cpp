@@ -82,23 +82,57 @@ void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive, int64_t co
 
 namespace {
 
+// A sorted range's entries with their equal pairs' counts summed, written from `out`
+// on (which may be the range's start: it never passes what is read); returns their end.
+template <typename In, typename Out>
+Out sum_equal(In first, In last, Out out) {
+    for (In i = first; i != last;) {
+        int64_t count = 0;
+        In j = i;
+        for (; j != last && j->first == i->first; ++j) count += j->second;
+        *out++ = {i->first, count};
+        i = j;
+    }
+    return out;
+}
+
 // Sorts (pair, count) entries and sums those of equal pairs, in place.
 void merge_counted(std::vector<std::pair<uint64_t, int64_t>>& counted) {
     std::sort(counted.begin(), counted.end());
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < counted.size();) {
-        int64_t count = 0;
-        std::size_t j = i;
-        for (; j < counted.size() && counted[j].first == counted[i].first; ++j) count += counted[j].second;
-        counted[out++] = {counted[i].first, count};
-        i = j;
+    counted.erase(sum_equal(counted.begin(), counted.end(), counted.begin()), counted.end());
+}
+
+// The same for the builder's last merge, which needs as much memory again anyway: a
+// counting sort by class (two passes), then each class's few entries in order. A
+// std::sort of every entry cost a fifth of a sharded search's read at 1M rows.
+void merge_counted_by_class(std::vector<std::pair<uint64_t, int64_t>>& counted, std::size_t classes) {
+    using Entry = std::pair<uint64_t, int64_t>;
+    std::vector<std::size_t> start(classes + 1, 0);
+    for (const Entry& e : counted) ++start[(e.first >> 32) + 1];
+    for (std::size_t c = 0; c < classes; ++c) start[c + 1] += start[c];
+    std::vector<Entry> by_class(counted.size());
+    {
+        std::vector<std::size_t> at(start.begin(), start.end() - 1);
+        for (const Entry& e : counted) by_class[at[e.first >> 32]++] = e;
     }
-    counted.resize(out);
+    auto out = counted.begin();
+    for (std::size_t c = 0; c < classes; ++c) {
+        const auto first = by_class.begin() + static_cast<std::ptrdiff_t>(start[c]);
+        const auto last = by_class.begin() + static_cast<std::ptrdiff_t>(start[c + 1]);
+        if (last - first > 32) {
+            std::sort(first, last);
+        } else {  // a class's few values: insertion, without std::sort's call per class
+            for (auto i = first; i != last; ++i)
+                for (auto j = i; j != first && *j < *(j - 1); --j) std::iter_swap(j, j - 1);
+        }
+        out = sum_equal(first, last, out);
+    }
+    counted.erase(out, counted.end());
 }
 
 }  // namespace
 
-void BaseClassBuilder::compact() {
+void BaseClassBuilder::compact(bool merge) {
     // Rows added one by one are runs of equal entries once sorted.
     std::sort(rows_.begin(), rows_.end());
     for (std::size_t i = 0; i < rows_.size();) {
@@ -110,7 +144,7 @@ void BaseClassBuilder::compact() {
     rows_.clear();  // keeps its capacity for the next rows
     // The pairs merged once they have doubled since the last merge: amortized, and
     // what is held stays within twice the distinct (class, value) pairs.
-    if (counted_.size() >= std::max<std::size_t>(2 * merged_, std::size_t(1) << 16)) {
+    if (merge && counted_.size() >= std::max<std::size_t>(2 * merged_, std::size_t(1) << 16)) {
         merge_counted(counted_);
         merged_ = counted_.size();
     }
@@ -118,9 +152,9 @@ void BaseClassBuilder::compact() {
 
 NodeClasses BaseClassBuilder::finish() {
     if (histograms_) {
-        compact();
+        compact(false);  // merged by class below
         std::vector<uint64_t>().swap(rows_);
-        merge_counted(counted_);
+        merge_counted_by_class(counted_, classes_.classes());
         classes_.first.assign(classes_.classes() + 1, 0);
         for (const auto& [pair, count] : counted_) {
             classes_.pairs.emplace_back(static_cast<uint32_t>(pair), count);

@@ -59,7 +59,9 @@ public:
     }
 
 private:
-    void compact();
+    // The rows added one by one into counted pairs; those merged too past twice their last
+    // merge's size, with `merge`.
+    void compact(bool merge = true);
 
     NodeClasses classes_;
     ClassKeys keys_;
