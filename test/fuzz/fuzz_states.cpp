@@ -39,16 +39,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
             });
             break;
         case 3:
-            if (data[0] & 16) {  // a tally as it leaves a shard (class_tally's value), merged as the coordinator does
-                refused_or_read([&] {
+            if (data[0] & 16) {  // a tally as it leaves a shard (class_tally's value), read as the coordinator does
+                refused_or_read([&] {  // walked by the class reader: whatever the merge would refuse too
+                    const privrisk::TallyReader reader(bytes, width, mr);
+                    std::size_t values = 0;
+                    reader.for_each_sensitive([&](bool, std::string_view) { ++values; });
+                    for (std::size_t i = 0; i < width; ++i) (void)reader.values(i);
+                    reader.for_each_class([&](const uint32_t*, std::string_view cells) {
+                        privrisk::for_each_run_cell(cells, values, [](uint32_t, int64_t) {});
+                    });
+                });
+                refused_or_read([&] {  // rebuilt into a run and merged (audit())
                     const auto form = privrisk::ClassAggregator::read_tally(bytes, width);
                     const privrisk::RunValues values = privrisk::run_values({form.sensitive});
                     const std::string part = privrisk::merge_class_runs({form.run}, values);
                     (void)privrisk::ContingencyTable::from_canonical_parts(values.values, {part});
-                    const privrisk::TallyReader reader(bytes, width, mr);  // as the class reader walks it
-                    reader.for_each_class([&](const uint32_t*, std::string_view cells) {
-                        privrisk::for_each_run_cell(cells, values.values.size(), [](uint32_t, int64_t) {});
-                    });
                     const std::string keyed = privrisk::merge_keyed_runs({form.run}, values);
                     privrisk::for_each_keyed_class(
                         keyed, values.values.size(), [&](std::string_view key, auto*, std::size_t) {

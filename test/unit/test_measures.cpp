@@ -467,8 +467,7 @@ TEST(ClassAggregator, TalliesReadByCodesGiveEachClassByItsTexts) {
             const std::string tally = p->serialize_tally();
             const TallyReader reader(tally, qis, std::pmr::new_delete_resource());
             std::vector<Text> sensitive;
-            ByteReader r{reader.sensitive(), "test"};
-            ClassAggregator::read_sensitive(r, "test", [&](uint32_t, bool present, std::string_view text) {
+            reader.for_each_sensitive([&](bool present, std::string_view text) {
                 sensitive.push_back(present ? Text(std::string(text)) : Text());
             });
             reader.for_each_class([&](const uint32_t* codes, std::string_view cells) {

@@ -1,5 +1,6 @@
-// A class tally as it leaves its server (ClassAggregator::serialize_tally) and as
-// the coordinator reads it back into a run (class_runs.hpp). Its classes come in
+// A class tally as it leaves its server (ClassAggregator::serialize_tally), as
+// the coordinator walks it (TallyReader: the class reader) or reads it back into a
+// run (read_tally: audit(), merged with class_runs.hpp). Its classes come in
 // run order but carry codes into per-column dictionaries instead of their keys'
 // texts and hashes: at 10M census rows a shard's tally is about a quarter of its
 // run, and the form crosses postgres_fdw as hex.

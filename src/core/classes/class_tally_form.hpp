@@ -1,6 +1,7 @@
 // Reading a class tally as it leaves its server (ClassAggregator::serialize_tally)
 // class by class, by its codes: for a reader that codes each of its values once and
-// adds its classes up itself (the class reader over shards), with no run rebuilt.
+// adds its classes up itself (the class reader over shards), with no run rebuilt;
+// ClassAggregator::read_tally rebuilds its run on it (audit() over shards).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "classes/class_aggregator.hpp"
 #include "common/byte_form.hpp"
 #include "common/error.hpp"
 
@@ -21,6 +23,9 @@ public:
     std::size_t width() const { return width_; }
     // The sensitive values, as ClassAggregator::serialize_sensitive wrote them.
     std::string_view sensitive() const { return sensitive_; }
+    // on_value(present, text) for each of them, by id; each and the end checked.
+    template <typename F>
+    void for_each_sensitive(F&& on_value) const;
     // Column i's values by code - 1.
     const std::pmr::vector<std::string_view>& values(std::size_t column) const { return values_[column]; }
     uint64_t classes() const { return classes_; }
@@ -36,6 +41,14 @@ private:
     std::vector<std::pmr::vector<std::string_view>> values_;
     uint64_t classes_ = 0;
 };
+
+template <typename F>
+void TallyReader::for_each_sensitive(F&& on_value) const {
+    ByteReader r{sensitive_, "a class tally"};
+    ClassAggregator::read_sensitive(r, "a class tally",
+                                    [&](uint32_t, bool present, std::string_view text) { on_value(present, text); });
+    if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's sensitive values have trailing bytes");
+}
 
 template <typename F>
 void TallyReader::for_each_class(F&& on_class) const {

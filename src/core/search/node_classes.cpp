@@ -77,7 +77,11 @@ void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive) {
 void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive, int64_t count) {
     uint32_t c = keys_.find_or_add(classes_, codes);
     classes_.sizes[c] += count;
-    if (histograms_) counted_.emplace_back(uint64_t(c) << 32 | sensitive, count);
+    if (!histograms_) return;
+    counted_.emplace_back(uint64_t(c) << 32 | sensitive, count);
+    // A class may come several times (from each shard that met it): merged as compact()
+    // merges, so what is held grows with the distinct pairs.
+    if (counted_.size() >= std::max<std::size_t>(2 * merged_, kCompactRows)) merge_pairs();
 }
 
 namespace {
@@ -96,25 +100,19 @@ Out sum_equal(In first, In last, Out out) {
     return out;
 }
 
-// Sorts (pair, count) entries and sums those of equal pairs, in place.
-void merge_counted(std::vector<std::pair<uint64_t, int64_t>>& counted) {
-    std::sort(counted.begin(), counted.end());
-    counted.erase(sum_equal(counted.begin(), counted.end(), counted.begin()), counted.end());
-}
-
-// The same for the builder's last merge, which needs as much memory again anyway: a
-// counting sort by class (two passes), then each class's few entries in order. A
-// std::sort of every entry cost a fifth of a sharded search's read at 1M rows.
+// Sorts (class << 32 | value, count) entries by pair and sums those of equal pairs: a
+// counting sort by class (two passes, as much memory again for a moment), then each
+// class's few entries in order. A std::sort of every entry cost a fifth of a sharded
+// search's read at 1M rows.
 void merge_counted_by_class(std::vector<std::pair<uint64_t, int64_t>>& counted, std::size_t classes) {
     using Entry = std::pair<uint64_t, int64_t>;
-    std::vector<std::size_t> start(classes + 1, 0);
-    for (const Entry& e : counted) ++start[(e.first >> 32) + 1];
-    for (std::size_t c = 0; c < classes; ++c) start[c + 1] += start[c];
+    // start[c + 1] counts class c's entries, then (summed) is where class c + 1 starts; it
+    // serves as class c's cursor while the entries are placed, and ends as its start again.
+    std::vector<std::size_t> start(classes + 2, 0);
+    for (const Entry& e : counted) ++start[(e.first >> 32) + 2];
+    for (std::size_t c = 1; c <= classes; ++c) start[c + 1] += start[c];
     std::vector<Entry> by_class(counted.size());
-    {
-        std::vector<std::size_t> at(start.begin(), start.end() - 1);
-        for (const Entry& e : counted) by_class[at[e.first >> 32]++] = e;
-    }
+    for (const Entry& e : counted) by_class[start[(e.first >> 32) + 1]++] = e;
     auto out = counted.begin();
     for (std::size_t c = 0; c < classes; ++c) {
         const auto first = by_class.begin() + static_cast<std::ptrdiff_t>(start[c]);
@@ -144,13 +142,16 @@ void BaseClassBuilder::compact(bool merge) {
     rows_.clear();  // keeps its capacity for the next rows
     // The pairs merged once they have doubled since the last merge: amortized, and
     // what is held stays within twice the distinct (class, value) pairs.
-    if (merge && counted_.size() >= std::max<std::size_t>(2 * merged_, std::size_t(1) << 16)) {
-        merge_counted(counted_);
-        merged_ = counted_.size();
-    }
+    if (merge && counted_.size() >= std::max<std::size_t>(2 * merged_, std::size_t(1) << 16)) merge_pairs();
+}
+
+void BaseClassBuilder::merge_pairs() {
+    merge_counted_by_class(counted_, classes_.classes());
+    merged_ = counted_.size();
 }
 
 NodeClasses BaseClassBuilder::finish() {
+    keys_ = ClassKeys();  // the classes are all in: their index is not needed for the pairs
     if (histograms_) {
         compact(false);  // merged by class below
         std::vector<uint64_t>().swap(rows_);
@@ -163,7 +164,6 @@ NodeClasses BaseClassBuilder::finish() {
         for (std::size_t c = 0; c < classes_.classes(); ++c) classes_.first[c + 1] += classes_.first[c];
         std::vector<std::pair<uint64_t, int64_t>>().swap(counted_);
     }
-    keys_ = ClassKeys();
     return std::move(classes_);
 }
 

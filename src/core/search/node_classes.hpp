@@ -42,8 +42,10 @@ private:
 
 // Level-0 classes from rows of codes (one code per quasi-identifier) and a
 // sensitive value id. With histograms, each row's (class, value) pair is kept
-// until `compact_rows` are held, then they become counted pairs: what it holds
-// grows with the distinct pairs, not with the rows.
+// until `compact_rows` are held, then they become counted pairs, merged (as are
+// pairs added with a count, a class that several shards met coming from each)
+// once they have doubled: what it holds grows with the distinct pairs, not with
+// the rows.
 class BaseClassBuilder {
 public:
     static constexpr std::size_t kCompactRows = std::size_t(1) << 20;  // 8 MB of pairs
@@ -52,7 +54,8 @@ public:
     // `count` rows at once: a class's histogram read from a shard.
     void add(const uint32_t* codes, uint32_t sensitive, int64_t count);
     NodeClasses finish();
-    // What it holds now; finish() needs about as much again for the sorted histograms.
+    // What it holds now; finish(), and a merge of the pairs as they come, need about as
+    // much again for a moment to sort the histograms.
     std::size_t bytes() const {
         return classes_.bytes() + keys_.bytes() + rows_.capacity() * sizeof(uint64_t) +
                counted_.capacity() * sizeof(std::pair<uint64_t, int64_t>);
@@ -62,6 +65,7 @@ private:
     // The rows added one by one into counted pairs; those merged too past twice their last
     // merge's size, with `merge`.
     void compact(bool merge = true);
+    void merge_pairs();  // counted_ sorted and summed by pair
 
     NodeClasses classes_;
     ClassKeys keys_;

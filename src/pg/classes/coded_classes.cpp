@@ -50,7 +50,7 @@ struct CodedColumn {
 
 // Codes the values of the rows or classes read, in order of first appearance (NULL,
 // ⊥, is a value of its own), and adds them to the level-0 classes; checks the
-// memory they hold every 4,096 rows or classes.
+// memory they hold every 4,096 rows, classes or values of a shard's tally.
 class ClassCoder {
 public:
     ClassCoder(const CodedClassesRequest& request, CodedClasses& out, MemoryContext row_context,
@@ -116,20 +116,27 @@ public:
     // A shard's tally (its class_tally, class_tally_form.hpp): each of its values coded
     // once, by its text (which keys it in this read), then its classes by their codes. A
     // class several shards met comes from each; the builder adds them up.
-    void on_tally(const TallyReader& tally) {
-        std::vector<std::vector<uint32_t>> code_of(width_);  // by the tally's code; 0, ⊥: coded when met
+    // `memory`: where its codes are kept (the caller's bound).
+    void on_tally(const TallyReader& tally, std::pmr::memory_resource* memory) {
+        // By the tally's code (0, ⊥: coded when met); the memory checked as values are coded,
+        // since a shard may send many values and few classes.
+        std::vector<std::pmr::vector<uint32_t>> code_of;
+        std::size_t coded = 0;
         for (std::size_t j = 0; j < width_; ++j) {
-            code_of[j].push_back(UINT32_MAX);
-            for (std::string_view text : tally.values(j))
-                code_of[j].push_back(value_code(j, text, [&] { return text; }));
+            std::pmr::vector<uint32_t>& codes = code_of.emplace_back(memory);
+            codes.reserve(tally.values(j).size() + 1);
+            codes.push_back(UINT32_MAX);
+            for (std::string_view text : tally.values(j)) {
+                codes.push_back(value_code(j, text, [&] { return text; }));
+                if ((++coded & 4095) == 0) check_memory();
+            }
         }
-        std::vector<uint32_t> sensitive_of;  // by the tally's value id
-        ByteReader r{tally.sensitive(), "a class tally"};
-        ClassAggregator::read_sensitive(r, "a class tally", [&](uint32_t, bool present, std::string_view text) {
+        std::pmr::vector<uint32_t> sensitive_of(memory);  // by the tally's value id
+        tally.for_each_sensitive([&](bool present, std::string_view text) {
             sensitive_of.push_back(
                 !sensitive_ ? 0 : sensitive_id(present ? std::optional<std::string_view>(text) : std::nullopt));
+            if ((++coded & 4095) == 0) check_memory();
         });
-        if (!r.in.empty()) fail(ErrorKind::InvalidParameter, "a class tally's sensitive values have trailing bytes");
         tally.for_each_class([&](const uint32_t* codes, std::string_view cells) {
             for (std::size_t j = 0; j < width_; ++j) codes_[j] = codes[j] ? code_of[j][codes[j]] : null_code(j);
             int64_t size = 0;
@@ -224,12 +231,17 @@ private:
     void next_row(int64_t rows = 1) {
         rows_ += static_cast<uint64_t>(rows);
         if ((++calls_ & 4095) != 0) return;
+        check_memory();
+        if (progress_) progress_->rows(static_cast<int64_t>(rows_));
+    }
+    // What is held against the bound (the classes, the values coded, what the caller holds),
+    // and a chance to cancel.
+    void check_memory() {
         pg_call([&] {
             MemoryContextReset(row_context_);
             CHECK_FOR_INTERRUPTS();
         });
         request_.memory.check(builder_.bytes() + out_.coded_bytes + (held_ ? held_() : 0), what_, request_.hint);
-        if (progress_) progress_->rows(static_cast<int64_t>(rows_));
     }
 
     const CodedClassesRequest& request_;
@@ -278,7 +290,10 @@ bool read_shard_tallies(const CodedClassesRequest& request, const std::vector<Sh
             coder.hold([&] {
                 return static_cast<std::size_t>(pg_call([&] { return MemoryContextMemAllocated(tallies, true); }));
             });
-            for (const std::pmr::string& tally : received) coder.on_tally(TallyReader(tally, request.width, &bounded));
+            for (std::pmr::string& tally : received) {  // each freed once coded
+                coder.on_tally(TallyReader(tally, request.width, &bounded), &bounded);
+                std::pmr::string(&bounded).swap(tally);
+            }
             coder.hold(nullptr);
             read = true;
         }

@@ -1,7 +1,7 @@
 // The level-0 classes of a source, each distinct value of a quasi-identifier
 // coded once (docs/architecture.md, "the class reader"): the one place that
 // decides how those rows are read. Shards send their level-0 classes in one class
-// tally each (values by text), merged here; a table the caller may read whole (no row-level security) is read
+// tally each (values by text), coded here; a table the caller may read whole (no row-level security) is read
 // from its heap by parallel workers when the planner would give it some, else
 // by one process; anything else through SQL with the caller's rights. Callers
 // roll the classes up (search's lattice, audit's levels) by the codes' texts,
