@@ -3,6 +3,7 @@
 // recomputed from the rows by a plain reference (no roll-up, no pruning).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -573,5 +574,51 @@ TEST(LatticeSearch, CountedAndSingleRowsBuildTheSameBase) {
         }
         EXPECT_EQ(ma, mb) << "trial " << trial;
         EXPECT_EQ(std::accumulate(b.sizes.begin(), b.sizes.end(), int64_t(0)), 2000);
+    }
+}
+
+// Shards' classes arrive as counts, a class met by several shards once from each, in
+// any order: the pairs, merged as they come (here every 64), give the base classes
+// of adding each row.
+TEST(LatticeSearch, PairsFromSeveralShardsMergeAsTheyCome) {
+    std::mt19937_64 rng(8);
+    for (int trial = 0; trial < 30; ++trial) {
+        const std::size_t width = 1 + rng() % 3;
+        const uint32_t codes = 2 + rng() % 30, values = 1 + rng() % 6;
+        const bool histograms = trial % 3 != 0;
+        BaseClassBuilder single(width, histograms), shards(width, histograms, 64);
+        std::map<std::pair<std::vector<uint32_t>, uint32_t>, int64_t> count;
+        for (int r = 0; r < 5000; ++r) {
+            std::vector<uint32_t> key(width);
+            for (auto& k : key) k = static_cast<uint32_t>(rng() % codes);
+            const uint32_t value = histograms ? static_cast<uint32_t>(rng() % values) : 0;
+            single.add(key.data(), value);
+            ++count[{key, value}];
+        }
+        // Each pair's rows split over up to three shards, the pieces in a shuffled order.
+        std::vector<std::pair<std::pair<std::vector<uint32_t>, uint32_t>, int64_t>> pieces;
+        for (const auto& [pair, n] : count) {
+            int64_t left = n;
+            for (int s = 0; s < 2 && left > 1; ++s) {
+                const int64_t part = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(left - 1));
+                pieces.push_back({pair, part});
+                left -= part;
+            }
+            pieces.push_back({pair, left});
+        }
+        std::shuffle(pieces.begin(), pieces.end(), rng);
+        for (const auto& [pair, n] : pieces) shards.add(pair.first.data(), pair.second, n);
+        NodeClasses a = single.finish(), b = shards.finish();
+        std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> ma, mb;
+        for (auto* m : {&ma, &mb}) {
+            const NodeClasses& c = m == &ma ? a : b;
+            for (std::size_t i = 0; i < c.classes(); ++i) {
+                std::vector<ContingencyTable::Pair> pairs;
+                if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
+                (*m)[std::vector<uint32_t>(c.key(i), c.key(i) + width)] = {c.sizes[i], pairs};
+            }
+        }
+        ASSERT_EQ(a.classes(), b.classes());
+        EXPECT_EQ(ma, mb) << "trial " << trial;
     }
 }

@@ -81,7 +81,7 @@ void BaseClassBuilder::add(const uint32_t* codes, uint32_t sensitive, int64_t co
     counted_.emplace_back(uint64_t(c) << 32 | sensitive, count);
     // A class may come several times (from each shard that met it): merged as compact()
     // merges, so what is held grows with the distinct pairs.
-    if (counted_.size() >= std::max<std::size_t>(2 * merged_, kCompactRows)) merge_pairs();
+    if (counted_.size() >= std::max(2 * merged_, compact_rows_)) merge_pairs();
 }
 
 namespace {

@@ -43,9 +43,9 @@ private:
 // Level-0 classes from rows of codes (one code per quasi-identifier) and a
 // sensitive value id. With histograms, each row's (class, value) pair is kept
 // until `compact_rows` are held, then they become counted pairs, merged (as are
-// pairs added with a count, a class that several shards met coming from each)
-// once they have doubled: what it holds grows with the distinct pairs, not with
-// the rows.
+// pairs added with a count, a class that several shards met coming from each,
+// past `compact_rows` of them) once they have doubled: what it holds grows with
+// the distinct pairs, not with the rows.
 class BaseClassBuilder {
 public:
     static constexpr std::size_t kCompactRows = std::size_t(1) << 20;  // 8 MB of pairs
