@@ -20,6 +20,18 @@ using namespace privrisk;
 
 namespace {
 
+// Classes by their key, each with its size and its (value, count) pairs: the same in
+// whatever order a builder or roll-up numbered them.
+std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> by_key(const NodeClasses& c) {
+    std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> m;
+    for (std::size_t i = 0; i < c.classes(); ++i) {
+        std::vector<ContingencyTable::Pair> pairs;
+        if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
+        m[std::vector<uint32_t>(c.key(i), c.key(i) + c.width)] = {c.sizes[i], pairs};
+    }
+    return m;
+}
+
 // The sensitive values' hierarchy for hierarchical t-closeness: v0, v1 -> g0; v2, v3 -> g1; -> *.
 const Hierarchy& sensitive_hierarchy() {
     static const auto h = make_tree_hierarchy("sensitive", parse_csv("v0;g0;*\nv1;g0;*\nv2;g1;*\nv3;g1;*", ";"));
@@ -512,16 +524,7 @@ TEST(LatticeSearch, PackedAndUnpackedRollUpsAgree) {
         std::vector<int> bits(width, 9);  // 300 codes fit 9 bits
         NodeClasses packed = roll_up(base, map_ptrs, values, bits, nullptr, nullptr);
         NodeClasses plain = roll_up(base, map_ptrs, values, {}, nullptr, nullptr);
-        auto as_map = [&](const NodeClasses& c) {
-            std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> m;
-            for (std::size_t i = 0; i < c.classes(); ++i) {
-                std::vector<ContingencyTable::Pair> pairs;
-                if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
-                m[std::vector<uint32_t>(c.key(i), c.key(i) + width)] = {c.sizes[i], pairs};
-            }
-            return m;
-        };
-        ASSERT_EQ(as_map(packed), as_map(plain)) << "trial " << trial;
+        ASSERT_EQ(by_key(packed), by_key(plain)) << "trial " << trial;
         int64_t rows = 0;
         for (int64_t s : packed.sizes) rows += s;
         EXPECT_EQ(rows, 3000);
@@ -563,16 +566,7 @@ TEST(LatticeSearch, CountedAndSingleRowsBuildTheSameBase) {
         }
         NodeClasses a = single.finish(), b = counted.finish();
         ASSERT_EQ(a.classes(), b.classes());
-        std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> ma, mb;
-        for (auto* m : {&ma, &mb}) {
-            const NodeClasses& c = m == &ma ? a : b;
-            for (std::size_t i = 0; i < c.classes(); ++i) {
-                std::vector<ContingencyTable::Pair> pairs;
-                if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
-                (*m)[std::vector<uint32_t>(c.key(i), c.key(i) + width)] = {c.sizes[i], pairs};
-            }
-        }
-        EXPECT_EQ(ma, mb) << "trial " << trial;
+        EXPECT_EQ(by_key(a), by_key(b)) << "trial " << trial;
         EXPECT_EQ(std::accumulate(b.sizes.begin(), b.sizes.end(), int64_t(0)), 2000);
     }
 }
@@ -609,16 +603,7 @@ TEST(LatticeSearch, PairsFromSeveralShardsMergeAsTheyCome) {
         std::shuffle(pieces.begin(), pieces.end(), rng);
         for (const auto& [pair, n] : pieces) shards.add(pair.first.data(), pair.second, n);
         NodeClasses a = single.finish(), b = shards.finish();
-        std::map<std::vector<uint32_t>, std::pair<int64_t, std::vector<ContingencyTable::Pair>>> ma, mb;
-        for (auto* m : {&ma, &mb}) {
-            const NodeClasses& c = m == &ma ? a : b;
-            for (std::size_t i = 0; i < c.classes(); ++i) {
-                std::vector<ContingencyTable::Pair> pairs;
-                if (c.has_histograms()) pairs.assign(c.pairs.begin() + c.first[i], c.pairs.begin() + c.first[i + 1]);
-                (*m)[std::vector<uint32_t>(c.key(i), c.key(i) + width)] = {c.sizes[i], pairs};
-            }
-        }
         ASSERT_EQ(a.classes(), b.classes());
-        EXPECT_EQ(ma, mb) << "trial " << trial;
+        EXPECT_EQ(by_key(a), by_key(b)) << "trial " << trial;
     }
 }
