@@ -104,6 +104,7 @@ public:
     void on_class(const Datum* values, const bool* nulls) {
         code_key(values, nulls);
         HistogramView h(hist_bytes(values[width_]));
+        count_shard_rows(h.size());  // each hist is within its bound; their sum must be too
         if (!sensitive_) {
             builder_.add(codes_.data(), 0, h.size());
         } else {
@@ -141,10 +142,8 @@ public:
             for (std::size_t j = 0; j < width_; ++j) codes_[j] = codes[j] ? code_of[j][codes[j]] : null_code(j);
             int64_t size = 0;
             for_each_run_cell(cells, sensitive_of.size(), [&](uint32_t id, int64_t count) {
-                // Every class's rows add up to the rows read: bounding those bounds each sum.
-                if (__builtin_add_overflow(size, count, &size) ||
-                    __builtin_add_overflow(tallied_rows_, count, &tallied_rows_))
-                    fail(ErrorKind::ProgramLimit, "the shards' classes count more than 2^63 - 1 rows");
+                count_shard_rows(count);
+                size += count;  // at most the rows counted
                 if (sensitive_) builder_.add(codes_.data(), sensitive_of[id], count);
             });
             if (!sensitive_) builder_.add(codes_.data(), 0, size);
@@ -234,6 +233,12 @@ private:
         check_memory();
         if (progress_) progress_->rows(static_cast<int64_t>(rows_));
     }
+    // Rows of classes a shard sent: every class's rows add up to them, so bounding them
+    // bounds each class's sum in the builder (a shard's server may be anyone's).
+    void count_shard_rows(int64_t rows) {
+        if (__builtin_add_overflow(shard_rows_, rows, &shard_rows_))
+            fail(ErrorKind::ProgramLimit, "the shards' classes count more than 2^63 - 1 rows");
+    }
     // What is held against the bound (the classes, the values coded, what the caller holds),
     // and a chance to cancel.
     void check_memory() {
@@ -259,7 +264,7 @@ private:
     bool handed_over_ = false;
     std::function<std::size_t()> held_;
     uint64_t rows_ = 0, calls_ = 0;
-    int64_t tallied_rows_ = 0;  // the rows of the shards' tallies
+    int64_t shard_rows_ = 0;  // the rows of the classes shards sent (tallies or hist() rows)
     const std::string what_;
 };
 
