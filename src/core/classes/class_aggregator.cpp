@@ -1,4 +1,5 @@
 #include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -219,7 +220,8 @@ std::string ClassAggregator::serialize_run(std::size_t task, std::size_t tasks) 
     return out;
 }
 
-std::size_t ClassAggregator::order_run(std::size_t task, std::size_t tasks) {
+void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
+                                    const std::function<char*(std::size_t)>& place) {
     if (tasks == 0 || tasks > kMaxTasks || task >= tasks) fail(ErrorKind::Internal, "a class run's task out of range");
     fold_all();
     const std::size_t k = qi_count_, first = task * kPartitions / tasks, end = (task + 1) * kPartitions / tasks;
@@ -242,11 +244,7 @@ std::size_t ClassAggregator::order_run(std::size_t task, std::size_t tasks) {
             to = records.data() + at;
         }
     };
-    auto put32 = [&to](uint32_t v) {
-        std::memcpy(to, &v, sizeof v);
-        to += sizeof v;
-    };
-    std::vector<std::string_view> texts(k);
+    std::vector<std::optional<std::string_view>> texts(k);
     // Sorted as (hash, entry) pairs: half the bytes to move; keys are compared only on equal
     // hashes. A partition is the top bits of its classes' hashes, so sorting each partition's
     // classes apart (a few thousand, in cache) and putting the partitions in order sorts the task.
@@ -264,18 +262,17 @@ std::size_t ClassAggregator::order_run(std::size_t task, std::size_t tasks) {
             const uint32_t* codes = p.keys.data() + std::size_t(id) * k;
             std::size_t key_length = 0;
             for (std::size_t i = 0; i < k; ++i) {
-                texts[i] = codes[i] ? key_text(i, codes[i]) : std::string_view();
-                key_length += sizeof(uint32_t) + texts[i].size();
+                texts[i] = codes[i] ? std::optional<std::string_view>(key_text(i, codes[i])) : std::nullopt;
+                key_length += key_value_size(texts[i]);
             }
             if (key_length > UINT32_MAX) fail(ErrorKind::ProgramLimit, "a class's key takes more than 4 GB");
             room(2 * sizeof(uint32_t) + key_length);
             Entry e{class_hash(codes), static_cast<std::size_t>(to - records.data()), static_cast<uint32_t>(key_length),
                     0};
-            put32(static_cast<uint32_t>(key_length));
-            for (std::size_t i = 0; i < k; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
-                put32(codes[i] ? static_cast<uint32_t>(texts[i].size()) : UINT32_MAX);
-                to = put_raw(to, texts[i]);
-            }
+            const uint32_t key_bytes = static_cast<uint32_t>(key_length);
+            std::memcpy(to, &key_bytes, sizeof key_bytes);
+            to += sizeof key_bytes;
+            for (std::size_t i = 0; i < k; ++i) to = put_key_value(to, texts[i]);
             to += sizeof(uint32_t);  // the cells' bytes, below
             for (uint32_t c = p.first[id]; c != UINT32_MAX; c = p.cells[c].next) {
                 room(2 * kMaxVarint);
@@ -297,21 +294,14 @@ std::size_t ClassAggregator::order_run(std::size_t task, std::size_t tasks) {
             return key_of(entries[a.second]) < key_of(entries[b.second]);
         });
     }
-    return classes;
-}
-
-void ClassAggregator::serialize_run(std::size_t task, std::size_t tasks,
-                                    const std::function<char*(std::size_t)>& place) {
-    const uint64_t count = order_run(task, tasks);
-    const auto& entries = run_.entries;
-    const auto& records = run_.records;
     std::size_t size = sizeof(uint64_t);
-    for (const RunEntry& e : entries) size += sizeof(uint64_t) + e.length;
-    char* to = place(size);
+    for (const Entry& e : entries) size += sizeof(uint64_t) + e.length;
+    to = place(size);
+    const uint64_t count = classes;
     std::memcpy(to, &count, sizeof count);
     to += sizeof(uint64_t);
-    for (const auto& [hash, index] : run_.order) {
-        const RunEntry& e = entries[index];
+    for (const auto& [hash, index] : order) {
+        const Entry& e = entries[index];
         std::memcpy(to, &hash, sizeof hash);
         std::memcpy(to + sizeof hash, records.data() + e.at, e.length);
         to += sizeof hash + e.length;

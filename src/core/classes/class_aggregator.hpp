@@ -173,10 +173,6 @@ private:
         std::size_t at;
         uint32_t key_length, length;  // the key's bytes; the whole record's
     };
-    // Orders task `task` of `tasks` for a run: each class's record (u32 key length, key,
-    // u32 length of its cells, cells) in run_.records and run_.order, the (hash, entry)
-    // order to write them in. Returns the task's classes.
-    std::size_t order_run(std::size_t task, std::size_t tasks);
     struct RunScratch {
         std::pmr::vector<char> records;
         std::pmr::vector<RunEntry> entries;

@@ -122,13 +122,9 @@ void merge_runs(const std::vector<std::string_view>& runs, const RunValues* valu
         const uint64_t hash = least->hash;
         const std::string_view key = least->key;  // into its run's bytes: stays valid as the cursor moves
         at.clear();
-        for (std::size_t i = 0; i < live.size();) {
+        for (std::size_t i = 0; i < live.size();) {  // every entry at the key, of every run
             Cursor* c = live[i];
-            bool more = c->hash == hash && c->key == key;
-            if (!more) {
-                ++i;
-                continue;
-            }
+            bool more = true;
             while (more && c->hash == hash && c->key == key) {
                 at.push_back(Piece{c->cells, c->ids});
                 more = c->next();

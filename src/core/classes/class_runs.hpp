@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory_resource>
 #include <optional>
 #include <string>
@@ -69,6 +70,17 @@ void for_each_run_cell(std::string_view cells, std::size_t ids, F&& on_cell) {
             fail(ErrorKind::InvalidParameter, "a class run's count is malformed");
         on_cell(static_cast<uint32_t>(id), static_cast<int64_t>(count));
     }
+}
+
+// A key's value as runs carry it: u32 length (UINT32_MAX for ⊥) and its bytes;
+// returns their end. key_value_size says how many.
+inline std::size_t key_value_size(std::optional<std::string_view> value) {
+    return sizeof(uint32_t) + (value ? value->size() : 0);
+}
+inline char* put_key_value(char* to, std::optional<std::string_view> value) {
+    const uint32_t length = value ? static_cast<uint32_t>(value->size()) : UINT32_MAX;  // callers bound it
+    std::memcpy(to, &length, sizeof length);
+    return value ? put_raw(to + sizeof length, *value) : to + sizeof length;
 }
 
 // The values of a key as runs and merged parts carry it: on_value(column, bytes)

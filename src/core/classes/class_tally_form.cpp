@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "classes/class_aggregator.hpp"
+#include "classes/class_runs.hpp"
 #include "classes/class_tally_form.hpp"
 #include "common/byte_form.hpp"
 #include "common/error.hpp"
@@ -15,16 +16,6 @@
 #include "common/no_postgres.hpp"
 
 namespace privrisk {
-
-namespace {
-
-std::size_t varint_size(uint64_t v) {
-    std::size_t n = 1;
-    for (; v >= 0x80; v >>= 7) ++n;
-    return n;
-}
-
-}  // namespace
 
 void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& place) {
     fold_all();
@@ -45,14 +36,16 @@ void ClassAggregator::serialize_tally(const std::function<char*(std::size_t)>& p
         for (uint32_t id = 0; id < partitions_[q].first.size(); ++id)
             order.emplace_back(class_hash(partitions_[q].keys.data() + std::size_t(id) * k), (uint64_t(q) << 32) | id);
     std::string a_key, b_key;
+    auto value_of = [&](const uint32_t* codes, std::size_t i) {
+        return codes[i] ? std::optional<std::string_view>(key_text(i, codes[i])) : std::nullopt;
+    };
     auto run_key = [&](uint64_t ref, std::string& out) -> const std::string& {
         const uint32_t* codes = codes_of(ref);
-        out.clear();
-        for (std::size_t i = 0; i < k; ++i) {
-            const std::string_view text = codes[i] ? key_text(i, codes[i]) : std::string_view();
-            put_bytes<uint32_t>(out, codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX);
-            out.append(text);
-        }
+        std::size_t size = 0;
+        for (std::size_t i = 0; i < k; ++i) size += key_value_size(value_of(codes, i));
+        out.resize(size);
+        char* to = out.data();
+        for (std::size_t i = 0; i < k; ++i) to = put_key_value(to, value_of(codes, i));
         return out;
     };
     std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
@@ -151,9 +144,12 @@ ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, s
         for (std::string_view text : tally.values(i)) h.push_back(FlatIndex::hash(text));
     }
     // Two passes: the first sizes the run (and checks every code and length), the second writes it.
+    auto value_of = [&](const uint32_t* codes, std::size_t i) {
+        return codes[i] ? std::optional<std::string_view>(tally.values(i)[codes[i] - 1]) : std::nullopt;
+    };
     auto key_size = [&](const uint32_t* codes) {
-        std::size_t key = width * sizeof(uint32_t);
-        for (std::size_t i = 0; i < width; ++i) key += codes[i] ? tally.values(i)[codes[i] - 1].size() : 0;
+        std::size_t key = 0;
+        for (std::size_t i = 0; i < width; ++i) key += key_value_size(value_of(codes, i));
         return key;
     };
     std::size_t size = sizeof(uint64_t);
@@ -173,11 +169,7 @@ ClassAggregator::TallyForm ClassAggregator::read_tally(std::string_view bytes, s
     tally.for_each_class([&](const uint32_t* codes, std::string_view cells) {
         put(mix_class_hash(width, [&](std::size_t i) { return codes[i] ? hashes[i][codes[i] - 1] : kNullHash; }));
         put(static_cast<uint32_t>(key_size(codes)));
-        for (std::size_t i = 0; i < width; ++i) {  // per column its length (UINT32_MAX: ⊥) and bytes
-            const std::string_view text = codes[i] ? tally.values(i)[codes[i] - 1] : std::string_view();
-            put(codes[i] ? static_cast<uint32_t>(text.size()) : UINT32_MAX);
-            to = put_raw(to, text);
-        }
+        for (std::size_t i = 0; i < width; ++i) to = put_key_value(to, value_of(codes, i));
         put(static_cast<uint32_t>(cells.size()));
         to = put_raw(to, cells);
     });

@@ -34,6 +34,12 @@ inline char* put_varint(char* to, uint64_t v) {
     return to;
 }
 constexpr std::size_t kMaxVarint = 10;  // bytes of the largest uint64
+// The bytes put_varint writes for v.
+inline std::size_t varint_size(uint64_t v) {
+    std::size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+}
 
 struct ByteReader {
     std::string_view in;
